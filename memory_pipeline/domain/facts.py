@@ -1,0 +1,145 @@
+"""Fact candidates: the shape every extractor returns, and the checks that accept or reject each one.
+
+Every candidate is kept with its status; a rejected one carries one reason from `REJECTION_REASONS`
+(DESIGN section 3, asset `extracted_facts`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from memory_pipeline.domain.conversations import Conversation
+
+CATEGORIES = ("preference", "decision", "client_info")
+
+REJECTION_REASONS = (
+    "empty_fact",
+    "unknown_category",
+    "no_quote",
+    "quote_not_found",
+    "quote_from_tool_output",
+    "quote_not_from_user",
+)
+
+
+class ExtractedFact(BaseModel):
+    """One fact as an extractor proposes it (also the JSON shape asked of an LLM).
+
+    `fact`: one short self-contained present-tense sentence in the conversation's language.
+    `quote`: the exact sentence the user said that backs it. `attribute`: the slot reconciliation uses
+    (`contact_channel`, `plan`, ...); None when the fact fills no single-valued slot.
+    """
+
+    category: str
+    fact: str
+    quote: str
+    attribute: str | None = None
+    value: str | None = Field(None, description="the slot's value, e.g. 'email' for contact_channel")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An `ExtractedFact` after validation against its conversation.
+
+    status is "accepted" or "rejected" (then `reason` is one of REJECTION_REASONS). For an accepted one,
+    `quote_message_id`, `quote_speaker` and `said_at` point at the message the quote was found in
+    (`said_at` None for a legacy message without a timestamp).
+    """
+
+    conversation_id: str
+    user_key: str
+    position: int
+    category: str
+    attribute: str | None
+    value: str | None
+    fact: str
+    quote: str
+    status: str
+    reason: str | None
+    quote_message_id: int | None
+    quote_speaker: str | None
+    said_at: datetime | None
+
+    @property
+    def candidate_id(self) -> str:
+        """Deterministic id (sha1 of conversation, position and content, 24 hex chars): a re-run writes the
+        same ids, so re-materializing changes nothing."""
+        raw = "\x1f".join(
+            [self.conversation_id, str(self.position), self.category, self.attribute or "", self.fact, self.quote]
+        )
+        return hashlib.sha1(raw.encode()).hexdigest()[:24]
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse every run of whitespace to one space and trim (the quote check is whitespace-insensitive)."""
+    return " ".join(text.split())
+
+
+def fact_key(fact: str) -> str:
+    """Dedup key of a fact text: whitespace-collapsed, case-folded, trailing punctuation dropped.
+
+    Two facts of one user and category with the same key are the same fact (DESIGN section 4)."""
+    return re.sub(r"[\s.!?。！？]+$", "", normalize_whitespace(fact).casefold())
+
+
+def locate_quote(quote: str, conversation: Conversation) -> tuple[str | None, object | None]:
+    """Find `quote` verbatim (whitespace-normalised) in the conversation.
+
+    Returns (None, turn) when found in a human turn; otherwise (reason, None) with reason
+    `no_quote`, `quote_from_tool_output` (only in tool rows or stripped tool evidence),
+    `quote_not_from_user` (only in the assistant's turns) or `quote_not_found`.
+    """
+    needle = normalize_whitespace(quote)
+    if not needle:
+        return "no_quote", None
+    turns = conversation.turns
+    for turn in turns:
+        if turn.role == "human" and needle in normalize_whitespace(turn.text):
+            return None, turn
+    for turn in turns:
+        if turn.role == "tool" and needle in normalize_whitespace(turn.text):
+            return "quote_from_tool_output", None
+        if turn.tool_evidence and needle in normalize_whitespace(turn.tool_evidence):
+            return "quote_from_tool_output", None
+    for turn in turns:
+        if turn.role == "ai" and needle in normalize_whitespace(turn.text):
+            return "quote_not_from_user", None
+    return "quote_not_found", None
+
+
+def validate_candidate(
+    extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None
+) -> Candidate:
+    """Accept or reject one extracted fact against its conversation (never raises).
+
+    `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start)."""
+    category = extracted.category.strip().lower()
+    fact = normalize_whitespace(extracted.fact)
+    reason: str | None = None
+    turn = None
+    if not fact:
+        reason = "empty_fact"
+    elif category not in CATEGORIES:
+        reason = "unknown_category"
+    else:
+        reason, turn = locate_quote(extracted.quote, conversation)
+    return Candidate(
+        conversation_id=conversation.conversation_id,
+        user_key=conversation.user_key,
+        position=position,
+        category=category,
+        attribute=(extracted.attribute or None),
+        value=(extracted.value or None),
+        fact=fact,
+        quote=extracted.quote,
+        status="rejected" if reason else "accepted",
+        reason=reason,
+        quote_message_id=turn.message_id if turn else None,
+        quote_speaker=turn.role if turn else None,
+        said_at=(turn.at or fallback_said_at) if turn else None,
+    )

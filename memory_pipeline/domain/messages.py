@@ -1,0 +1,180 @@
+"""Parse one row of n8n's chat-memory table into a transcript turn, a skipped row, or a rejection.
+
+Row shapes are the ones listed in DESIGN section 2 and reproduced in
+`memory_pipeline_tests/fixtures/message_shapes.jsonl`: the flat LangChain-JS shape n8n writes, the nested
+LangChain-Python shape (`{"type", "data": {...}}`), content as a list of blocks, tool rows, ai rows carrying
+only `tool_calls`, `Calling X with input` stand-ins, `[Used tools: ...]` prefixes, hidden system rows and
+malformed rows. No input makes `parse_row` raise: a row is a turn, skipped (valid but not conversation text),
+or rejected with a reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+Role = Literal["human", "ai", "tool"]
+Status = Literal["turn", "skipped", "rejected"]
+
+# LangChain message types as written by n8n and by LangChain-Python; "user" is written by some fallback models.
+_ROLE_BY_TYPE: dict[str, Role] = {
+    "human": "human",
+    "user": "human",
+    "humanmessage": "human",
+    "ai": "ai",
+    "assistant": "ai",
+    "aimessage": "ai",
+    "tool": "tool",
+    "function": "tool",
+    "toolmessage": "tool",
+}
+
+# n8n's stand-in for a tool call when the model had no native tool calling.
+_STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
+# n8n's human templates: "## Message from NAME (time)" on the first line.
+_TEMPLATE_HEADER = re.compile(r"^\s*##\s*Message from [^\n]*\n")
+# Bidirectional controls (U+202A..U+202E, U+2066..U+2069) can reorder what a reader sees: drop them.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One row of the n8n table: `id` (SERIAL), `session_id` (the session key), `message` (JSONB value),
+    `created_at` (timezone-aware, or None for legacy rows written before the column existed)."""
+
+    id: int
+    session_id: str
+    message: Any
+    created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ParsedRow:
+    """Outcome of `parse_row`.
+
+    status "turn": `role` and `text` are set (text cleaned, never empty).
+    status "skipped": a valid row that is not conversation text (`reason`: system_row, tool_call_only, ...).
+    status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
+    `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
+    `truncated` is True when the text was cut to `max_chars`.
+    """
+
+    message_id: int
+    at: datetime | None
+    status: Status
+    role: Role | None = None
+    text: str = ""
+    reason: str | None = None
+    tool_evidence: str | None = None
+    truncated: bool = False
+
+
+def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
+    """Classify one source row. Never raises for any JSON value in `row.message`."""
+
+    def rejected(reason: str) -> ParsedRow:
+        return ParsedRow(row.id, row.created_at, "rejected", reason=reason)
+
+    def skipped(reason: str) -> ParsedRow:
+        return ParsedRow(row.id, row.created_at, "skipped", reason=reason)
+
+    message = row.message
+    if isinstance(message, (str, bytes)):
+        # A JSON string scalar: some writers double-encode the object.
+        try:
+            message = json.loads(message)
+        except (ValueError, TypeError):
+            return rejected("message_not_object")
+    if not isinstance(message, dict):
+        return rejected("message_not_object")
+
+    payload = message.get("data") if isinstance(message.get("data"), dict) else message
+    raw_type = payload.get("type") or message.get("type")
+    if not isinstance(raw_type, str) or not raw_type.strip():
+        return rejected("missing_type")
+    kind = raw_type.strip().lower()
+    if kind == "system":
+        return skipped("system_row")
+    role = _ROLE_BY_TYPE.get(kind)
+    if role is None:
+        return rejected("unknown_type")
+
+    text = content_text(payload.get("content"))
+    tool_calls = payload.get("tool_calls") or message.get("tool_calls")
+    if role == "ai" and text is not None and _STAND_IN_CALL.match(text):
+        return skipped("tool_call_only")
+    if text is None or not text.strip():
+        if role == "ai" and tool_calls:
+            return skipped("tool_call_only")
+        return rejected("no_content")
+
+    evidence = None
+    if role == "ai":
+        text, evidence = strip_used_tools_prefix(text)
+    if role == "human":
+        text = _TEMPLATE_HEADER.sub("", text, count=1)
+    text = clean_text(text)
+    if not text:
+        return skipped("tool_call_only") if evidence else rejected("no_content")
+    truncated = len(text) > max_chars
+    if truncated:
+        text = text[:max_chars]
+    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated)
+
+
+def content_text(content: Any) -> str | None:
+    """Text of a LangChain `content`: a string, or a list of blocks (`{"type": "text", "text": ...}` or strings).
+
+    Returns None when there is no text at all (None, a number, blocks without text).
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+        return "\n".join(parts) if parts else None
+    return None
+
+
+def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
+    """Split an older n8n agent reply `[Used tools: ...] answer` into (answer, tool evidence).
+
+    The bracket may contain nested brackets and JSON, so the matching `]` is found by depth, skipping
+    brackets inside JSON strings. Text without the prefix is returned unchanged with None.
+    """
+    stripped = text.lstrip()
+    if not stripped.startswith("[Used tools:"):
+        return text, None
+    depth, in_string, escaped = 0, False, False
+    for index, char in enumerate(stripped):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return stripped[index + 1 :].lstrip(), stripped[1:index]
+    return text, None  # unbalanced: keep the text as said rather than guess
+
+
+def clean_text(text: str) -> str:
+    """NFC-normalise, drop bidirectional control characters and NULs, trim. Keeps emoji and all scripts."""
+    text = unicodedata.normalize("NFC", text).translate(_BIDI_CONTROLS).replace("\x00", "")
+    return text.strip()

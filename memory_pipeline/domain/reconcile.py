@@ -1,0 +1,129 @@
+"""Reconcile one user's accepted candidates into fact versions (DESIGN section 4).
+
+The result is a pure function of the *set* of candidates: they are folded in the order they were said
+(`said_at`, then candidate id), so backfilling an older day after a newer one gives the same facts as running
+them in order. Rules:
+- the same fact again (same category and `fact_key`, or same attribute and value) is no new version; it
+  refreshes `last_seen_at`;
+- a single-valued attribute with a different value supersedes the active version (its `superseded_at` is the
+  time the new one was said, `superseded_by` points at it); history is kept;
+- facts without an attribute, or with a multi-valued one, never supersede each other;
+- `expires_at` = `last_seen_at` + the category's time-to-live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from memory_pipeline.domain.facts import fact_key
+
+# Attributes that legitimately hold several values at once; every other attribute is single-valued.
+MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "other"})
+
+
+def is_single_valued(attribute: str | None) -> bool:
+    """True when a new value of `attribute` replaces the old one (None and multi-valued attributes: False)."""
+    return bool(attribute) and attribute not in MULTI_VALUED_ATTRIBUTES
+
+
+@dataclass(frozen=True)
+class AcceptedFact:
+    """An accepted candidate as reconciliation needs it (`said_at` timezone-aware)."""
+
+    candidate_id: str
+    user_key: str
+    category: str
+    attribute: str | None
+    value: str | None
+    fact: str
+    quote: str
+    quote_message_id: int | None
+    quote_speaker: str | None
+    conversation_id: str
+    said_at: datetime
+
+
+@dataclass(frozen=True)
+class FactVersion:
+    """One row of `agent_facts`. `version_key` (category, fact key, valid_from) identifies it across runs;
+    `superseded_by_key` is the version_key of the version that replaced it."""
+
+    user_key: str
+    category: str
+    attribute: str | None
+    value: str | None
+    fact: str
+    quote: str
+    quote_message_id: int | None
+    quote_speaker: str | None
+    source_session: str
+    candidate_id: str
+    valid_from: datetime
+    last_seen_at: datetime
+    expires_at: datetime | None
+    superseded_at: datetime | None = None
+    superseded_by_key: tuple[str, str, datetime] | None = None
+
+    @property
+    def version_key(self) -> tuple[str, str, datetime]:
+        return (self.category, fact_key(self.fact), self.valid_from)
+
+    @property
+    def is_active(self) -> bool:
+        return self.superseded_at is None
+
+
+@dataclass
+class _State:
+    versions: list[FactVersion] = field(default_factory=list)
+    active_by_fact: dict[tuple[str, str], int] = field(default_factory=dict)
+    active_by_slot: dict[str, int] = field(default_factory=dict)
+
+
+def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -> list[FactVersion]:
+    """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
+
+    `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
+    """
+    state = _State()
+    for item in sorted(facts, key=lambda f: (f.said_at, f.candidate_id)):
+        ttl = ttl_days.get(item.category)
+        expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
+        same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))
+        slot = item.attribute if is_single_valued(item.attribute) else None
+        holder = state.active_by_slot.get(slot) if slot else None
+        if same_fact is None and holder is not None:
+            current = state.versions[holder]
+            if item.value and current.value and fact_key(item.value) == fact_key(current.value):
+                same_fact = holder  # same slot, same value, other wording: a repeat
+        if same_fact is not None:
+            current = state.versions[same_fact]
+            state.versions[same_fact] = replace(current, last_seen_at=item.said_at, expires_at=expires)
+            continue
+        new = FactVersion(
+            user_key=item.user_key,
+            category=item.category,
+            attribute=item.attribute,
+            value=item.value,
+            fact=item.fact,
+            quote=item.quote,
+            quote_message_id=item.quote_message_id,
+            quote_speaker=item.quote_speaker,
+            source_session=item.conversation_id,
+            candidate_id=item.candidate_id,
+            valid_from=item.said_at,
+            last_seen_at=item.said_at,
+            expires_at=expires,
+        )
+        if holder is not None:
+            old = state.versions[holder]
+            state.versions[holder] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
+            del state.active_by_fact[(old.category, fact_key(old.fact))]
+        state.versions.append(new)
+        index = len(state.versions) - 1
+        state.active_by_fact[(new.category, fact_key(new.fact))] = index
+        if slot:
+            state.active_by_slot[slot] = index
+    return state.versions

@@ -1,0 +1,65 @@
+"""The Dagster resource that hands assets a database connection, the settings and the extractor."""
+
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import dagster as dg
+import psycopg
+
+from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.extractors.base import Extractor
+from memory_pipeline.extractors.offline import OfflineExtractor
+from memory_pipeline.settings import ENV_PREFIX, Settings
+from memory_pipeline.store import Store
+
+_schema_ready: set[tuple[str, str]] = set()
+
+
+class MemoryPipelineResource(dg.ConfigurableResource):
+    """Settings of a run, shown in the UI's resource tab. The database URL is not a field (it may hold a
+    password): it is read from MEMORY_PIPELINE_DATABASE_URL when the run starts, or the embedded server is used.
+    """
+
+    home: str
+    source_table: str
+    source_schema: str
+    schema_name: str
+    timezone: str
+    partitions_start: str
+    backlog_date: str | None = None
+    idle_gap_minutes: int
+    user_key_regex: str | None = None
+    archive_retention_days: int
+    max_message_chars: int
+    extractor: str
+    embedding_dimensions: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "MemoryPipelineResource":
+        values = settings.model_dump(exclude={"database_url"}, mode="json")
+        return cls(**values)
+
+    def get_settings(self) -> Settings:
+        """Validated settings of this run (raises pydantic.ValidationError on a bad value)."""
+        url = os.environ.get(ENV_PREFIX + "DATABASE_URL") or None
+        return Settings(database_url=url, **self.model_dump())
+
+    def get_store(self) -> Store:
+        return Store(self.get_settings())
+
+    def get_extractor(self) -> Extractor:
+        """The configured backend (only `offline` exists so far; Settings rejects anything else)."""
+        return OfflineExtractor()
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection to the pipeline's database, with the schema applied once per process."""
+        settings = self.get_settings()
+        url = resolve_database_url(settings)
+        with get_pool(url).connection() as conn:
+            if (url, settings.schema_name) not in _schema_ready:
+                ensure_schema(conn, settings)
+                _schema_ready.add((url, settings.schema_name))
+            yield conn

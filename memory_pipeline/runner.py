@@ -1,0 +1,61 @@
+"""Start-up shared by the CLI commands: database URL, Dagster home and instance, materializing partitions."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+
+from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.definitions import JOB_NAME, build_definitions
+from memory_pipeline.settings import Settings
+
+REPO_ROOT = SQL_DIR.parent
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What a command needs: settings, the database URL, and the Dagster home holding dagster.yaml."""
+
+    settings: Settings
+    database_url: str
+    dagster_home: Path
+
+
+def prepare(settings: Settings | None = None) -> Environment:
+    """Resolve the database (starting the embedded one if needed), apply the schema, and point Dagster at the
+    same database: DAGSTER_HOME=<home>/dagster with the repository's dagster.yaml, and
+    MEMORY_PIPELINE_DAGSTER_STORAGE_URL in the psycopg2 dialect. Sets those variables in os.environ so that
+    child processes (dagster dev, run workers) inherit them."""
+    settings = settings or Settings.from_env()
+    url = resolve_database_url(settings)
+    with get_pool(url).connection() as conn:
+        ensure_schema(conn, settings)
+    home = settings.home_path / "dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    os.environ["DAGSTER_HOME"] = str(home)
+    os.environ["MEMORY_PIPELINE_DAGSTER_STORAGE_URL"] = dagster_storage_url(url)
+    if settings.database_url is None:
+        # Run workers resolve the same embedded server from MEMORY_PIPELINE_HOME.
+        os.environ["MEMORY_PIPELINE_HOME"] = str(settings.home_path)
+    return Environment(settings, url, home)
+
+
+def materialize_days(env: Environment, days: Iterable[str], quiet: bool = True) -> list[dg.ExecuteInProcessResult]:
+    """Run the nightly job for each partition key (YYYY-MM-DD) in this process, recorded in the Dagster
+    instance of `env` (so the runs show in the UI). Raises dagster's error for a key outside the partitions."""
+    job = build_definitions(env.settings).resolve_job_def(JOB_NAME)
+    results = []
+    with dg.DagsterInstance.get() as instance:
+        for day in days:
+            results.append(job.execute_in_process(
+                partition_key=day, instance=instance, raise_on_error=False,
+                run_config=QUIET_RUN_CONFIG if quiet else None,
+            ))
+    return results

@@ -1,0 +1,101 @@
+"""Every setting of memory_pipeline, read from environment variables into one pydantic model.
+
+The README's configuration table lists the same variables; `Settings.from_env()` is the only reader.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, Field, field_validator
+
+ENV_PREFIX = "MEMORY_PIPELINE_"
+
+# Default time-to-live per category, in days. DESIGN section 4: "years for a contact preference, weeks for a
+# purchase intent"; a category-level default until attribute-level TTLs land.
+DEFAULT_TTL_DAYS = {"preference": 730, "decision": 365, "client_info": 1095}
+
+
+class Settings(BaseModel):
+    """memory_pipeline configuration. Field `x` is read from `MEMORY_PIPELINE_X` (upper case).
+
+    Raises pydantic.ValidationError on a malformed value (bad timezone, bad regex, bad date).
+    """
+
+    database_url: str | None = Field(
+        None, description="libpq URL of your PostgreSQL; unset = embedded server in `home`/pgdata"
+    )
+    home: Path = Field(
+        Path("~/.memory_pipeline"),
+        description="state directory: embedded database (pgdata) and DAGSTER_HOME (dagster)",
+    )
+    source_table: str = Field("n8n_chat_histories", description="n8n Postgres Chat Memory table name")
+    source_schema: str = Field("public", description="schema of the n8n table")
+    schema_name: str = Field("memory_pipeline", description="schema holding the pipeline's own tables")
+    timezone: str = Field("UTC", description="timezone of the daily partitions and the 03:00 schedule")
+    partitions_start: date = Field(date(2023, 1, 1), description="first daily partition (YYYY-MM-DD)")
+    idle_gap_minutes: int = Field(
+        180, gt=0, description="a gap longer than this splits a session key's messages into conversations"
+    )
+    backlog_date: date | None = Field(
+        None, description="partition that takes legacy rows without created_at; default partitions_start"
+    )
+    user_key_regex: str | None = Field(
+        None, description="regex with a named group `user` mapping session key -> user key; unset = identity"
+    )
+    archive_retention_days: int = Field(30, ge=0, description="days archived raw rows are kept before dropping")
+    max_message_chars: int = Field(
+        20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
+    )
+    extractor: str = Field("offline", description="fact extractor backend; `offline` is the only one so far")
+    embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown timezone {value!r}") from exc
+        return value
+
+    @field_validator("user_key_regex")
+    @classmethod
+    def _regex_has_user_group(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if "user" not in re.compile(value).groupindex:
+            raise ValueError("user_key_regex needs a named group (?P<user>...)")
+        return value
+
+    @field_validator("extractor")
+    @classmethod
+    def _known_extractor(cls, value: str) -> str:
+        if value != "offline":
+            raise ValueError(f"unknown extractor {value!r}: only 'offline' exists in this version")
+        return value
+
+    @property
+    def effective_backlog_date(self) -> date:
+        """Partition date given to rows without a timestamp (the legacy backlog)."""
+        return self.backlog_date or self.partitions_start
+
+    @property
+    def home_path(self) -> Path:
+        """`home` with `~` expanded, made absolute."""
+        return self.home.expanduser().resolve()
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> "Settings":
+        """Build settings from `MEMORY_PIPELINE_*` variables; unset or empty variables take the default."""
+        env = os.environ if environ is None else environ
+        values = {}
+        for name in cls.model_fields:
+            raw = env.get(ENV_PREFIX + name.upper())
+            if raw is not None and raw.strip() != "":
+                values[name] = raw.strip()
+        return cls(**values)

@@ -1,0 +1,307 @@
+"""The five stages and the checks, as plain functions over a `Store` and a connection.
+
+Each stage reads, calls the domain, writes, and returns metadata for Dagster: counts, ids and hashes only,
+never message or fact text (the event log cannot be erased). The Dagster assets in `assets.py` only wrap these.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import psycopg
+
+from memory_pipeline.domain.conversations import (
+    Conversation,
+    build_conversations,
+    is_closed,
+    partition_window,
+    user_key_mapper,
+)
+from memory_pipeline.domain.facts import locate_quote, validate_candidate
+from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
+from memory_pipeline.extractors.base import Extractor, ExtractorError
+from memory_pipeline.settings import DEFAULT_TTL_DAYS
+from memory_pipeline.store import Store
+
+log = logging.getLogger(__name__)
+
+SCHEDULE_HOUR = 3  # the nightly schedule's hour, in the partitions' timezone (DESIGN section 3)
+
+
+@dataclass
+class StageResult:
+    """Outcome of a stage: `metadata` for Dagster (counts/ids/hashes only)."""
+
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CheckOutcome:
+    """Outcome of a check: `passed` and counts for Dagster metadata."""
+
+    passed: bool
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def conversation_from_record(record: dict[str, Any]) -> Conversation:
+    """Rebuild a stored conversation (turns only) from a `conversations` row."""
+    turns = tuple(
+        ParsedRow(
+            message_id=t["message_id"],
+            at=datetime.fromisoformat(t["at"]) if t.get("at") else None,
+            status="turn",
+            role=t["role"],
+            text=t["text"],
+            tool_evidence=t.get("tool_evidence"),
+        )
+        for t in record["transcript"]
+    )
+    return Conversation(
+        conversation_id=record["conversation_id"],
+        session_key=record["session_key"],
+        user_key=record["user_key"],
+        partition_date=record["partition_date"],
+        started_at=record["started_at"],
+        ended_at=record["ended_at"],
+        rows=turns,
+        is_legacy=record["is_legacy"],
+    )
+
+
+# -- 1. closed_sessions -----------------------------------------------------------------------------------
+def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: datetime | None = None) -> StageResult:
+    """Split the day's conversations out of the n8n table + archive and store the closed ones.
+
+    Reads every row of the session keys active that day (and, on the backlog date, the rows without a
+    timestamp); a conversation belongs to `day` when its last message falls on it; open ones are deferred.
+    """
+    settings = store.settings
+    now = now or utc_now()
+    idle = timedelta(minutes=settings.idle_gap_minutes)
+    start, end = partition_window(day, settings.timezone)
+    with conn.transaction():
+        rows = store.rows_for_window(conn, start, end, end + idle)
+        is_backlog_day = day == settings.effective_backlog_date
+        if is_backlog_day:
+            rows += store.legacy_rows(conn)
+        conversations = build_conversations(
+            rows,
+            idle_gap=idle,
+            timezone=settings.timezone,
+            backlog_date=settings.effective_backlog_date,
+            user_key=user_key_mapper(settings.user_key_regex),
+            max_chars=settings.max_message_chars,
+        )
+        of_day = [c for c in conversations if c.partition_date == day]
+        closed = [c for c in of_day if is_closed(c, now, idle)]
+        store.save_conversations(conn, closed, now)
+    outcomes = Counter(row.status for c in closed for row in c.rows)
+    reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
+    skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
+    return StageResult({
+        "conversations_closed": len(closed),
+        "conversations_deferred": len(of_day) - len(closed),
+        "legacy_conversations": sum(c.is_legacy for c in closed),
+        "users": len({c.user_key for c in closed}),
+        "messages": sum(len(c.rows) for c in closed),
+        "turns": outcomes["turn"],
+        "rows_rejected": outcomes["rejected"],
+        "rows_rejected_by_reason": dict(sorted(reasons.items())),
+        "rows_skipped_by_reason": dict(sorted(skipped.items())),
+        "rows_truncated": sum(r.truncated for c in closed for r in c.rows),
+        "idle_gap_minutes": settings.idle_gap_minutes,
+        "is_backlog_date": is_backlog_day,
+        "conversation_ids": [c.conversation_id for c in closed][:200],
+        "note": (
+            f"A conversation is closed {settings.idle_gap_minutes} min after its last message; the schedule runs at "
+            f"{SCHEDULE_HOUR:02d}:00 {settings.timezone}, so a conversation still going after "
+            f"{(24 * 60 - settings.idle_gap_minutes + SCHEDULE_HOUR * 60) // 60 % 24:02d}:00 is deferred: "
+            "re-materialize the day later to consolidate it."
+        ),
+    })
+
+
+# -- 2. session_summaries ---------------------------------------------------------------------------------
+def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
+    """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
+    was summarised before. A failing conversation is counted and left without summary; the others go on."""
+    hits = misses = failed = tokens_in = tokens_out = 0
+    for record in store.conversations_of_partition(conn, day):
+        conversation = conversation_from_record(record)
+        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, extractor.model)
+        if cached:
+            hits += 1
+            text, used_in, used_out = cached["summary"], cached["input_tokens"], cached["output_tokens"]
+        else:
+            try:
+                result = extractor.summarize(conversation)
+            except ExtractorError as exc:
+                failed += 1
+                log.warning("summary failed for conversation %s: %s", record["conversation_id"], type(exc).__name__)
+                continue
+            misses += 1
+            text, used_in, used_out = result.text, result.input_tokens, result.output_tokens
+            tokens_in += used_in
+            tokens_out += used_out
+        with conn.transaction():
+            store.save_summary(
+                conn, cache_hit=bool(cached), conversation_id=record["conversation_id"], partition_date=day,
+                user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
+                extractor=extractor.name, model=extractor.model, prompt_version=extractor.prompt_version,
+                input_tokens=used_in, output_tokens=used_out,
+            )
+    return StageResult({
+        "summaries": hits + misses,
+        "cache_hits": hits,
+        "summaries_computed": misses,
+        "conversations_failed": failed,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "model": extractor.model,
+        "prompt_version": extractor.prompt_version,
+    })
+
+
+# -- 3. extracted_facts -----------------------------------------------------------------------------------
+def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
+    """Extract and validate candidates for each summarised conversation of the day; keep every candidate with
+    its status and rejection reason. A conversation is marked extracted only when this succeeded."""
+    settings = store.settings
+    backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
+    summaries = store.summaries_of_partition(conn, day)
+    statuses: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    categories: Counter[str] = Counter()
+    failed = no_summary = tokens_in = tokens_out = 0
+    for record in store.conversations_of_partition(conn, day):
+        conversation_id = record["conversation_id"]
+        if conversation_id not in summaries:
+            no_summary += 1
+            continue
+        conversation = conversation_from_record(record)
+        try:
+            result = extractor.extract(conversation, summaries[conversation_id])
+        except ExtractorError as exc:
+            failed += 1
+            log.warning("extraction failed for conversation %s: %s", conversation_id, type(exc).__name__)
+            continue
+        tokens_in += result.input_tokens
+        tokens_out += result.output_tokens
+        fallback = backlog_start if conversation.is_legacy else None
+        candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
+        with conn.transaction():
+            store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
+                                     extractor.prompt_version)
+            conn.execute(store.query(conn, "mark_facts_extracted"), {"conversation_id": conversation_id})
+        for c in candidates:
+            statuses[c.status] += 1
+            if c.reason:
+                reasons[c.reason] += 1
+            else:
+                categories[c.category] += 1
+    return StageResult({
+        "candidates": sum(statuses.values()),
+        "accepted": statuses["accepted"],
+        "rejected": statuses["rejected"],
+        "rejected_by_reason": dict(sorted(reasons.items())),
+        "accepted_by_category": dict(sorted(categories.items())),
+        "conversations_failed": failed,
+        "conversations_without_summary": no_summary,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+    })
+
+
+# -- 4. active_facts --------------------------------------------------------------------------------------
+def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
+    """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
+    depend on the order partitions ran in."""
+    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]})
+    totals: Counter[str] = Counter()
+    for user_key in users:
+        with conn.transaction():
+            versions = reconcile_user(store.accepted_facts_of_user(conn, user_key), DEFAULT_TTL_DAYS)
+            totals.update(store.apply_fact_versions(conn, user_key, versions))
+    state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
+    return StageResult({
+        "users_reconciled": len(users),
+        "facts_inserted": totals["inserted"],
+        "facts_updated": totals["updated"],
+        "facts_deleted": totals["deleted"],
+        "facts_superseded": totals["newly_superseded"],
+        "active_facts_of_these_users": state["active"],
+        "superseded_facts_of_these_users": state["superseded"],
+        "expired_facts_of_these_users": state["expired"],
+    })
+
+
+# -- 5. archived_sessions ---------------------------------------------------------------------------------
+def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
+    """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
+    drop archive rows past retention. Conversations whose facts were not extracted keep their rows."""
+    archived = purged = kept = 0
+    for record in store.conversations_of_partition(conn, day):
+        if not record["facts_extracted_at"]:
+            kept += 1
+            continue
+        with conn.transaction():
+            a, p = store.archive_and_purge(conn, record["conversation_id"], day, record["message_ids"])
+        archived += a
+        purged += p
+    with conn.transaction():
+        dropped = store.drop_expired_archive(conn)
+    return StageResult({
+        "rows_archived": archived,
+        "rows_purged": purged,
+        "conversations_kept_unconsolidated": kept,
+        "archive_rows_dropped_past_retention": dropped,
+        "archive_retention_days": store.settings.archive_retention_days,
+    })
+
+
+# -- checks -----------------------------------------------------------------------------------------------
+def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn."""
+    bad = []
+    rows = store.accepted_candidates_of_partition(conn, day)
+    for row in rows:
+        conversation = conversation_from_record({
+            "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
+            "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
+        reason, _ = locate_quote(row["quote"], conversation)
+        if reason:
+            bad.append(row["candidate_id"])
+    return CheckOutcome(not bad, {"accepted_checked": len(rows), "quotes_not_found": len(bad),
+                                  "failing_candidate_ids": bad[:50]})
+
+
+def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> CheckOutcome:
+    """No two active facts share (user_key, category, md5(fact)); no single-valued attribute holds two
+    active values for one user."""
+    duplicates = store.scalar(conn, "check_duplicate_active_facts")
+    contradictions = store.scalar(conn, "check_contradicting_active_facts",
+                                  {"multi_valued": sorted(MULTI_VALUED_ATTRIBUTES)})
+    return CheckOutcome(duplicates == 0 and contradictions == 0,
+                        {"duplicate_groups": duplicates, "contradicting_groups": contradictions})
+
+
+def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every message id of the day's conversations is in the n8n table or the archive (within retention)."""
+    missing = store.scalar(conn, "check_missing_messages",
+                           {"partition_date": day, "retention_days": store.settings.archive_retention_days})
+    return CheckOutcome(missing == 0, {"missing_messages": missing})
+
+
+def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No conversation of the day was stored while its last message was within the idle gap."""
+    still_open = store.scalar(conn, "check_open_conversations", {"partition_date": day})
+    return CheckOutcome(still_open == 0, {"open_conversations": still_open})

@@ -1,0 +1,261 @@
+"""Reads and writes of the pipeline, one method per named query of sql/queries.sql.
+
+Identifiers (pipeline schema, n8n table) come from settings and are composed with `psycopg.sql.Identifier`;
+values are bound parameters. Methods take an open connection so that the caller decides the transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from memory_pipeline.db import named_queries, sql_text
+from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.facts import Candidate
+from memory_pipeline.domain.messages import SourceRow
+from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
+from memory_pipeline.settings import Settings
+
+
+class SourceTableMissing(RuntimeError):
+    """The configured n8n table does not exist; the message names it and the settings that point at it."""
+
+
+class Store:
+    """Query access for one settings object. `has_created_at` is read from the catalog on first use."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._created_at_expr: sql.Composable | None = None
+
+    # -- composition -------------------------------------------------------------------------------------
+    @property
+    def source(self) -> sql.Identifier:
+        return sql.Identifier(self.settings.source_schema, self.settings.source_table)
+
+    def query(self, conn: psycopg.Connection, name: str) -> sql.Composed:
+        """Named query `name` with {schema}, {source} and {created_at} filled in."""
+        return sql.SQL(named_queries()[name]).format(
+            schema=sql.Identifier(self.settings.schema_name),
+            source=self.source,
+            created_at=self.created_at_expr(conn),
+        )
+
+    def source_columns(self, conn: psycopg.Connection) -> set[str]:
+        """Column names of the n8n table. Raises SourceTableMissing when it does not exist."""
+        rows = conn.execute(
+            named_queries()["source_columns"],
+            {"schema": self.settings.source_schema, "table": self.settings.source_table},
+        ).fetchall()
+        if not rows:
+            raise SourceTableMissing(
+                f"table {self.settings.source_schema}.{self.settings.source_table} not found: set "
+                "MEMORY_PIPELINE_SOURCE_SCHEMA / MEMORY_PIPELINE_SOURCE_TABLE to n8n's chat memory table"
+            )
+        return {row["column_name"] for row in rows}
+
+    def has_created_at(self, conn: psycopg.Connection) -> bool:
+        return "created_at" in self.source_columns(conn)
+
+    def created_at_expr(self, conn: psycopg.Connection) -> sql.Composable:
+        """`created_at::timestamptz` when the column exists (a timestamp without zone is read in the server's
+        TimeZone, which is how now() wrote it), else NULL: every row is then legacy backlog."""
+        if self._created_at_expr is None:
+            if self.has_created_at(conn):
+                self._created_at_expr = sql.SQL("{}::timestamptz").format(sql.Identifier("created_at"))
+            else:
+                self._created_at_expr = sql.SQL("NULL::timestamptz")
+        return self._created_at_expr
+
+    # -- source ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _source_rows(records: Iterable[dict[str, Any]]) -> list[SourceRow]:
+        rows = []
+        for record in records:
+            try:
+                message = json.loads(record["message"])
+            except (TypeError, ValueError):
+                message = record["message"]  # not JSON: parse_row rejects it with a reason
+            rows.append(SourceRow(record["id"], record["session_id"], message, record["created_at"]))
+        return rows
+
+    def rows_for_window(self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime) -> list[SourceRow]:
+        """All rows (n8n table + archive) of the session keys with a message in [start, end), up to `until`."""
+        keys = [r["session_id"] for r in conn.execute(self.query(conn, "session_keys_active_in_window"),
+                                                        {"start": start, "end": end}).fetchall()]
+        if not keys:
+            return []
+        records = conn.execute(self.query(conn, "timed_rows_of_keys"), {"keys": keys, "until": until}).fetchall()
+        return self._source_rows(records)
+
+    def legacy_rows(self, conn: psycopg.Connection) -> list[SourceRow]:
+        """Rows without a timestamp, from the n8n table and the archive."""
+        return self._source_rows(conn.execute(self.query(conn, "legacy_rows")).fetchall())
+
+    def add_time_column(self, conn: psycopg.Connection) -> None:
+        """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it)."""
+        statement = sql.SQL(sql_text("add_time_column.sql")).format(
+            source=self.source, index=sql.Identifier(f"{self.settings.source_table}_session_created_idx")
+        )
+        conn.execute(statement)
+        self._created_at_expr = None
+
+    # -- conversations -----------------------------------------------------------------------------------
+    def save_conversations(
+        self, conn: psycopg.Connection, conversations: Sequence[Conversation], closed_as_of: datetime
+    ) -> None:
+        """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten."""
+        for conv in conversations:
+            transcript = [
+                {"message_id": t.message_id, "role": t.role, "text": t.text,
+                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+                for t in conv.turns
+            ]
+            conn.execute(self.query(conn, "upsert_conversation"), {
+                "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
+                "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
+                "ended_at": conv.ended_at, "is_legacy": conv.is_legacy, "message_ids": list(conv.message_ids),
+                "turn_count": len(transcript), "transcript": Jsonb(transcript),
+                "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
+                "idle_gap_minutes": self.settings.idle_gap_minutes,
+            })
+            for row in conv.rows:
+                if row.status != "turn":
+                    conn.execute(self.query(conn, "upsert_rejection"), {
+                        "message_id": row.message_id, "conversation_id": conv.conversation_id,
+                        "partition_date": conv.partition_date, "user_key": conv.user_key,
+                        "status": row.status, "reason": row.reason,
+                    })
+
+    def conversations_of_partition(self, conn: psycopg.Connection, day: date) -> list[dict[str, Any]]:
+        """Stored conversations of a partition: dict rows with `transcript` as a list of turn dicts."""
+        return conn.execute(self.query(conn, "conversations_of_partition"), {"partition_date": day}).fetchall()
+
+    # -- summaries ---------------------------------------------------------------------------------------
+    def cached_summary(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
+        return conn.execute(self.query(conn, "cached_summary"), {
+            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
+
+    def save_summary(self, conn, *, cache_hit: bool, **row: Any) -> None:
+        """Write a conversation's summary (and fill the cache when it was freshly computed)."""
+        if not cache_hit:
+            conn.execute(self.query(conn, "insert_cached_summary"), {
+                k: row[k] for k in ("transcript_hash", "prompt_version", "model", "summary", "input_tokens",
+                                    "output_tokens")})
+        conn.execute(self.query(conn, "upsert_summary"), row)
+
+    def summaries_of_partition(self, conn, day: date) -> dict[str, str]:
+        rows = conn.execute(self.query(conn, "summaries_of_partition"), {"partition_date": day}).fetchall()
+        return {r["conversation_id"]: r["summary"] for r in rows}
+
+    # -- candidates --------------------------------------------------------------------------------------
+    def replace_candidates(
+        self, conn, day: date, conversation_ids: Sequence[str], candidates: Sequence[Candidate],
+        extractor: str, model: str, prompt_version: str,
+    ) -> None:
+        """Make the candidates of these conversations exactly `candidates` (upsert + delete the rest)."""
+        conn.execute(self.query(conn, "delete_stale_candidates"), {
+            "conversation_ids": list(conversation_ids), "keep": [c.candidate_id for c in candidates]})
+        for c in candidates:
+            conn.execute(self.query(conn, "upsert_candidate"), {
+                "candidate_id": c.candidate_id, "partition_date": day, "conversation_id": c.conversation_id,
+                "user_key": c.user_key, "position": c.position, "category": c.category, "attribute": c.attribute,
+                "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
+                "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
+                "extractor": extractor, "model": model, "prompt_version": prompt_version,
+            })
+
+    def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
+        return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
+
+    def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
+        rows = conn.execute(self.query(conn, "accepted_candidates_of_user"), {"user_key": user_key}).fetchall()
+        return [AcceptedFact(**r) for r in rows]
+
+    # -- facts -------------------------------------------------------------------------------------------
+    def apply_fact_versions(self, conn, user_key: str, desired: Sequence[FactVersion]) -> dict[str, int]:
+        """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay. Call inside a
+        transaction. Returns counts: inserted, updated, deleted, newly_superseded.
+
+        Order matters for the partial unique index on active facts: delete stale rows, mark rows that become
+        superseded, insert new rows, then update rows that stay or become active, then link superseded_by.
+        """
+        from memory_pipeline.domain.facts import fact_key
+
+        conn.execute(self.query(conn, "lock_user"), {"user_key": user_key})
+        existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
+        by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
+        wanted = {v.version_key: v for v in desired}
+        counts = {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0}
+        for key, row in by_key.items():
+            if key not in wanted:
+                conn.execute(self.query(conn, "delete_fact"), {"id": row["id"]})
+                counts["deleted"] += 1
+        ids: dict[tuple, int] = {}
+
+        def fields(v: FactVersion) -> dict[str, Any]:
+            return {"attribute": v.attribute, "value": v.value, "quote": v.quote,
+                    "quote_message_id": v.quote_message_id, "quote_speaker": v.quote_speaker,
+                    "source_session": v.source_session, "candidate_id": v.candidate_id,
+                    "last_seen_at": v.last_seen_at, "expires_at": v.expires_at, "superseded_at": v.superseded_at}
+
+        def update_if_changed(row: dict[str, Any], v: FactVersion) -> None:
+            new = fields(v)
+            if any(row[k] != new[k] for k in new):
+                if row["superseded_at"] is None and v.superseded_at is not None:
+                    counts["newly_superseded"] += 1
+                conn.execute(self.query(conn, "update_fact"), {**new, "id": row["id"]})
+                counts["updated"] += 1
+
+        matched = [(by_key[k], v) for k, v in wanted.items() if k in by_key]
+        for row, v in matched:
+            ids[v.version_key] = row["id"]
+            if v.superseded_at is not None:
+                update_if_changed(row, v)
+        for key, v in wanted.items():
+            if key not in by_key:
+                ids[key] = conn.execute(self.query(conn, "insert_fact"), {
+                    **fields(v), "user_key": v.user_key, "category": v.category, "fact": v.fact,
+                    "valid_from": v.valid_from}).fetchone()["id"]
+                counts["inserted"] += 1
+                if v.superseded_at is not None:
+                    counts["newly_superseded"] += 1
+        for row, v in matched:
+            if v.superseded_at is None:
+                update_if_changed(row, v)
+        for key, v in wanted.items():
+            target = ids.get(v.superseded_by_key) if v.superseded_by_key else None
+            conn.execute(self.query(conn, "link_superseded_by"), {"id": ids[key], "superseded_by": target})
+        return counts
+
+    def fact_totals(self, conn, user_keys: Sequence[str]) -> dict[str, int]:
+        """Counts over these users: active, superseded, expired (active past expires_at)."""
+        return dict(conn.execute(self.query(conn, "active_facts_summary"), {"user_keys": list(user_keys)}).fetchone())
+
+    def facts_for_display(self, conn, user_keys: Sequence[str]) -> list[dict[str, Any]]:
+        return conn.execute(self.query(conn, "facts_for_display"), {"user_keys": list(user_keys)}).fetchall()
+
+    # -- archive -----------------------------------------------------------------------------------------
+    def archive_and_purge(self, conn, conversation_id: str, day: date, message_ids: Sequence[int]) -> tuple[int, int]:
+        """Copy a conversation's rows to the archive and delete from the n8n table those whose identical copy
+        is archived. Call inside a transaction. Returns (rows archived now, rows purged now)."""
+        params = {"conversation_id": conversation_id, "partition_date": day, "message_ids": list(message_ids)}
+        archived = conn.execute(self.query(conn, "archive_conversation_rows"), params).rowcount
+        purged = conn.execute(self.query(conn, "purge_archived_source_rows"), params).rowcount
+        return archived, purged
+
+    def drop_expired_archive(self, conn) -> int:
+        return conn.execute(self.query(conn, "drop_expired_archive_rows"),
+                            {"retention_days": self.settings.archive_retention_days}).rowcount
+
+    # -- checks ------------------------------------------------------------------------------------------
+    def scalar(self, conn, name: str, params: dict[str, Any] | None = None) -> int:
+        """First column of the first row of a named query, as int."""
+        row = conn.execute(self.query(conn, name), params or {}).fetchone()
+        return int(next(iter(row.values())))

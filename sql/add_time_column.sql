@@ -1,0 +1,7 @@
+-- Opt-in: give n8n's table a created_at column (`memory-pipeline add-time-column`).
+-- Added without a default first, so existing rows stay NULL (the legacy backlog, ordered by id); then the default
+-- now() applies to new rows only. n8n inserts only (session_id, message), so it keeps working unchanged.
+-- Placeholders: {source} (the n8n table, schema-qualified identifier), {index} (index name).
+ALTER TABLE {source} ADD COLUMN IF NOT EXISTS created_at timestamptz;
+ALTER TABLE {source} ALTER COLUMN created_at SET DEFAULT now();
+CREATE INDEX IF NOT EXISTS {index} ON {source} (session_id, created_at);

@@ -1,0 +1,237 @@
+-- Named queries used by memory_pipeline/store.py. A block starts with `-- name: NAME`.
+-- Identifier placeholders are filled with psycopg.sql: {schema} (pipeline schema), {source} (the n8n table,
+-- schema-qualified), {created_at} (the source's time expression: `created_at::timestamptz`, or NULL when the
+-- table has no such column). Values are always bound parameters (%(name)s).
+
+-- name: source_columns
+SELECT column_name FROM information_schema.columns
+WHERE table_schema = %(schema)s AND table_name = %(table)s;
+
+-- name: session_keys_active_in_window
+SELECT session_id::text AS session_id FROM {source}
+WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
+UNION
+SELECT session_id FROM {schema}.chat_archive
+WHERE created_at >= %(start)s AND created_at < %(end)s;
+
+-- name: timed_rows_of_keys
+-- Every row of these session keys up to `until` (day end + idle gap), from the n8n table and the archive.
+SELECT DISTINCT ON (id) id, session_id, message, created_at FROM (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message,
+           {created_at} AS created_at, 0 AS from_archive
+    FROM {source} WHERE session_id = ANY(%(keys)s) AND {created_at} < %(until)s
+    UNION ALL
+    SELECT id, session_id, message, created_at, 1
+    FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s) AND created_at < %(until)s
+) AS r
+ORDER BY id, from_archive;
+
+-- name: legacy_rows
+-- Rows written before the time column existed (created_at NULL): the backlog, ordered by id.
+SELECT DISTINCT ON (id) id, session_id, message, created_at FROM (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message,
+           {created_at} AS created_at, 0 AS from_archive
+    FROM {source} WHERE {created_at} IS NULL
+    UNION ALL
+    SELECT id, session_id, message, created_at, 1 FROM {schema}.chat_archive WHERE created_at IS NULL
+) AS r
+ORDER BY id, from_archive;
+
+-- name: upsert_conversation
+INSERT INTO {schema}.conversations AS c
+    (conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
+     turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes)
+VALUES (%(conversation_id)s, %(partition_date)s, %(session_key)s, %(user_key)s, %(started_at)s, %(ended_at)s,
+        %(is_legacy)s, %(message_ids)s, %(turn_count)s, %(transcript)s, %(transcript_hash)s, %(closed_as_of)s,
+        %(idle_gap_minutes)s)
+ON CONFLICT (conversation_id) DO UPDATE SET
+    partition_date = EXCLUDED.partition_date, session_key = EXCLUDED.session_key, user_key = EXCLUDED.user_key,
+    started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
+    message_ids = EXCLUDED.message_ids, turn_count = EXCLUDED.turn_count, transcript = EXCLUDED.transcript,
+    transcript_hash = EXCLUDED.transcript_hash, closed_as_of = EXCLUDED.closed_as_of,
+    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL
+WHERE (c.partition_date, c.user_key, c.message_ids, c.transcript_hash, c.idle_gap_minutes)
+      IS DISTINCT FROM
+      (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.message_ids, EXCLUDED.transcript_hash,
+       EXCLUDED.idle_gap_minutes);
+
+-- name: upsert_rejection
+INSERT INTO {schema}.message_rejections AS r (message_id, conversation_id, partition_date, user_key, status, reason)
+VALUES (%(message_id)s, %(conversation_id)s, %(partition_date)s, %(user_key)s, %(status)s, %(reason)s)
+ON CONFLICT (message_id) DO UPDATE SET
+    conversation_id = EXCLUDED.conversation_id, partition_date = EXCLUDED.partition_date,
+    user_key = EXCLUDED.user_key, status = EXCLUDED.status, reason = EXCLUDED.reason
+WHERE (r.conversation_id, r.partition_date, r.status, r.reason)
+      IS DISTINCT FROM (EXCLUDED.conversation_id, EXCLUDED.partition_date, EXCLUDED.status, EXCLUDED.reason);
+
+-- name: conversations_of_partition
+SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
+       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at
+FROM {schema}.conversations WHERE partition_date = %(partition_date)s
+ORDER BY conversation_id;
+
+-- name: mark_facts_extracted
+UPDATE {schema}.conversations SET facts_extracted_at = now()
+WHERE conversation_id = %(conversation_id)s AND facts_extracted_at IS NULL;
+
+-- name: cached_summary
+SELECT summary, input_tokens, output_tokens FROM {schema}.summary_cache
+WHERE transcript_hash = %(transcript_hash)s AND prompt_version = %(prompt_version)s AND model = %(model)s;
+
+-- name: insert_cached_summary
+INSERT INTO {schema}.summary_cache (transcript_hash, prompt_version, model, summary, input_tokens, output_tokens)
+VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(summary)s, %(input_tokens)s, %(output_tokens)s)
+ON CONFLICT DO NOTHING;
+
+-- name: upsert_summary
+INSERT INTO {schema}.session_summaries AS s
+    (conversation_id, partition_date, user_key, summary, transcript_hash, extractor, model, prompt_version,
+     input_tokens, output_tokens)
+VALUES (%(conversation_id)s, %(partition_date)s, %(user_key)s, %(summary)s, %(transcript_hash)s, %(extractor)s,
+        %(model)s, %(prompt_version)s, %(input_tokens)s, %(output_tokens)s)
+ON CONFLICT (conversation_id) DO UPDATE SET
+    partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, summary = EXCLUDED.summary,
+    transcript_hash = EXCLUDED.transcript_hash, extractor = EXCLUDED.extractor, model = EXCLUDED.model,
+    prompt_version = EXCLUDED.prompt_version, input_tokens = EXCLUDED.input_tokens,
+    output_tokens = EXCLUDED.output_tokens
+WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date)
+      IS DISTINCT FROM
+      (EXCLUDED.summary, EXCLUDED.transcript_hash, EXCLUDED.model, EXCLUDED.prompt_version, EXCLUDED.partition_date);
+
+-- name: summaries_of_partition
+SELECT conversation_id, summary FROM {schema}.session_summaries WHERE partition_date = %(partition_date)s;
+
+-- name: delete_stale_candidates
+-- Candidates of these conversations that this run did not produce again.
+DELETE FROM {schema}.fact_candidates
+WHERE conversation_id = ANY(%(conversation_ids)s) AND NOT (candidate_id = ANY(%(keep)s));
+
+-- name: upsert_candidate
+INSERT INTO {schema}.fact_candidates AS f
+    (candidate_id, partition_date, conversation_id, user_key, position, category, attribute, value, fact, quote,
+     status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version)
+VALUES (%(candidate_id)s, %(partition_date)s, %(conversation_id)s, %(user_key)s, %(position)s, %(category)s,
+        %(attribute)s, %(value)s, %(fact)s, %(quote)s, %(status)s, %(reject_reason)s, %(quote_message_id)s,
+        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s)
+ON CONFLICT (candidate_id) DO UPDATE SET
+    partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, value = EXCLUDED.value,
+    status = EXCLUDED.status, reject_reason = EXCLUDED.reject_reason, quote_message_id = EXCLUDED.quote_message_id,
+    quote_speaker = EXCLUDED.quote_speaker, said_at = EXCLUDED.said_at
+WHERE (f.partition_date, f.user_key, f.value, f.status, f.reject_reason, f.quote_message_id, f.quote_speaker,
+       f.said_at)
+      IS DISTINCT FROM
+      (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.value, EXCLUDED.status, EXCLUDED.reject_reason,
+       EXCLUDED.quote_message_id, EXCLUDED.quote_speaker, EXCLUDED.said_at);
+
+-- name: accepted_candidates_of_partition
+SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, v.transcript
+FROM {schema}.fact_candidates AS c
+JOIN {schema}.conversations AS v USING (conversation_id)
+WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
+ORDER BY c.candidate_id;
+
+-- name: accepted_candidates_of_user
+SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
+       conversation_id, said_at
+FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
+
+-- name: lock_user
+SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_key)s));
+
+-- name: facts_of_user
+SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
+       candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
+FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
+
+-- name: delete_fact
+DELETE FROM {schema}.agent_facts WHERE id = %(id)s;
+
+-- name: insert_fact
+INSERT INTO {schema}.agent_facts
+    (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
+     quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id)
+VALUES (%(user_key)s, %(category)s, %(fact)s, %(source_session)s, %(valid_from)s, %(superseded_at)s,
+        %(attribute)s, %(value)s, %(quote)s, %(quote_message_id)s, %(quote_speaker)s, %(last_seen_at)s,
+        %(expires_at)s, %(candidate_id)s)
+RETURNING id;
+
+-- name: update_fact
+UPDATE {schema}.agent_facts SET
+    attribute = %(attribute)s, value = %(value)s, quote = %(quote)s, quote_message_id = %(quote_message_id)s,
+    quote_speaker = %(quote_speaker)s, source_session = %(source_session)s, candidate_id = %(candidate_id)s,
+    last_seen_at = %(last_seen_at)s, expires_at = %(expires_at)s, superseded_at = %(superseded_at)s
+WHERE id = %(id)s;
+
+-- name: link_superseded_by
+UPDATE {schema}.agent_facts SET superseded_by = %(superseded_by)s
+WHERE id = %(id)s AND superseded_by IS DISTINCT FROM %(superseded_by)s;
+
+-- name: active_facts_summary
+SELECT count(*) FILTER (WHERE superseded_at IS NULL) AS active,
+       count(*) FILTER (WHERE superseded_at IS NOT NULL) AS superseded,
+       count(*) FILTER (WHERE superseded_at IS NULL AND expires_at < now()) AS expired
+FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
+
+-- name: archive_conversation_rows
+-- Copy the rows into the archive (kept as the source held them); a row already there is left as it is.
+INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
+SELECT id, session_id::text, message::text, {created_at}, %(conversation_id)s, %(partition_date)s
+FROM {source} WHERE id = ANY(%(message_ids)s)
+ON CONFLICT (id) DO NOTHING;
+
+-- name: purge_archived_source_rows
+-- Delete from n8n's table only rows whose identical copy is in the archive.
+DELETE FROM {source} AS s USING {schema}.chat_archive AS a
+WHERE s.id = ANY(%(message_ids)s) AND a.id = s.id AND a.session_id = s.session_id::text
+  AND a.message = s.message::text;
+
+-- name: drop_expired_archive_rows
+DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days => %(retention_days)s);
+
+-- name: check_duplicate_active_facts
+SELECT count(*) AS groups FROM (
+    SELECT 1 FROM {schema}.agent_facts WHERE superseded_at IS NULL
+    GROUP BY user_key, category, md5(fact) HAVING count(*) > 1
+) AS d;
+
+-- name: check_contradicting_active_facts
+-- Single-valued attributes with more than one active value for one user (multi-valued ones are passed in).
+SELECT count(*) AS groups FROM (
+    SELECT 1 FROM {schema}.agent_facts
+    WHERE superseded_at IS NULL AND attribute IS NOT NULL AND NOT (attribute = ANY(%(multi_valued)s))
+    GROUP BY user_key, attribute HAVING count(DISTINCT lower(coalesce(value, fact))) > 1
+) AS d;
+
+-- name: check_missing_messages
+-- Message ids of the partition's conversations that are in neither the n8n table nor the archive, for
+-- conversations whose archive retention has not ended yet.
+SELECT count(*) AS missing FROM (
+    SELECT unnest(message_ids) AS id FROM {schema}.conversations
+    WHERE partition_date = %(partition_date)s
+      AND recorded_at >= now() - make_interval(days => %(retention_days)s)
+) AS m
+WHERE NOT EXISTS (SELECT 1 FROM {schema}.chat_archive a WHERE a.id = m.id)
+  AND NOT EXISTS (SELECT 1 FROM {source} s WHERE s.id = m.id);
+
+-- name: check_open_conversations
+-- Conversations of the partition that were still open (last message within the idle gap) when consolidated.
+SELECT count(*) AS open FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND NOT is_legacy
+  AND ended_at > closed_as_of - make_interval(mins => idle_gap_minutes);
+
+-- name: facts_for_display
+SELECT user_key, category, fact, quote, quote_message_id, valid_from, superseded_at, expires_at
+FROM {schema}.agent_facts
+WHERE user_key = ANY(%(user_keys)s)
+ORDER BY user_key, superseded_at IS NOT NULL, valid_from, id;
+
+-- name: source_rows_of_sessions
+SELECT count(*) AS n FROM {source} WHERE session_id = ANY(%(keys)s);
+
+-- name: archive_rows_of_sessions
+SELECT count(*) AS n FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s);
+
+-- name: rows_outside_prefix
+-- Rows of the n8n table whose session key does not start with a prefix (the demo refuses to mix with them).
+SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(prefix)s);
