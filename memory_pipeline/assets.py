@@ -2,17 +2,30 @@
 `stages.py`, and returns the stage's counts as metadata. No logic lives here."""
 
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 
 import dagster as dg
+import psycopg
 
 from memory_pipeline import stages
 from memory_pipeline.resources import MemoryPipelineResource
 
 GROUP = "memory_consolidation"
-# Transient database errors (a restart, a dropped connection) are retried; every stage is idempotent.
-DB_RETRY = dg.RetryPolicy(max_retries=2, delay=5, backoff=dg.Backoff.EXPONENTIAL)
 LLM_POOL = "llm"
+# Transient database errors (a restart, a dropped connection) are retried; every stage is idempotent. Other
+# errors (a missing table, a bad setting) fail at once with their message.
+DB_RETRIES, DB_RETRY_SECONDS = 2, 5
+
+
+@contextmanager
+def _connection(memory: MemoryPipelineResource) -> Iterator[psycopg.Connection]:
+    try:
+        with memory.connection() as conn:
+            yield conn
+    except psycopg.OperationalError as exc:
+        raise dg.RetryRequested(max_retries=DB_RETRIES, seconds_to_wait=DB_RETRY_SECONDS) from exc
 
 
 def _day(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> date:
@@ -32,35 +45,35 @@ def build_assets(
 ) -> tuple[list[dg.AssetsDefinition], list[dg.AssetChecksDefinition]]:
     """(assets, checks) on one shared daily partitions definition."""
 
-    common = dict(partitions_def=partitions_def, group_name=GROUP, retry_policy=DB_RETRY, kinds={"postgres"})
+    common = dict(partitions_def=partitions_def, group_name=GROUP, kinds={"postgres"})
 
     @dg.asset(**common, description="Closed conversations of the day, split from n8n's chat memory by idle gap.")
     def closed_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _result(stages.closed_sessions(memory.get_store(), conn, _day(context)))
 
     @dg.asset(**common, deps=[closed_sessions], pool=LLM_POOL,
               description="One short decision-oriented summary per conversation, cached by transcript hash.")
     def session_summaries(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _result(stages.session_summaries(memory.get_store(), conn, _day(context), memory.get_extractor()))
 
     @dg.asset(**common, deps=[session_summaries], pool=LLM_POOL,
               description="Typed fact candidates with their quote; rejected ones keep their reason.")
     def extracted_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _result(stages.extracted_facts(memory.get_store(), conn, _day(context), memory.get_extractor()))
 
     @dg.asset(**common, deps=[extracted_facts],
               description="agent_facts reconciled: duplicates merged, contradictions superseded, TTL set.")
     def active_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _result(stages.active_facts(memory.get_store(), conn, _day(context)))
 
     @dg.asset(**common, deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")
     def archived_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _result(stages.archived_sessions(memory.get_store(), conn, _day(context)))
 
     check_args = dict(blocking=True, partitions_def=partitions_def)
@@ -68,25 +81,25 @@ def build_assets(
     @dg.asset_check(asset=closed_sessions, **check_args,
                     description="No conversation was stored while its last message was within the idle gap.")
     def no_open_conversation_consolidated(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _check(stages.check_no_open_conversation(memory.get_store(), conn, _day(context)))
 
     @dg.asset_check(asset=extracted_facts, **check_args,
                     description="Every accepted fact quotes, verbatim, a sentence the user said in its conversation.")
     def quotes_found_verbatim(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _check(stages.check_quotes_verbatim(memory.get_store(), conn, _day(context)))
 
     @dg.asset_check(asset=active_facts, **check_args,
                     description="No duplicate active fact (user, category, md5(fact)) and no contradicting pair.")
     def no_duplicate_active_facts(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _check(stages.check_no_duplicate_active_facts(memory.get_store(), conn))
 
     @dg.asset_check(asset=archived_sessions, **check_args,
                     description="Every message of a consolidated conversation is in n8n's table or the archive.")
     def no_message_lost(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with memory.connection() as conn:
+        with _connection(memory) as conn:
             return _check(stages.check_no_message_lost(memory.get_store(), conn, _day(context)))
 
     return (

