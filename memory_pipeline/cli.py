@@ -13,6 +13,7 @@ import sys
 import warnings
 from collections import defaultdict
 from datetime import date, timedelta
+from pathlib import Path
 
 import pydantic
 
@@ -101,7 +102,10 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
     env = prepare()
     print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
-    argv = ["dagster", "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host, "-p", str(args.port)]
+    # The dagster script installed beside this Python, so it works without an activated virtualenv.
+    local = Path(sys.executable).parent / "dagster"
+    dagster = str(local) if local.exists() else "dagster"
+    argv = [dagster, "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host, "-p", str(args.port)]
     os.execvp(argv[0], argv)
     return 0  # not reached
 
@@ -155,6 +159,14 @@ def cmd_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    """Time each stage on synthetic MemoryBank-based chat memory (see memory_pipeline/benchmark.py)."""
+    from memory_pipeline import benchmark
+
+    benchmark.run(args.users, args.days)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -172,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("init-db", help="create the pipeline's schema (idempotent)").set_defaults(func=cmd_init_db)
     sub.add_parser("add-time-column", help="add created_at to n8n's table, safely").set_defaults(
         func=cmd_add_time_column)
+    bench = sub.add_parser("benchmark", help="time each stage on synthetic chat memory; prints figures")
+    bench.add_argument("--users", type=int, default=150, help="session keys (MemoryBank's 15 users repeated)")
+    bench.add_argument("--days", type=int, default=None, help="only the first N of the 10 sample days")
+    bench.set_defaults(func=cmd_benchmark)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)

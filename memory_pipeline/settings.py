@@ -47,7 +47,7 @@ class Settings(BaseModel):
     user_key_regex: str | None = Field(
         None, description="regex with a named group `user` mapping session key -> user key; unset = identity"
     )
-    archive_retention_days: int = Field(30, ge=0, description="days archived raw rows are kept before dropping")
+    archive_retention_days: int = Field(30, ge=1, description="days archived raw rows are kept before dropping")
     max_message_chars: int = Field(
         20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
     )

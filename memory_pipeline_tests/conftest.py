@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -36,6 +37,7 @@ def pg_url():
     else:
         os.environ["MEMORY_PIPELINE_DATABASE_URL"] = previous
     server.stop()
+    shutil.rmtree(datadir.parent, ignore_errors=True)
 
 
 @pytest.fixture
