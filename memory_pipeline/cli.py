@@ -168,6 +168,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="load MemoryBank sample chats, consolidate every day, print facts").set_defaults(

@@ -38,6 +38,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "MemoryPipelineResource":
+        """The resource for `settings` (the database URL is left out: it is read from the environment)."""
         values = settings.model_dump(exclude={"database_url"}, mode="json")
         return cls(**values)
 
@@ -47,6 +48,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
         return Settings(database_url=url, **self.model_dump())
 
     def get_store(self) -> Store:
+        """A Store over this run's settings."""
         return Store(self.get_settings())
 
     def get_extractor(self) -> Extractor:

@@ -49,6 +49,7 @@ class CheckOutcome:
 
 
 def utc_now() -> datetime:
+    """The run's clock, timezone-aware UTC."""
     return datetime.now(timezone.utc)
 
 
@@ -75,6 +76,22 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
         rows=turns,
         is_legacy=record["is_legacy"],
     )
+
+
+def schedule_note(idle_gap_minutes: int, timezone_name: str) -> str:
+    """What the idle gap means for the 03:00 schedule: the latest last-message time still closed by 03:00."""
+    cutoff = SCHEDULE_HOUR * 60 - idle_gap_minutes  # minutes after the partition day's end
+    if cutoff >= 0:
+        return (f"Closed {idle_gap_minutes} min after the last message: every conversation of the day is closed "
+                f"by the {SCHEDULE_HOUR:02d}:00 {timezone_name} schedule.")
+    latest = 24 * 60 + cutoff
+    if latest < 0:
+        return (f"Closed {idle_gap_minutes} min after the last message: longer than the day plus the "
+                f"{SCHEDULE_HOUR:02d}:00 schedule, so the nightly run defers every conversation of the day; "
+                "re-materialize days once they are closed.")
+    return (f"Closed {idle_gap_minutes} min after the last message: at the {SCHEDULE_HOUR:02d}:00 {timezone_name} "
+            f"schedule, a conversation whose last message is after {latest // 60:02d}:{latest % 60:02d} is still "
+            "open and deferred; re-materialize the day later to consolidate it.")
 
 
 # -- 1. closed_sessions -----------------------------------------------------------------------------------
@@ -121,12 +138,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "idle_gap_minutes": settings.idle_gap_minutes,
         "is_backlog_date": is_backlog_day,
         "conversation_ids": [c.conversation_id for c in closed][:200],
-        "note": (
-            f"A conversation is closed {settings.idle_gap_minutes} min after its last message; the schedule runs at "
-            f"{SCHEDULE_HOUR:02d}:00 {settings.timezone}, so a conversation still going after "
-            f"{(24 * 60 - settings.idle_gap_minutes + SCHEDULE_HOUR * 60) // 60 % 24:02d}:00 is deferred: "
-            "re-materialize the day later to consolidate it."
-        ),
+        "note": schedule_note(settings.idle_gap_minutes, settings.timezone),
     })
 
 

@@ -37,6 +37,7 @@ class Store:
     # -- composition -------------------------------------------------------------------------------------
     @property
     def source(self) -> sql.Identifier:
+        """The n8n table as a schema-qualified identifier."""
         return sql.Identifier(self.settings.source_schema, self.settings.source_table)
 
     def query(self, conn: psycopg.Connection, name: str) -> sql.Composed:
@@ -61,6 +62,7 @@ class Store:
         return {row["column_name"] for row in rows}
 
     def has_created_at(self, conn: psycopg.Connection) -> bool:
+        """True when the n8n table has a `created_at` column (raises SourceTableMissing when no table)."""
         return "created_at" in self.source_columns(conn)
 
     def created_at_expr(self, conn: psycopg.Connection) -> sql.Composable:
@@ -139,6 +141,7 @@ class Store:
 
     # -- summaries ---------------------------------------------------------------------------------------
     def cached_summary(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
+        """Cached {summary, input_tokens, output_tokens} for this transcript, prompt version and model, or None."""
         return conn.execute(self.query(conn, "cached_summary"), {
             "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
 
@@ -151,6 +154,7 @@ class Store:
         conn.execute(self.query(conn, "upsert_summary"), row)
 
     def summaries_of_partition(self, conn, day: date) -> dict[str, str]:
+        """{conversation_id: summary} of a partition."""
         rows = conn.execute(self.query(conn, "summaries_of_partition"), {"partition_date": day}).fetchall()
         return {r["conversation_id"]: r["summary"] for r in rows}
 
@@ -172,9 +176,11 @@ class Store:
             })
 
     def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
+        """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
         return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
 
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
+        """Every accepted candidate of a user, from every partition (reconciliation's input)."""
         rows = conn.execute(self.query(conn, "accepted_candidates_of_user"), {"user_key": user_key}).fetchall()
         return [AcceptedFact(**r) for r in rows]
 
@@ -239,6 +245,7 @@ class Store:
         return dict(conn.execute(self.query(conn, "active_facts_summary"), {"user_keys": list(user_keys)}).fetchone())
 
     def facts_for_display(self, conn, user_keys: Sequence[str]) -> list[dict[str, Any]]:
+        """All fact versions of these users, active first, oldest first within each user."""
         return conn.execute(self.query(conn, "facts_for_display"), {"user_keys": list(user_keys)}).fetchall()
 
     # -- archive -----------------------------------------------------------------------------------------
@@ -251,6 +258,7 @@ class Store:
         return archived, purged
 
     def drop_expired_archive(self, conn) -> int:
+        """Delete archive rows archived more than `archive_retention_days` ago; returns how many."""
         return conn.execute(self.query(conn, "drop_expired_archive_rows"),
                             {"retention_days": self.settings.archive_retention_days}).rowcount
 

@@ -113,3 +113,11 @@ def test_partition_window_covers_one_local_day(tz, hours):
     start, end = partition_window(date(2026, 3, 29), tz)  # summer time starts in Paris that night
     assert start.date() == date(2026, 3, 29) and end.date() == date(2026, 3, 30)
     assert end.astimezone(UTC) - start.astimezone(UTC) == timedelta(hours=hours)
+
+
+def test_schedule_note_names_the_deferral_cutoff():
+    from memory_pipeline.stages import schedule_note
+
+    assert "every conversation of the day is closed" in schedule_note(180, "UTC")
+    assert "after 22:00 is still open" in schedule_note(300, "Europe/Paris")
+    assert "defers every conversation" in schedule_note(3 * 24 * 60, "UTC")

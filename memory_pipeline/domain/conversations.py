@@ -41,14 +41,17 @@ class Conversation:
 
     @property
     def message_ids(self) -> tuple[int, ...]:
+        """Ids of every row of the conversation, in order."""
         return tuple(row.message_id for row in self.rows)
 
     @property
     def turns(self) -> tuple[ParsedRow, ...]:
+        """Rows of status "turn" (conversation text), in order."""
         return tuple(row for row in self.rows if row.status == "turn")
 
     @property
     def transcript_hash(self) -> str:
+        """sha256 hex of the turns' ids, roles and texts: the summary cache key."""
         body = [(t.message_id, t.role, t.text) for t in self.turns]
         return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
 

@@ -68,10 +68,12 @@ class FactVersion:
 
     @property
     def version_key(self) -> tuple[str, str, datetime]:
+        """(category, fact_key(fact), valid_from): identifies a version across runs."""
         return (self.category, fact_key(self.fact), self.valid_from)
 
     @property
     def is_active(self) -> bool:
+        """True while not superseded."""
         return self.superseded_at is None
 
 

@@ -38,9 +38,13 @@ class Extractor(Protocol):
     model: str
     prompt_version: str
 
-    def summarize(self, conversation: Conversation) -> SummaryResult: ...
+    def summarize(self, conversation: Conversation) -> SummaryResult:
+        """A short decision-oriented summary (who, what, outcome). Raises ExtractorError on backend failure."""
+        ...
 
-    def extract(self, conversation: Conversation, summary: str) -> ExtractionResult: ...
+    def extract(self, conversation: Conversation, summary: str) -> ExtractionResult:
+        """Proposed facts of the conversation; the caller validates each. Raises ExtractorError on failure."""
+        ...
 
 
 class ExtractorError(RuntimeError):
