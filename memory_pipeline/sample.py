@@ -99,8 +99,9 @@ def insert_rows(conn: psycopg.Connection, settings: Settings, rows: Iterable[Sam
                 conn.execute(without_id, (row.session_id, Jsonb(row.message), row.created_at))
             count += 1
         if explicit:
+            # pg_get_serial_sequence takes the table name as SQL text: quote it like an identifier.
             conn.execute(sql.SQL("SELECT setval(pg_get_serial_sequence(%s, 'id'), (SELECT max(id) FROM {}))").format(
-                source), (f"{settings.source_schema}.{settings.source_table}",))
+                source), (source.as_string(conn),))
     return count
 
 
