@@ -1,4 +1,4 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -12,13 +12,14 @@ import os
 import sys
 import warnings
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pydantic
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
-from memory_pipeline.settings import Settings
+from memory_pipeline.settings import ENV_PREFIX, Settings
 from memory_pipeline.store import SourceTableMissing, Store
 
 
@@ -47,10 +48,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with pool.connection() as conn:
         sample.create_n8n_table(conn, settings)
         foreign = store.scalar(conn, "rows_outside_prefix", {"prefix": sample.SESSION_PREFIX})
-        if foreign and settings.database_url:
+        if foreign:
             print(f"{settings.source_schema}.{settings.source_table} holds {foreign} rows that are not demo rows: "
-                  "the demo would consolidate and purge real conversations. Point MEMORY_PIPELINE_SOURCE_TABLE at "
-                  "another table, or unset MEMORY_PIPELINE_DATABASE_URL to use the embedded database.",
+                  "the demo would consolidate and purge real conversations of its days. Point "
+                  "MEMORY_PIPELINE_SOURCE_TABLE at another table, or MEMORY_PIPELINE_HOME at a fresh directory.",
                   file=sys.stderr)
             return 2
         keys = [r["session_id"] for r in conn.execute(
@@ -78,13 +79,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for fact in facts:
         by_user[fact["user_key"]].append(fact)
     unverified = 0
+    now = datetime.now(timezone.utc)
     for user in users:
         active = [f for f in by_user[user] if f["superseded_at"] is None]
         print(f"\n{user}: {len(active)} active facts, {len(by_user[user]) - len(active)} superseded")
         for f in active:
             verbatim = any(normalize_whitespace(f["quote"]) in text for text in said[user])
             unverified += not verbatim
-            print(f"  - [{f['valid_from']:%Y-%m-%d}] ({f['category']}) {f['fact']}")
+            expired = f" (time-to-live ended {f['expires_at']:%Y-%m-%d})" if f["expires_at"] and f["expires_at"] < now else ""
+            print(f"  - [{f['valid_from']:%Y-%m-%d}] ({f['category']}) {f['fact']}{expired}")
             print(f"      quote{'' if verbatim else ' NOT FOUND'}: \"{f['quote']}\"")
     print(f"\n{len(results) - len(failed)}/{len(results)} partitions materialized; "
           f"{sum(1 for u in users if by_user[u])}/{len(users)} users with facts; "
@@ -92,7 +95,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{archived} in the archive.")
     if failed:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
-    print("\nOpen the Dagster UI on the same data:  memory-pipeline ui   (then http://127.0.0.1:3000)")
+    print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
+          if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
+    print(f"Open the Dagster UI on the same data:  {sys.argv[0]} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")
     return 1 if failed or unverified else 0
 
 
@@ -114,14 +119,30 @@ def cmd_materialize(args: argparse.Namespace) -> int:
     """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
     from memory_pipeline.runner import materialize_days, prepare
 
+    first, last = _date_argument(args.date), _date_argument(args.to or args.date)
     env = prepare()
-    first = date.fromisoformat(args.date)
-    last = date.fromisoformat(args.to) if args.to else first
     days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+    yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
+    if not days or first < env.settings.partitions_start or last > yesterday:
+        print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
+              f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
+              file=sys.stderr)
+        return 2
     results = materialize_days(env, days, quiet=not args.verbose)
     for day, result in zip(days, results):
         print(f"{day}: {'ok' if result.success else 'FAILED'} (run {result.run_id})")
     return 0 if all(r.success for r in results) else 1
+
+
+class UsageError(ValueError):
+    """A malformed command-line value; the message says the expected form."""
+
+
+def _date_argument(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"{text!r} is not a date: use YYYY-MM-DD, e.g. 2023-05-01") from None
 
 
 def cmd_init_db(args: argparse.Namespace) -> int:
@@ -140,10 +161,14 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
     env = prepare()
     store = Store(env.settings)
     with get_pool(env.database_url).connection() as conn:
-        store.source_columns(conn)  # raises SourceTableMissing with the settings to fix
+        had_it = store.has_created_at(conn)  # raises SourceTableMissing with the settings to fix
         store.add_time_column(conn)
-    print(f"{env.settings.source_schema}.{env.settings.source_table}: created_at added (default now()); "
-          "existing rows keep NULL and are consolidated on the backlog date.")
+    name = f"{env.settings.source_schema}.{env.settings.source_table}"
+    if had_it:
+        print(f"{name} already has created_at; its default is now() and it is indexed with session_id.")
+    else:
+        print(f"{name}: created_at added (default now()); existing rows keep NULL and are consolidated on the "
+              "backlog date.")
     return 0
 
 
@@ -202,8 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except pydantic.ValidationError as exc:
-        print(f"memory-pipeline: invalid setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}",
-              file=sys.stderr)
+        error = exc.errors()[0]
+        variable = ENV_PREFIX + str(error["loc"][0]).upper() if error["loc"] else "a setting"
+        print(f"memory-pipeline: invalid setting {variable}: {error['msg']}", file=sys.stderr)
+    except UsageError as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
     except (DatabaseError, SourceTableMissing, FileNotFoundError) as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
     return 2

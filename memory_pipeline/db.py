@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from urllib.parse import quote
 from functools import lru_cache
 from pathlib import Path
 
@@ -84,10 +85,16 @@ def stop_embedded(settings: Settings) -> bool:
     return True
 
 
-def dagster_storage_url(database_url: str) -> str:
+def dagster_storage_url(database_url: str, dagster_schema: str | None = None) -> str:
     """The same database for dagster-postgres, which needs the psycopg2 dialect in the scheme
-    (`postgresql+psycopg2://`; a bare `postgresql://` picks psycopg 3 under SQLAlchemy 2.1: dagster issue 33958)."""
-    return re.sub(r"^postgres(?:ql)?(?:\+\w+)?://", "postgresql+psycopg2://", database_url)
+    (`postgresql+psycopg2://`; a bare `postgresql://` picks psycopg 3 under SQLAlchemy 2.1: dagster issue 33958).
+
+    With `dagster_schema`, Dagster's ~20 tables go to that schema (libpq `options=-csearch_path=...`) instead of
+    `public`, next to n8n's own tables; a URL that already sets `options` is left as it is."""
+    url = re.sub(r"^postgres(?:ql)?(?:\+\w+)?://", "postgresql+psycopg2://", database_url)
+    if dagster_schema and "options=" not in url:
+        url += ("&" if "?" in url else "?") + "options=" + quote(f"-csearch_path={dagster_schema}", safe="")
+    return url
 
 
 def get_pool(database_url: str) -> ConnectionPool:
@@ -106,7 +113,9 @@ def get_pool(database_url: str) -> ConnectionPool:
 def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
     """Apply sql/schema.sql idempotently, serialised by an advisory lock (run workers start together)."""
     statement = sql.SQL(sql_text("schema.sql")).format(
-        schema=sql.Identifier(settings.schema_name), dims=sql.SQL(str(int(settings.embedding_dimensions)))
+        schema=sql.Identifier(settings.schema_name),
+        dagster_schema=sql.Identifier(settings.dagster_schema),
+        dims=sql.SQL(str(int(settings.embedding_dimensions))),
     )
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")

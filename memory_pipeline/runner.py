@@ -40,7 +40,7 @@ def prepare(settings: Settings | None = None) -> Environment:
     home.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
     os.environ["DAGSTER_HOME"] = str(home)
-    os.environ["MEMORY_PIPELINE_DAGSTER_STORAGE_URL"] = dagster_storage_url(url)
+    os.environ["MEMORY_PIPELINE_DAGSTER_STORAGE_URL"] = dagster_storage_url(url, settings.dagster_schema)
     if settings.database_url is None:
         # Run workers resolve the same embedded server from MEMORY_PIPELINE_HOME.
         os.environ["MEMORY_PIPELINE_HOME"] = str(settings.home_path)

@@ -36,6 +36,7 @@ class Settings(BaseModel):
     source_table: str = Field("n8n_chat_histories", description="n8n Postgres Chat Memory table name")
     source_schema: str = Field("public", description="schema of the n8n table")
     schema_name: str = Field("memory_pipeline", description="schema holding the pipeline's own tables")
+    dagster_schema: str = Field("dagster", description="schema of Dagster's own storage tables (runs, event log)")
     timezone: str = Field("UTC", description="timezone of the daily partitions and the 03:00 schedule")
     partitions_start: date = Field(date(2023, 1, 1), description="first daily partition (YYYY-MM-DD)")
     idle_gap_minutes: int = Field(

@@ -8,7 +8,10 @@ import tempfile
 from pathlib import Path
 
 import dagster as dg
+import psycopg
 import pytest
+
+from memory_pipeline.db import dagster_storage_url
 
 BIN = Path(sys.executable).parent
 
@@ -48,8 +51,12 @@ def test_demo_on_embedded_default_twice(embedded_env):
     # The runs are in the Dagster instance the UI opens (postgres storage in the same embedded server).
     url = run_cli(embedded_env, "db", "url").stdout.strip()
     os.environ.update({"DAGSTER_HOME": str(Path(embedded_env["MEMORY_PIPELINE_HOME"]) / "dagster"),
-                       "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": url.replace("postgresql://", "postgresql+psycopg2://")})
+                       "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(url, "dagster")})
     try:
+        with psycopg.connect(url) as conn:  # Dagster's tables are in their own schema, not next to n8n's
+            tables = conn.execute("SELECT table_schema, count(*) FROM information_schema.tables "
+                                  "WHERE table_name IN ('runs', 'event_logs') GROUP BY 1").fetchall()
+        assert tables == [("dagster", 2)]
         with dg.DagsterInstance.get() as instance:
             runs = instance.get_runs()
             assert len(runs) == 20 and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
@@ -63,4 +70,24 @@ def test_demo_on_embedded_default_twice(embedded_env):
 def test_invalid_setting_is_a_one_line_error(embedded_env):
     done = run_cli({**embedded_env, "MEMORY_PIPELINE_IDLE_GAP_MINUTES": "soon"}, "init-db")
     assert done.returncode == 2
-    assert done.stderr.strip().startswith("memory-pipeline: invalid setting: idle_gap_minutes")
+    assert done.stderr.strip().startswith("memory-pipeline: invalid setting MEMORY_PIPELINE_IDLE_GAP_MINUTES:")
+
+
+def test_materialize_rejects_a_malformed_or_unfinished_day(embedded_env):
+    bad = run_cli(embedded_env, "materialize", "--date", "2023-5-1")
+    assert bad.returncode == 2 and "use YYYY-MM-DD" in bad.stderr
+    future = run_cli(embedded_env, "materialize", "--date", "2999-01-01")
+    assert future.returncode == 2 and "a day is materialized once it is over" in future.stderr
+
+
+def test_demo_refuses_a_table_with_real_conversations(embedded_env):
+    from memory_pipeline import sample
+    from memory_pipeline.db import get_pool, resolve_database_url
+    from memory_pipeline.settings import Settings
+
+    settings = Settings.from_env(embedded_env)
+    with get_pool(resolve_database_url(settings)).connection() as conn:
+        sample.create_n8n_table(conn, settings)
+        sample.insert_rows(conn, settings, [sample.SampleRow("tg:1", {"type": "human", "content": "hi"}, None)])
+    done = run_cli(embedded_env, "demo")
+    assert done.returncode == 2 and "not demo rows" in done.stderr

@@ -52,10 +52,12 @@ def test_bad_setting_fails_loading_with_the_setting_name():
         Settings.from_env({"MEMORY_PIPELINE_USER_KEY_REGEX": "^(.+)$"})
 
 
-def test_workspace_loads_with_the_projects_dagster_yaml(pg_url, tmp_path):
+def test_workspace_loads_with_the_projects_dagster_yaml(pg_url, make_settings, tmp_path):
     """`dagster definitions validate` on workspace.yaml, with dagster.yaml's postgres storage on the test server."""
+    make_settings()  # applies sql/schema.sql, which creates the `dagster` schema
     shutil.copyfile(ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path), "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(pg_url)}
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path),
+           "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(pg_url, "dagster")}
     dagster = Path(sys.executable).parent / "dagster"
     done = subprocess.run([str(dagster), "definitions", "validate", "-w", str(ROOT / "workspace.yaml")],
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
@@ -63,7 +65,12 @@ def test_workspace_loads_with_the_projects_dagster_yaml(pg_url, tmp_path):
     assert "All code locations passed validation" in done.stdout + done.stderr
 
 
-def test_dagster_storage_url_uses_psycopg2_dialect():
+def test_dagster_storage_url_uses_psycopg2_dialect_and_its_own_schema():
+    assert dagster_storage_url("postgresql://u:p@h/db", "dagster") == \
+        "postgresql+psycopg2://u:p@h/db?options=-csearch_path%3Ddagster"
+    assert dagster_storage_url("postgresql://u@/db?host=/s", "dg") == \
+        "postgresql+psycopg2://u@/db?host=/s&options=-csearch_path%3Ddg"
+    assert dagster_storage_url("postgresql://u@h/db?options=-cx%3Dy", "dg") == "postgresql+psycopg2://u@h/db?options=-cx%3Dy"
     assert dagster_storage_url("postgresql://u:p@h/db") == "postgresql+psycopg2://u:p@h/db"
     assert dagster_storage_url("postgres://u@/db?host=/s") == "postgresql+psycopg2://u@/db?host=/s"
     assert dagster_storage_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg2://u@h/db"

@@ -1,9 +1,11 @@
 -- memory_pipeline schema. Applied idempotently by `memory-pipeline init-db` and before every run.
--- Placeholders: {schema} (the pipeline's schema, an identifier), {dims} (embedding size, an integer).
+-- Placeholders: {schema} (the pipeline's schema, an identifier), {dagster_schema} (where Dagster's own storage
+-- tables go), {dims} (embedding size, an integer).
 -- Nothing here touches the n8n table: see add_time_column.sql for the one opt-in change to it.
 
 CREATE EXTENSION IF NOT EXISTS vector;
 CREATE SCHEMA IF NOT EXISTS {schema};
+CREATE SCHEMA IF NOT EXISTS {dagster_schema};
 
 -- Closed conversations, one row each; the partition is the local day of the last message.
 CREATE TABLE IF NOT EXISTS {schema}.conversations (
