@@ -19,6 +19,11 @@ LLM_POOL = "llm"
 DB_RETRIES, DB_RETRY_SECONDS = 2, 5
 
 
+class StageDatabaseError(RuntimeError):
+    """A database error inside a stage, stripped of PostgreSQL's DETAIL/CONTEXT lines, which can quote row data
+    (message text) and would otherwise be stored for good in Dagster's event log."""
+
+
 @contextmanager
 def _connection(memory: MemoryPipelineResource) -> Iterator[psycopg.Connection]:
     try:
@@ -26,6 +31,12 @@ def _connection(memory: MemoryPipelineResource) -> Iterator[psycopg.Connection]:
             yield conn
     except psycopg.OperationalError as exc:
         raise dg.RetryRequested(max_retries=DB_RETRIES, seconds_to_wait=DB_RETRY_SECONDS) from exc
+    except psycopg.Error as exc:
+        diag = exc.diag
+        raise StageDatabaseError(
+            f"{type(exc).__name__} (SQLSTATE {exc.sqlstate}) in {diag.table_name or 'a statement'}: "
+            f"{(diag.message_primary or '').split(':')[0]}; details withheld (they may quote chat text)"
+        ) from None
 
 
 def _day(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> date:

@@ -168,7 +168,8 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
         print(f"{name} already has created_at; its default is now() and it is indexed with session_id.")
     else:
         print(f"{name}: created_at added (default now()); existing rows keep NULL and are consolidated on the "
-              "backlog date.")
+              f"backlog date: set MEMORY_PIPELINE_BACKLOG_DATE={date.today().isoformat()} (today, the latest day "
+              "they can have been said) and materialize that day.")
     return 0
 
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
 import dagster as dg
 
 from memory_pipeline.assets import build_assets
@@ -11,6 +14,36 @@ from memory_pipeline.settings import Settings
 from memory_pipeline.stages import SCHEDULE_HOUR
 
 JOB_NAME = "nightly_consolidation"
+
+
+def nightly_partitions(tick_local_date: date, partitions_start: date) -> list[str]:
+    """Partition keys one tick requests: yesterday, and the day before as a catch-up.
+
+    The catch-up picks up conversations that were still open at the previous tick (a late-evening chat longer
+    than the idle gap, the night clocks spring forward and 03:00 comes an hour early); re-running a finished day
+    changes nothing and costs nothing (summaries cached, extraction skipped)."""
+    days = [tick_local_date - timedelta(days=2), tick_local_date - timedelta(days=1)]
+    return [d.isoformat() for d in days if d >= partitions_start]
+
+
+def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -> dg.ScheduleDefinition:
+    """03:00 in the partitions' timezone, running by default (DESIGN section 3)."""
+
+    @dg.schedule(
+        job=job,
+        cron_schedule=f"0 {SCHEDULE_HOUR} * * *",
+        execution_timezone=settings.timezone,
+        default_status=dg.DefaultScheduleStatus.RUNNING,
+        name="nightly_consolidation_schedule",
+        description=f"At {SCHEDULE_HOUR:02d}:00 {settings.timezone}: yesterday's partition, and the day before "
+        "again to catch conversations that were still open at the previous run.",
+    )
+    def nightly_consolidation_schedule(context: dg.ScheduleEvaluationContext):
+        tick = context.scheduled_execution_time.astimezone(ZoneInfo(settings.timezone))
+        for key in nightly_partitions(tick.date(), settings.partitions_start):
+            yield dg.RunRequest(run_key=f"{key}@{tick.date().isoformat()}", partition_key=key)
+
+    return nightly_consolidation_schedule
 
 
 def build_definitions(settings: Settings | None = None) -> dg.Definitions:
@@ -27,15 +60,7 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
         partitions_def=partitions,
         description="Consolidate one day of chat memory: the five assets and their checks.",
     )
-    # The timezone comes from the partitions definition (build_schedule_from_partitioned_job refuses one).
-    schedule = dg.build_schedule_from_partitioned_job(
-        job,
-        hour_of_day=SCHEDULE_HOUR,
-        minute_of_hour=0,
-        default_status=dg.DefaultScheduleStatus.RUNNING,
-        name="nightly_consolidation_schedule",
-        description=f"Last night's partition at {SCHEDULE_HOUR:02d}:00 {settings.timezone}.",
-    )
+    schedule = nightly_schedule(job, settings)
     return dg.Definitions(
         assets=assets,
         asset_checks=checks,

@@ -30,6 +30,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     partitions_start: str
     backlog_date: str | None = None
     idle_gap_minutes: int
+    max_conversation_hours: int
     user_key_regex: str | None = None
     archive_retention_days: int
     max_message_chars: int

@@ -42,6 +42,9 @@ class Settings(BaseModel):
     idle_gap_minutes: int = Field(
         180, gt=0, description="a gap longer than this splits a session key's messages into conversations"
     )
+    max_conversation_hours: int = Field(
+        24, gt=0, description="a conversation that never pauses is cut after this many hours, so it can close"
+    )
     backlog_date: date | None = Field(
         None, description="partition that takes legacy rows without created_at; default partitions_start"
     )

@@ -106,6 +106,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
     with conn.transaction():
+        has_time_column = store.has_created_at(conn)
         rows = store.rows_for_window(conn, start, end, end + idle)
         is_backlog_day = day == settings.effective_backlog_date
         if is_backlog_day:
@@ -117,9 +118,12 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             backlog_date=settings.effective_backlog_date,
             user_key=user_key_mapper(settings.user_key_regex),
             max_chars=settings.max_message_chars,
+            max_span=timedelta(hours=settings.max_conversation_hours),
         )
         of_day = [c for c in conversations if c.partition_date == day]
-        closed = [c for c in of_day if is_closed(c, now, idle)]
+        # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
+        # (and purge nothing) until `memory-pipeline add-time-column` has run.
+        closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
         store.save_conversations(conn, closed, now)
     outcomes = Counter(row.status for c in closed for row in c.rows)
     reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
@@ -137,8 +141,11 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "rows_truncated": sum(r.truncated for c in closed for r in c.rows),
         "idle_gap_minutes": settings.idle_gap_minutes,
         "is_backlog_date": is_backlog_day,
+        "source_has_created_at": has_time_column,
         "conversation_ids": [c.conversation_id for c in closed][:200],
-        "note": schedule_note(settings.idle_gap_minutes, settings.timezone),
+        "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
+            "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
+            "`memory-pipeline add-time-column`, then set MEMORY_PIPELINE_BACKLOG_DATE to that day."),
     })
 
 
@@ -186,16 +193,21 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
 # -- 3. extracted_facts -----------------------------------------------------------------------------------
 def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """Extract and validate candidates for each summarised conversation of the day; keep every candidate with
-    its status and rejection reason. A conversation is marked extracted only when this succeeded."""
+    its status and rejection reason. A conversation is marked extracted only when this succeeded, and is not
+    extracted again while its transcript and the extractor (name, model, prompt version) stay the same."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     summaries = store.summaries_of_partition(conn, day)
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
-    failed = no_summary = tokens_in = tokens_out = 0
+    failed = no_summary = already = tokens_in = tokens_out = 0
+    signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
     for record in store.conversations_of_partition(conn, day):
         conversation_id = record["conversation_id"]
+        if record["facts_extracted_at"] and record["extracted_with"] == signature:
+            already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
+            continue
         if conversation_id not in summaries:
             no_summary += 1
             continue
@@ -213,7 +225,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         with conn.transaction():
             store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
                                      extractor.prompt_version)
-            conn.execute(store.query(conn, "mark_facts_extracted"), {"conversation_id": conversation_id})
+            conn.execute(store.query(conn, "mark_facts_extracted"),
+                         {"conversation_id": conversation_id, "extracted_with": signature})
         for c in candidates:
             statuses[c.status] += 1
             if c.reason:
@@ -228,6 +241,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "accepted_by_category": dict(sorted(categories.items())),
         "conversations_failed": failed,
         "conversations_without_summary": no_summary,
+        "conversations_already_extracted": already,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
     })
@@ -241,6 +255,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResu
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():
+            store.lock_user(conn, user_key)
             versions = reconcile_user(store.accepted_facts_of_user(conn, user_key), DEFAULT_TTL_DAYS)
             totals.update(store.apply_fact_versions(conn, user_key, versions))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
@@ -307,10 +322,13 @@ def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> C
 
 
 def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
-    """Every message id of the day's conversations is in the n8n table or the archive (within retention)."""
+    """Every message id of the day's conversations is in the n8n table or the archive (within retention), and
+    no row of a consolidated conversation is left in the n8n table (it would never be archived)."""
     missing = store.scalar(conn, "check_missing_messages",
                            {"partition_date": day, "retention_days": store.settings.archive_retention_days})
-    return CheckOutcome(missing == 0, {"missing_messages": missing})
+    left = store.scalar(conn, "check_consolidated_rows_in_source", {"partition_date": day})
+    return CheckOutcome(missing == 0 and left == 0,
+                        {"missing_messages": missing, "consolidated_rows_left_in_source": left})
 
 
 def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:

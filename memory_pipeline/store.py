@@ -67,10 +67,14 @@ class Store:
 
     def created_at_expr(self, conn: psycopg.Connection) -> sql.Composable:
         """`created_at::timestamptz` when the column exists (a timestamp without zone is read in the server's
-        TimeZone, which is how now() wrote it), else NULL: every row is then legacy backlog."""
+        TimeZone, which is how now() wrote it), else NULL: every row is then legacy backlog. Infinite and
+        out-of-range times (before year 1 or after 9999, which Python cannot hold) read as NULL too."""
         if self._created_at_expr is None:
             if self.has_created_at(conn):
-                self._created_at_expr = sql.SQL("{}::timestamptz").format(sql.Identifier("created_at"))
+                column = sql.SQL("{}::timestamptz").format(sql.Identifier("created_at"))
+                self._created_at_expr = sql.SQL(
+                    "(CASE WHEN {c} BETWEEN '0001-01-02'::timestamptz AND '9999-12-30'::timestamptz THEN {c} END)"
+                ).format(c=column)
             else:
                 self._created_at_expr = sql.SQL("NULL::timestamptz")
         return self._created_at_expr
@@ -82,8 +86,8 @@ class Store:
         for record in records:
             try:
                 message = json.loads(record["message"])
-            except (TypeError, ValueError):
-                message = record["message"]  # not JSON: parse_row rejects it with a reason
+            except (TypeError, ValueError, RecursionError):
+                message = record["message"]  # not JSON (or too deep): parse_row rejects it with a reason
             rows.append(SourceRow(record["id"], record["session_id"], message, record["created_at"]))
         return rows
 
@@ -119,6 +123,8 @@ class Store:
                  "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
                 for t in conv.turns
             ]
+            conn.execute(self.query(conn, "delete_overlapping_conversations"), {
+                "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id})
             conn.execute(self.query(conn, "upsert_conversation"), {
                 "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
                 "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
@@ -185,16 +191,21 @@ class Store:
         return [AcceptedFact(**r) for r in rows]
 
     # -- facts -------------------------------------------------------------------------------------------
+    def lock_user(self, conn, user_key: str) -> None:
+        """Serialise reconciliation of one user across processes until the transaction ends. Take it before
+        reading the user's candidates, or a concurrent partition's newer facts can be overwritten."""
+        conn.execute(self.query(conn, "lock_user"), {"user_key": user_key})
+
     def apply_fact_versions(self, conn, user_key: str, desired: Sequence[FactVersion]) -> dict[str, int]:
-        """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay. Call inside a
-        transaction. Returns counts: inserted, updated, deleted, newly_superseded.
+        """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay. Call inside the
+        transaction that took `lock_user` before computing `desired`. Returns counts: inserted, updated, deleted,
+        newly_superseded.
 
         Order matters for the partial unique index on active facts: delete stale rows, mark rows that become
         superseded, insert new rows, then update rows that stay or become active, then link superseded_by.
         """
         from memory_pipeline.domain.facts import fact_key
 
-        conn.execute(self.query(conn, "lock_user"), {"user_key": user_key})
         existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
         by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
         wanted = {v.version_key: v for v in desired}

@@ -40,7 +40,18 @@ def test_schedule_tick_picks_yesterdays_partition(tz):
     schedule = defs.resolve_schedule_def("nightly_consolidation_schedule")
     assert schedule.execution_timezone == tz
     tick = datetime(2026, 5, 4, 3, 0, tzinfo=ZoneInfo(tz))
-    context = dg.build_schedule_context(scheduled_execution_time=tick)
+    context = dg.build_schedule_context(scheduled_execution_time=tick, repository_def=defs.get_repository_def())
+    requests = schedule.evaluate_tick(context).run_requests
+    # Yesterday, plus the day before again as a catch-up for conversations still open at the last tick.
+    assert [r.partition_key for r in requests] == ["2026-05-02", "2026-05-03"]
+    assert len({r.run_key for r in requests}) == 2
+
+
+def test_schedule_never_requests_a_day_before_the_partitions_start():
+    defs = build_definitions(Settings(partitions_start="2026-05-03"))
+    schedule = defs.resolve_schedule_def("nightly_consolidation_schedule")
+    tick = datetime(2026, 5, 4, 3, 0, tzinfo=ZoneInfo("UTC"))
+    context = dg.build_schedule_context(scheduled_execution_time=tick, repository_def=defs.get_repository_def())
     requests = schedule.evaluate_tick(context).run_requests
     assert [r.partition_key for r in requests] == ["2026-05-03"]
 

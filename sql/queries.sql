@@ -49,7 +49,7 @@ ON CONFLICT (conversation_id) DO UPDATE SET
     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
     message_ids = EXCLUDED.message_ids, turn_count = EXCLUDED.turn_count, transcript = EXCLUDED.transcript,
     transcript_hash = EXCLUDED.transcript_hash, closed_as_of = EXCLUDED.closed_as_of,
-    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL
+    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL, extracted_with = NULL
 WHERE (c.partition_date, c.user_key, c.message_ids, c.transcript_hash, c.idle_gap_minutes)
       IS DISTINCT FROM
       (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.message_ids, EXCLUDED.transcript_hash,
@@ -66,13 +66,27 @@ WHERE (r.conversation_id, r.partition_date, r.status, r.reason)
 
 -- name: conversations_of_partition
 SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
-       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at
+       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with
 FROM {schema}.conversations WHERE partition_date = %(partition_date)s
 ORDER BY conversation_id;
 
 -- name: mark_facts_extracted
-UPDATE {schema}.conversations SET facts_extracted_at = now()
-WHERE conversation_id = %(conversation_id)s AND facts_extracted_at IS NULL;
+UPDATE {schema}.conversations SET facts_extracted_at = now(), extracted_with = %(extracted_with)s
+WHERE conversation_id = %(conversation_id)s
+  AND (facts_extracted_at IS NULL OR extracted_with IS DISTINCT FROM %(extracted_with)s);
+
+-- name: delete_overlapping_conversations
+-- A stored conversation that shares messages with a newly split one under another id (a late row moved its
+-- start): it is replaced, with its summary and candidates (cascade).
+DELETE FROM {schema}.conversations
+WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s;
+
+-- name: check_consolidated_rows_in_source
+-- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused
+-- after the table was reset, so the archive holds another row under the same id).
+SELECT count(*) AS left_in_source FROM {source} AS s
+WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
+               WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
 
 -- name: cached_summary
 SELECT summary, input_tokens, output_tokens FROM {schema}.summary_cache
@@ -132,7 +146,7 @@ ORDER BY c.candidate_id;
 
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at
+       conversation_id, said_at, position
 FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
 

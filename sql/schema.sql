@@ -23,8 +23,10 @@ CREATE TABLE IF NOT EXISTS {schema}.conversations (
     closed_as_of      timestamptz NOT NULL,    -- the run's clock when the conversation was found closed
     idle_gap_minutes  integer NOT NULL,
     facts_extracted_at timestamptz,            -- set once its facts are extracted; only then is it archived
+    extracted_with    text,                    -- extractor/model/prompt version that extracted them
     recorded_at       timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS extracted_with text;
 CREATE INDEX IF NOT EXISTS conversations_partition_idx ON {schema}.conversations (partition_date);
 CREATE INDEX IF NOT EXISTS conversations_user_idx ON {schema}.conversations (user_key);
 

@@ -78,10 +78,13 @@ def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
     return mapper
 
 
-def split_rows(rows: Iterable[SourceRow], idle_gap: timedelta) -> list[list[SourceRow]]:
+def split_rows(
+    rows: Iterable[SourceRow], idle_gap: timedelta, max_span: timedelta | None = None
+) -> list[list[SourceRow]]:
     """Group rows into conversations: per session key, timed rows ordered by (created_at, id) and cut where
-    the gap between consecutive messages exceeds `idle_gap`; legacy rows (created_at None) of a key form one
-    group ordered by id. Returns groups in a deterministic order (session key, then first row)."""
+    the gap between consecutive messages exceeds `idle_gap`, or where the conversation would last longer than
+    `max_span` (a group chat that never pauses must still close); legacy rows (created_at None) of a key form
+    one group ordered by id. Returns groups in a deterministic order (session key, then first row)."""
     by_key: dict[str, list[SourceRow]] = defaultdict(list)
     for row in rows:
         by_key[row.session_id].append(row)
@@ -93,7 +96,8 @@ def split_rows(rows: Iterable[SourceRow], idle_gap: timedelta) -> list[list[Sour
         timed = sorted((r for r in by_key[key] if r.created_at is not None), key=lambda r: (r.created_at, r.id))
         current: list[SourceRow] = []
         for row in timed:
-            if current and row.created_at - current[-1].created_at > idle_gap:
+            too_long = max_span is not None and current and row.created_at - current[0].created_at > max_span
+            if current and (row.created_at - current[-1].created_at > idle_gap or too_long):
                 groups.append(current)
                 current = []
             current.append(row)
@@ -110,12 +114,13 @@ def build_conversations(
     backlog_date: date,
     user_key: Callable[[str], str],
     max_chars: int = 20_000,
+    max_span: timedelta | None = None,
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
-    (`timezone`, an IANA name) or `backlog_date` for legacy rows."""
+    (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`."""
     zone = ZoneInfo(timezone)
     conversations = []
-    for group in split_rows(rows, idle_gap):
+    for group in split_rows(rows, idle_gap, max_span):
         first, last = group[0], group[-1]
         legacy = first.created_at is None
         conversations.append(
@@ -126,11 +131,19 @@ def build_conversations(
                 partition_date=backlog_date if legacy else last.created_at.astimezone(zone).date(),
                 started_at=first.created_at,
                 ended_at=last.created_at,
-                rows=tuple(parse_row(r, max_chars) for r in group),
+                rows=tuple(_parse_safely(r, max_chars) for r in group),
                 is_legacy=legacy,
             )
         )
     return conversations
+
+
+def _parse_safely(row: SourceRow, max_chars: int) -> ParsedRow:
+    # parse_row is written never to raise; this guard keeps one unforeseen row from failing a whole day.
+    try:
+        return parse_row(row, max_chars)
+    except Exception:  # noqa: BLE001 - any failure is this row's, recorded with a reason
+        return ParsedRow(row.id, row.created_at, "rejected", reason="unparseable_row")
 
 
 def is_closed(conversation: Conversation, now: datetime, idle_gap: timedelta) -> bool:

@@ -37,8 +37,12 @@ _ROLE_BY_TYPE: dict[str, Role] = {
 _STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
 # n8n's human templates: "## Message from NAME (time)" on the first line.
 _TEMPLATE_HEADER = re.compile(r"^\s*##\s*Message from [^\n]*\n")
-# Bidirectional controls (U+202A..U+202E, U+2066..U+2069) can reorder what a reader sees: drop them.
-_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+# Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
+# and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_DROPPED_CONTROLS = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), *(c for c in range(0x20) if chr(c) not in "\t\n\r"), 0x7F]
+)
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,7 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
         # A JSON string scalar: some writers double-encode the object.
         try:
             message = json.loads(message)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):  # RecursionError: nesting deeper than ~1000 levels
             return rejected("message_not_object")
     if not isinstance(message, dict):
         return rejected("message_not_object")
@@ -115,6 +119,7 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
     evidence = None
     if role == "ai":
         text, evidence = strip_used_tools_prefix(text)
+        evidence = clean_text(evidence) if evidence else None
     if role == "human":
         text = _TEMPLATE_HEADER.sub("", text, count=1)
     text = clean_text(text)
@@ -175,6 +180,8 @@ def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
 
 
 def clean_text(text: str) -> str:
-    """NFC-normalise, drop bidirectional control characters and NULs, trim. Keeps emoji and all scripts."""
-    text = unicodedata.normalize("NFC", text).translate(_BIDI_CONTROLS).replace("\x00", "")
+    """NFC-normalise, replace lone surrogates (invalid UTF-16 halves from `\\ud800` escapes in json/text columns)
+    with U+FFFD, drop bidirectional and C0 control characters, trim. Keeps emoji and all scripts."""
+    text = _LONE_SURROGATE.sub("\ufffd", text)
+    text = unicodedata.normalize("NFC", text).translate(_DROPPED_CONTROLS)
     return text.strip()

@@ -1,7 +1,7 @@
 """Reconcile one user's accepted candidates into fact versions (DESIGN section 4).
 
 The result is a pure function of the *set* of candidates: they are folded in the order they were said
-(`said_at`, then candidate id), so backfilling an older day after a newer one gives the same facts as running
+(`said_at`, then message id and position), so backfilling an older day after a newer one gives the same facts as running
 them in order. Rules:
 - the same fact again (same category and `fact_key`, or same attribute and value) is no new version; it
   refreshes `last_seen_at`;
@@ -43,6 +43,14 @@ class AcceptedFact:
     quote_speaker: str | None
     conversation_id: str
     said_at: datetime
+    position: int = 0  # order of the fact within its conversation's extraction
+
+    @property
+    def said_order(self) -> tuple:
+        """When it was said: time, then message id, then position in the extraction. Legacy rows share one time
+        (the backlog date) and facts of one message share the message's time, so ids and positions break the tie
+        the way it was said; the candidate id only makes the order total."""
+        return (self.said_at, self.quote_message_id or 0, self.conversation_id, self.position, self.candidate_id)
 
 
 @dataclass(frozen=True)
@@ -90,7 +98,7 @@ def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -
     `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
     """
     state = _State()
-    for item in sorted(facts, key=lambda f: (f.said_at, f.candidate_id)):
+    for item in sorted(facts, key=lambda f: f.said_order):
         ttl = ttl_days.get(item.category)
         expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
         same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))

@@ -108,12 +108,16 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"I grew up in " + _VALUE, "client_info", "hometown", "User grew up in {v}."),
     _rule(r"my company is " + _VALUE.replace(_END, r"(?=\s+and\b|" + _END[3:]), "client_info", "employer", "User's company is {v}."),
     _rule(r"I (?:just )?started a new job as (?:an? )?" + _VALUE, "client_info", "job", "User works as {v}."),
-    _rule(r"I work (?:as (?:an? )?|at |for )" + _VALUE, "client_info", "job", "User works {m} {v}."),
+    _rule(r"I work as (?:an? )?" + _VALUE, "client_info", "job", "User works as {v}."),
+    _rule(r"I work (?:at|for) " + _VALUE, "client_info", "employer", "User works {m} {v}."),
     _rule(r"(?:I'm|I am) the " + _VALUE, "client_info", "job", "User is the {v}."),
     _rule(r"(?:I'm|I am) (?:a|an) (?P<v>(?:[\w-]+ ){0,3}(?:engineer|developer|teacher|student|nurse|doctor|designer|manager|writer|lawyer|accountant|consultant|artist|musician|chef|scientist|analyst|researcher|programmer|freelancer|photographer|retiree))\b",
           "client_info", "job", "User is a {v}."),
     _rule(r"I (?:just )?joined " + _VALUE, "client_info", None, "User joined {v}."),
-    _rule(r"my (?:e-?mail(?: address)?|phone number) is (?P<v>\S+?)(?=[,;!?]?(?:\s|$)|\.(?:\s|$))", "client_info", "contact_detail", "User's contact is {v}."),
+    _rule(r"my e-?mail(?: address)? is (?P<v>\S+?)(?=[,;!?]?(?:\s|$)|\.(?:\s|$))", "client_info", "email",
+          "User's email address is {v}."),
+    _rule(r"my (?:phone|mobile|cell)(?: number)? is (?P<v>\S+?)(?=[,;!?]?(?:\s|$)|\.(?:\s|$))", "client_info",
+          "phone_number", "User's phone number is {v}."),
     # preference: contact channel and standing instructions
     _rule(r"(?:please )?(?:only )?(?:contact|reach|call|email|text) me (?:by|via|on|through|over) " + _CHANNELS + r"(?: only)?",
           "preference", "contact_channel", "User wants to be contacted by {v}{only}."),
@@ -221,8 +225,12 @@ def _fact_from(rule: _Rule, match: re.Match[str], clause: str) -> tuple[str, str
         "only": " only" if re.search(r"\bonly\b", match.group(0), re.IGNORECASE) else "",
     }
     fact = rule.template.format(**fields)
-    channel_value = value.casefold().replace("e-mail", "email")
-    return fact, _attribute(rule, match, value.casefold()), channel_value if rule.attribute in ("contact_channel", "diet") else value
+    attribute = _attribute(rule, match, value.casefold())
+    if rule.attribute in ("contact_channel", "diet"):
+        value = value.casefold().replace("e-mail", "email")
+    elif rule.attribute == "@opinion" and attribute:
+        value = fields["verb"]  # the slot is the object; its value is the stance: "loves", "hates", ...
+    return fact, attribute, value
 
 
 def _skip_sentence(sentence: str) -> bool:
