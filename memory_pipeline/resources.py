@@ -26,6 +26,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     source_table: str
     source_schema: str
     schema_name: str
+    dagster_schema: str
     timezone: str
     partitions_start: str
     backlog_date: str | None = None
@@ -36,6 +37,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     max_message_chars: int
     extractor: str
     embedding_dimensions: int
+
+    model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "MemoryPipelineResource":

@@ -85,3 +85,12 @@ def test_dagster_storage_url_uses_psycopg2_dialect_and_its_own_schema():
     assert dagster_storage_url("postgresql://u:p@h/db") == "postgresql+psycopg2://u:p@h/db"
     assert dagster_storage_url("postgres://u@/db?host=/s") == "postgresql+psycopg2://u@/db?host=/s"
     assert dagster_storage_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg2://u@h/db"
+
+
+def test_resource_carries_every_setting(monkeypatch):
+    from memory_pipeline.resources import MemoryPipelineResource
+
+    monkeypatch.setenv("MEMORY_PIPELINE_DATABASE_URL", "postgresql://u@h/db")
+    settings = Settings(dagster_schema="dgx", max_conversation_hours=5, idle_gap_minutes=90, timezone="Asia/Kolkata",
+                        user_key_regex=r"^t:(?P<user>.+)$", backlog_date="2024-02-01", database_url="postgresql://u@h/db")
+    assert MemoryPipelineResource.from_settings(settings).get_settings() == settings
