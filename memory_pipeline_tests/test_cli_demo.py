@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,7 @@ def embedded_env():
     env["MEMORY_PIPELINE_HOME"] = str(home)
     yield env
     run_cli(env, "db", "stop")
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def test_demo_on_embedded_default_twice(embedded_env):
