@@ -38,7 +38,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     env = prepare()
     settings = env.settings
     data = sample.load_memory_bank()
-    days = sample.memory_bank_days(data)
+    days = sample.memory_bank_days(data, settings.timezone)
     if date.fromisoformat(days[0]) < settings.partitions_start:
         print(f"The sample runs {days[0]}..{days[-1]} but partitions start {settings.partitions_start}: "
               "set MEMORY_PIPELINE_PARTITIONS_START=2023-01-01 (the default).", file=sys.stderr)
@@ -62,7 +62,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         else:
             inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
             print(f"Loaded {inserted} MemoryBank messages into {settings.source_schema}.{settings.source_table} "
-                  f"as n8n rows ({len(data)} users, {len(days)} days).")
+                  f"as n8n rows ({len(data)} users, {len(sample.memory_bank_days(data))} days).")
     print(f"Materializing {len(days)} daily partitions ({days[0]} .. {days[-1]}) through Dagster ...")
     results = materialize_days(env, days)
     failed = [day for day, r in zip(days, results) if not r.success]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from importlib import resources
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import psycopg
 from psycopg import sql
@@ -69,9 +70,11 @@ def memory_bank_rows(data: dict[str, Any], users: Iterable[str] | None = None) -
                 at += timedelta(seconds=_jitter(f"{name}/{day}/{turn}/q", 60, 240))
 
 
-def memory_bank_days(data: dict[str, Any]) -> list[str]:
-    """Every dated day in the sample, sorted (YYYY-MM-DD)."""
-    return sorted({day for user in data.values() for day in user["history"]})
+def memory_bank_days(data: dict[str, Any], timezone_name: str = "UTC") -> list[str]:
+    """Every local day (YYYY-MM-DD, in `timezone_name`) on which a sample message falls, sorted: the partitions
+    that hold the sample's conversations. Far from UTC a conversation's local day differs from MemoryBank's date."""
+    zone = ZoneInfo(timezone_name)
+    return sorted({row.created_at.astimezone(zone).date().isoformat() for row in memory_bank_rows(data)})
 
 
 def create_n8n_table(conn: psycopg.Connection, settings: Settings) -> None:

@@ -121,3 +121,12 @@ def test_schedule_note_names_the_deferral_cutoff():
     assert "every conversation of the day is closed" in schedule_note(180, "UTC")
     assert "after 22:00 is still open" in schedule_note(300, "Europe/Paris")
     assert "defers every conversation" in schedule_note(3 * 24 * 60, "UTC")
+
+
+def test_demo_days_follow_the_partitions_timezone():
+    from memory_pipeline import sample
+
+    data = sample.load_memory_bank()
+    assert sample.memory_bank_days(data)[0] == "2023-04-27" and len(sample.memory_bank_days(data)) == 10
+    # UTC+14: the evening conversations of 6 May UTC fall on 7 May local time, so the demo runs 11 partitions.
+    assert sample.memory_bank_days(data, "Pacific/Kiritimati")[-1] == "2023-05-07"
