@@ -225,8 +225,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         with conn.transaction():
             store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
                                      extractor.prompt_version)
-            conn.execute(store.query(conn, "mark_facts_extracted"),
-                         {"conversation_id": conversation_id, "extracted_with": signature})
+            conn.execute(store.query(conn, "mark_facts_extracted"), {
+                "conversation_id": conversation_id, "extracted_with": signature,
+                "transcript_hash": record["transcript_hash"]})
         for c in candidates:
             statuses[c.status] += 1
             if c.reason:

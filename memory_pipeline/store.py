@@ -124,7 +124,8 @@ class Store:
                 for t in conv.turns
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
-                "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id})
+                "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
+                "partition_date": conv.partition_date})
             conn.execute(self.query(conn, "upsert_conversation"), {
                 "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
                 "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,

@@ -180,3 +180,30 @@ def test_a_conversation_that_never_pauses_is_cut_so_it_can_close():
     groups = split_rows(rows, timedelta(hours=3), timedelta(hours=24))
     assert len(groups) == 3 and all(g[-1].created_at - g[0].created_at <= timedelta(hours=24) for g in groups)
     assert split_rows(rows, timedelta(hours=3)) == [rows]
+
+
+def test_transcript_changed_during_extraction_is_not_marked_extracted(make_settings):
+    from memory_pipeline import stages
+    from memory_pipeline.store import Store
+
+    p = Pipeline(make_settings())
+    p.load([said("jan", "I live in Riga.", 0)])
+    store, day = Store(p.settings), date(2026, 5, 3)
+
+    class ConcurrentResplit(OfflineExtractor):
+        def extract(self, conversation, summary=""):
+            # Meanwhile another run of the same day sees a late row and re-splits the conversation.
+            p.load([said("jan", "My email is jan@example.org.", 1)])
+            with p.pool.connection() as other:
+                stages.closed_sessions(store, other, day)
+            return super().extract(conversation, summary)
+
+    with p.pool.connection() as conn:
+        stages.closed_sessions(store, conn, day)
+        stages.session_summaries(store, conn, day, OfflineExtractor())
+        stages.extracted_facts(store, conn, day, ConcurrentResplit())
+        (record,) = store.conversations_of_partition(conn, day)
+        assert record["facts_extracted_at"] is None  # extracted from the old transcript: must be done again
+        assert stages.archived_sessions(store, conn, day).metadata["rows_purged"] == 0
+    assert p.run(DAY).success
+    assert active_facts(p, "jan") == ["User lives in Riga.", "User's email address is jan@example.org."]

@@ -71,15 +71,19 @@ FROM {schema}.conversations WHERE partition_date = %(partition_date)s
 ORDER BY conversation_id;
 
 -- name: mark_facts_extracted
+-- Only if the transcript is still the one that was extracted: a concurrent run may have re-split it meanwhile,
+-- and then it must be extracted again.
 UPDATE {schema}.conversations SET facts_extracted_at = now(), extracted_with = %(extracted_with)s
-WHERE conversation_id = %(conversation_id)s
+WHERE conversation_id = %(conversation_id)s AND transcript_hash = %(transcript_hash)s
   AND (facts_extracted_at IS NULL OR extracted_with IS DISTINCT FROM %(extracted_with)s);
 
 -- name: delete_overlapping_conversations
--- A stored conversation that shares messages with a newly split one under another id (a late row moved its
--- start): it is replaced, with its summary and candidates (cascade).
+-- A stored conversation of the same partition that shares messages with a newly split one under another id (a
+-- late row moved its start): it is replaced, with its summary and candidates (cascade). Other partitions'
+-- conversations are never touched from here.
 DELETE FROM {schema}.conversations
-WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s;
+WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s
+  AND partition_date = %(partition_date)s;
 
 -- name: check_consolidated_rows_in_source
 -- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused
