@@ -33,6 +33,7 @@ class Store:
     def __init__(self, settings: Settings):
         self.settings = settings
         self._created_at_expr: sql.Composable | None = None
+        self._server_version = 0
 
     # -- composition -------------------------------------------------------------------------------------
     @property
@@ -48,8 +49,8 @@ class Store:
             created_at=self.created_at_expr(conn),
         )
 
-    def source_columns(self, conn: psycopg.Connection) -> set[str]:
-        """Column names of the n8n table. Raises SourceTableMissing when it does not exist."""
+    def source_columns(self, conn: psycopg.Connection) -> dict[str, str]:
+        """{column name: data type} of the n8n table. Raises SourceTableMissing when it does not exist."""
         rows = conn.execute(
             named_queries()["source_columns"],
             {"schema": self.settings.source_schema, "table": self.settings.source_table},
@@ -59,7 +60,8 @@ class Store:
                 f"table {self.settings.source_schema}.{self.settings.source_table} not found: set "
                 "MEMORY_PIPELINE_SOURCE_SCHEMA / MEMORY_PIPELINE_SOURCE_TABLE to n8n's chat memory table"
             )
-        return {row["column_name"] for row in rows}
+        self._server_version = rows[0]["server_version"]
+        return {row["column_name"]: row["data_type"] for row in rows}
 
     def has_created_at(self, conn: psycopg.Connection) -> bool:
         """True when the n8n table has a `created_at` column (raises SourceTableMissing when no table)."""
@@ -68,13 +70,22 @@ class Store:
     def created_at_expr(self, conn: psycopg.Connection) -> sql.Composable:
         """`created_at::timestamptz` when the column exists (a timestamp without zone is read in the server's
         TimeZone, which is how now() wrote it), else NULL: every row is then legacy backlog. Infinite and
-        out-of-range times (before year 1 or after 9999, which Python cannot hold) read as NULL too."""
+        out-of-range times (before year 1 or after 9999, which Python cannot hold) read as NULL too, and so do
+        unreadable values of a text column (PostgreSQL 16+)."""
         if self._created_at_expr is None:
-            if self.has_created_at(conn):
+            columns = self.source_columns(conn)
+            if "created_at" in columns:
                 column = sql.SQL("{}::timestamptz").format(sql.Identifier("created_at"))
-                self._created_at_expr = sql.SQL(
+                in_range = sql.SQL(
                     "(CASE WHEN {c} BETWEEN '0001-01-02'::timestamptz AND '9999-12-30'::timestamptz THEN {c} END)"
                 ).format(c=column)
+                if not columns["created_at"].startswith(("timestamp", "date")) and self._server_version >= 160000:
+                    # A text column may hold anything: an unreadable value reads as NULL instead of failing the
+                    # whole query (pg_input_is_valid exists from PostgreSQL 16; CASE keeps the cast behind it).
+                    in_range = sql.SQL(
+                        "(CASE WHEN pg_input_is_valid({t}::text, 'timestamptz') THEN {r} END)"
+                    ).format(t=sql.Identifier("created_at"), r=in_range)
+                self._created_at_expr = in_range
             else:
                 self._created_at_expr = sql.SQL("NULL::timestamptz")
         return self._created_at_expr

@@ -207,3 +207,17 @@ def test_transcript_changed_during_extraction_is_not_marked_extracted(make_setti
         assert stages.archived_sessions(store, conn, day).metadata["rows_purged"] == 0
     assert p.run(DAY).success
     assert active_facts(p, "jan") == ["User lives in Riga.", "User's email address is jan@example.org."]
+
+
+def test_text_created_at_with_unreadable_values(make_settings):
+    p = Pipeline(make_settings())
+    with p.pool.connection() as conn:
+        table = psycopg.sql.Identifier(p.settings.source_schema, p.settings.source_table)
+        conn.execute(psycopg.sql.SQL("ALTER TABLE {} ALTER COLUMN created_at TYPE text").format(table))
+        for key, at in [("kim", "2026-05-03 10:00:00+00"), ("lea", "yesterday-ish"), ("max", "")]:
+            conn.execute(psycopg.sql.SQL("INSERT INTO {} (session_id, message, created_at) VALUES (%s, %s, %s)")
+                         .format(table), (key, psycopg.types.json.Jsonb({"type": "human", "content": "I live in Oslo."}), at))
+    result = p.run(DAY)
+    assert result.success
+    assert active_facts(p, "kim") == ["User lives in Oslo."]
+    assert {r["session_id"] for r in p.rows("SELECT session_id FROM {source}")} == {"lea", "max"}  # undated: kept

@@ -4,7 +4,8 @@
 -- table has no such column). Values are always bound parameters (%(name)s).
 
 -- name: source_columns
-SELECT column_name FROM information_schema.columns
+SELECT column_name, data_type, current_setting('server_version_num')::int AS server_version
+FROM information_schema.columns
 WHERE table_schema = %(schema)s AND table_name = %(table)s;
 
 -- name: session_keys_active_in_window
