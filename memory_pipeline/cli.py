@@ -167,9 +167,10 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
     if had_it:
         print(f"{name} already has created_at; its default is now() and it is indexed with session_id.")
     else:
+        yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
         print(f"{name}: created_at added (default now()); existing rows keep NULL and are consolidated on the "
-              f"backlog date: set MEMORY_PIPELINE_BACKLOG_DATE={date.today().isoformat()} (today, the latest day "
-              "they can have been said) and materialize that day.")
+              f"backlog date: set MEMORY_PIPELINE_BACKLOG_DATE={yesterday.isoformat()} (the latest day they can "
+              "have been said that can be materialized) and materialize that day.")
     return 0
 
 

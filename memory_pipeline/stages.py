@@ -87,11 +87,11 @@ def schedule_note(idle_gap_minutes: int, timezone_name: str) -> str:
     latest = 24 * 60 + cutoff
     if latest < 0:
         return (f"Closed {idle_gap_minutes} min after the last message: longer than the day plus the "
-                f"{SCHEDULE_HOUR:02d}:00 schedule, so the nightly run defers every conversation of the day; "
-                "re-materialize days once they are closed.")
+                f"{SCHEDULE_HOUR:02d}:00 schedule, so the nightly run and its catch-up defer every conversation of "
+                "the day; re-materialize days once they are closed.")
     return (f"Closed {idle_gap_minutes} min after the last message: at the {SCHEDULE_HOUR:02d}:00 {timezone_name} "
             f"schedule, a conversation whose last message is after {latest // 60:02d}:{latest % 60:02d} is still "
-            "open and deferred; re-materialize the day later to consolidate it.")
+            "open and deferred; the next night's catch-up run of this day consolidates it.")
 
 
 # -- 1. closed_sessions -----------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
-    failed = no_summary = already = tokens_in = tokens_out = 0
+    failed = no_summary = already = changed = tokens_in = tokens_out = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
     for record in store.conversations_of_partition(conn, day):
         conversation_id = record["conversation_id"]
@@ -223,6 +223,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         fallback = backlog_start if conversation.is_legacy else None
         candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
         with conn.transaction():
+            if store.lock_conversation(conn, conversation_id) != record["transcript_hash"]:
+                changed += 1  # re-split by a concurrent run meanwhile: these facts are of an old transcript
+                continue
             store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
                                      extractor.prompt_version)
             conn.execute(store.query(conn, "mark_facts_extracted"), {
@@ -243,6 +246,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "conversations_failed": failed,
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,
+        "conversations_changed_during_extraction": changed,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
     })

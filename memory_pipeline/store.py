@@ -116,11 +116,17 @@ class Store:
         return self._source_rows(conn.execute(self.query(conn, "legacy_rows")).fetchall())
 
     def add_time_column(self, conn: psycopg.Connection) -> None:
-        """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it)."""
-        statement = sql.SQL(sql_text("add_time_column.sql")).format(
-            source=self.source, index=sql.Identifier(f"{self.settings.source_table}_session_created_idx")
-        )
-        conn.execute(statement)
+        """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it). `conn` must be in
+        autocommit mode (the pool's connections are)."""
+        script = sql.SQL(sql_text("add_time_column.sql")).format(
+            source=self.source,
+            index=sql.Identifier(f"{self.settings.source_table}_session_created_idx"),
+            time_index=sql.Identifier(f"{self.settings.source_table}_created_idx"),
+        ).as_string(conn)
+        # One statement at a time: CREATE INDEX CONCURRENTLY refuses to run inside a transaction block.
+        for statement in script.split(";\n"):
+            if statement.strip() and not all(line.startswith("--") for line in statement.strip().splitlines()):
+                conn.execute(statement)
         self._created_at_expr = None
 
     # -- conversations -----------------------------------------------------------------------------------
@@ -136,7 +142,7 @@ class Store:
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
                 "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
-                "partition_date": conv.partition_date})
+                "partition_date": conv.partition_date, "session_key": conv.session_key})
             conn.execute(self.query(conn, "upsert_conversation"), {
                 "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
                 "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
@@ -192,6 +198,11 @@ class Store:
                 "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
                 "extractor": extractor, "model": model, "prompt_version": prompt_version,
             })
+
+    def lock_conversation(self, conn, conversation_id: str) -> str | None:
+        """Lock a conversation row until the transaction ends; returns its current transcript hash (None if gone)."""
+        row = conn.execute(self.query(conn, "lock_conversation"), {"conversation_id": conversation_id}).fetchone()
+        return row["transcript_hash"] if row else None
 
     def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
         """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""

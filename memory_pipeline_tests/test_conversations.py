@@ -120,7 +120,7 @@ def test_schedule_note_names_the_deferral_cutoff():
 
     assert "every conversation of the day is closed" in schedule_note(180, "UTC")
     assert "after 22:00 is still open" in schedule_note(300, "Europe/Paris")
-    assert "defers every conversation" in schedule_note(3 * 24 * 60, "UTC")
+    assert "defer every conversation" in schedule_note(3 * 24 * 60, "UTC")
 
 
 def test_demo_days_follow_the_partitions_timezone():

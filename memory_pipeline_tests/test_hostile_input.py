@@ -104,6 +104,10 @@ def test_ids_reused_after_a_table_reset_fail_the_no_message_lost_check(make_sett
     assert checks["no_message_lost"].passed is False
     assert checks["no_message_lost"].metadata["consolidated_rows_left_in_source"].value == 1
     assert len(p.source_ids()) == 1  # the new row is kept, not lost
+    # The old user's conversation shares the reused id but is never replaced by the new one: their facts stay.
+    p.load([sample.SampleRow("frank", {"type": "human", "content": "I love jazz."}, NOON + timedelta(days=2))])
+    p.run("2026-05-05")
+    assert active_facts(p, "frank") == ["User lives in Bern.", "User loves jazz."]
 
 
 def test_a_late_row_before_a_conversation_replaces_it_instead_of_doubling_it(make_settings):
@@ -221,3 +225,25 @@ def test_text_created_at_with_unreadable_values(make_settings):
     assert result.success
     assert active_facts(p, "kim") == ["User lives in Oslo."]
     assert {r["session_id"] for r in p.rows("SELECT session_id FROM {source}")} == {"lea", "max"}  # undated: kept
+
+
+def test_add_time_column_keeps_old_rows_undated_and_dates_new_ones(make_settings):
+    from memory_pipeline.store import Store
+
+    p = Pipeline(make_settings())
+    table = psycopg.sql.Identifier(p.settings.source_schema, p.settings.source_table)
+    store = Store(p.settings)
+    with p.pool.connection() as conn:
+        conn.execute(psycopg.sql.SQL("ALTER TABLE {} DROP COLUMN created_at").format(table))
+        conn.execute(psycopg.sql.SQL("INSERT INTO {} (session_id, message) VALUES ('old', '{{}}')").format(table))
+        assert not store.has_created_at(conn)
+        store.add_time_column(conn)
+        store.add_time_column(conn)  # a second run changes nothing
+        conn.execute(psycopg.sql.SQL("INSERT INTO {} (session_id, message) VALUES ('new', '{{}}')").format(table))
+        rows = conn.execute(psycopg.sql.SQL("SELECT session_id, created_at FROM {}").format(table)).fetchall()
+        times = {r["session_id"]: r["created_at"] for r in rows}
+        indexes = {r["indexname"] for r in conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND tablename = %s",
+            (p.settings.source_schema, p.settings.source_table)).fetchall()}
+    assert times["old"] is None and times["new"] is not None
+    assert {f"{p.settings.source_table}_session_created_idx", f"{p.settings.source_table}_created_idx"} <= indexes

@@ -4,4 +4,6 @@
 -- Placeholders: {source} (the n8n table, schema-qualified identifier), {index} (index name).
 ALTER TABLE {source} ADD COLUMN IF NOT EXISTS created_at timestamptz;
 ALTER TABLE {source} ALTER COLUMN created_at SET DEFAULT now();
-CREATE INDEX IF NOT EXISTS {index} ON {source} (session_id, created_at);
+-- Each statement runs on its own (autocommit); CONCURRENTLY builds the indexes without blocking n8n's writes.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS {index} ON {source} (session_id, created_at);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS {time_index} ON {source} (created_at);

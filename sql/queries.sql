@@ -78,13 +78,16 @@ UPDATE {schema}.conversations SET facts_extracted_at = now(), extracted_with = %
 WHERE conversation_id = %(conversation_id)s AND transcript_hash = %(transcript_hash)s
   AND (facts_extracted_at IS NULL OR extracted_with IS DISTINCT FROM %(extracted_with)s);
 
+-- name: lock_conversation
+SELECT transcript_hash FROM {schema}.conversations WHERE conversation_id = %(conversation_id)s FOR UPDATE;
+
 -- name: delete_overlapping_conversations
 -- A stored conversation of the same partition that shares messages with a newly split one under another id (a
--- late row moved its start): it is replaced, with its summary and candidates (cascade). Other partitions'
--- conversations are never touched from here.
+-- late row moved its start): it is replaced, with its summary and candidates (cascade). Other partitions' and
+-- other session keys' conversations (ids reused after a table reset) are never touched from here.
 DELETE FROM {schema}.conversations
 WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s
-  AND partition_date = %(partition_date)s;
+  AND partition_date = %(partition_date)s AND session_key = %(session_key)s;
 
 -- name: check_consolidated_rows_in_source
 -- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS {schema}.conversations (
 ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS extracted_with text;
 CREATE INDEX IF NOT EXISTS conversations_partition_idx ON {schema}.conversations (partition_date);
 CREATE INDEX IF NOT EXISTS conversations_user_idx ON {schema}.conversations (user_key);
+CREATE INDEX IF NOT EXISTS conversations_message_ids_idx ON {schema}.conversations USING gin (message_ids);
 
 -- Source rows that could not be parsed (or carry no text), with the reason; the rows themselves are archived.
 CREATE TABLE IF NOT EXISTS {schema}.message_rejections (
@@ -92,6 +93,7 @@ CREATE TABLE IF NOT EXISTS {schema}.fact_candidates (
     recorded_at       timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS fact_candidates_partition_idx ON {schema}.fact_candidates (partition_date);
+CREATE INDEX IF NOT EXISTS fact_candidates_conversation_idx ON {schema}.fact_candidates (conversation_id);
 CREATE INDEX IF NOT EXISTS fact_candidates_user_idx ON {schema}.fact_candidates (user_key) WHERE status = 'accepted';
 
 -- The facts the agent recalls. The first seven columns and the partial unique index are the original design;
@@ -133,3 +135,4 @@ CREATE TABLE IF NOT EXISTS {schema}.chat_archive (
 );
 CREATE INDEX IF NOT EXISTS chat_archive_session_idx ON {schema}.chat_archive (session_id, created_at);
 CREATE INDEX IF NOT EXISTS chat_archive_partition_idx ON {schema}.chat_archive (partition_date);
+CREATE INDEX IF NOT EXISTS chat_archive_created_idx ON {schema}.chat_archive (created_at);
