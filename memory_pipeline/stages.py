@@ -119,6 +119,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             user_key=user_key_mapper(settings.user_key_regex),
             max_chars=settings.max_message_chars,
             max_span=timedelta(hours=settings.max_conversation_hours),
+            id_salt=store.id_salt(conn),
         )
         of_day = [c for c in conversations if c.partition_date == day]
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing

@@ -63,6 +63,10 @@ class Store:
         self._server_version = rows[0]["server_version"]
         return {row["column_name"]: row["data_type"] for row in rows}
 
+    def id_salt(self, conn: psycopg.Connection) -> str:
+        """This installation's random salt for conversation ids (created with the schema)."""
+        return conn.execute(self.query(conn, "id_salt")).fetchone()["id_salt"]
+
     def has_created_at(self, conn: psycopg.Connection) -> bool:
         """True when the n8n table has a `created_at` column (raises SourceTableMissing when no table)."""
         return "created_at" in self.source_columns(conn)

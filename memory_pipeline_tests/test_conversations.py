@@ -78,6 +78,9 @@ def test_conversation_id_is_stable_and_hides_the_session_key():
     assert cid == conversation_id("whatsapp:33600000001@s.whatsapp.net", 116)
     assert "336" not in cid and len(cid) == 16
     assert cid != conversation_id("whatsapp:33600000001@s.whatsapp.net", 117)
+    # Salted per installation: the same key and id give another id elsewhere, so guesses cannot be checked.
+    assert conversation_id("whatsapp:33600000001@s.whatsapp.net", 116, "salt-a") != cid
+    assert conversation_id("k", 1, "salt-a") == conversation_id("k", 1, "salt-a")
 
 
 def test_user_key_regex_maps_composite_keys():

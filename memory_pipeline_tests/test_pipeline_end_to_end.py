@@ -140,6 +140,9 @@ def test_out_of_order_backfill_gives_the_same_facts(pipeline, make_settings):
                        r["superseded_by_fact"], r["last_seen_at"]) for r in rows)
 
     assert comparable(reverse) == comparable(pipeline)
+    # Each installation salts its conversation ids: same conversations, ids that cannot be matched across them.
+    ids = lambda p: {r["conversation_id"] for r in p.rows("SELECT conversation_id FROM {schema}.conversations")}
+    assert len(ids(reverse)) == len(ids(pipeline)) and not ids(reverse) & ids(pipeline)
     phone = [r for r in comparable(reverse) if "phone" in r[2]]
     assert phone and phone[0][4] is None  # the newer statement stays active after the older day ran last
 

@@ -8,6 +8,9 @@ SELECT column_name, data_type, current_setting('server_version_num')::int AS ser
 FROM information_schema.columns
 WHERE table_schema = %(schema)s AND table_name = %(table)s;
 
+-- name: id_salt
+SELECT id_salt FROM {schema}.installation;
+
 -- name: session_keys_active_in_window
 SELECT session_id::text AS session_id FROM {source}
 WHERE {created_at} >= %(start)s AND {created_at} < %(end)s

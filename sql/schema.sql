@@ -7,6 +7,14 @@ CREATE EXTENSION IF NOT EXISTS vector;
 CREATE SCHEMA IF NOT EXISTS {schema};
 CREATE SCHEMA IF NOT EXISTS {dagster_schema};
 
+-- One row: a random salt for conversation ids, so that an id in Dagster's event log cannot be traced back to a
+-- session key (often a phone number) by hashing candidates.
+CREATE TABLE IF NOT EXISTS {schema}.installation (
+    singleton         boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    id_salt           text NOT NULL DEFAULT gen_random_uuid()::text
+);
+INSERT INTO {schema}.installation DEFAULT VALUES ON CONFLICT DO NOTHING;
+
 -- Closed conversations, one row each; the partition is the local day of the last message.
 CREATE TABLE IF NOT EXISTS {schema}.conversations (
     conversation_id   text PRIMARY KEY,

@@ -56,12 +56,11 @@ class Conversation:
         return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
 
 
-def conversation_id(session_key: str, first_message_id: int) -> str:
-    """Stable id of a conversation: sha1 of the session key and its first message id (16 hex chars).
-
-    Hashing keeps session keys (often phone numbers or chat ids) out of ids shown in Dagster metadata.
-    """
-    return hashlib.sha1(f"{session_key}\x1f{first_message_id}".encode()).hexdigest()[:16]
+def conversation_id(session_key: str, first_message_id: int, salt: str = "") -> str:
+    """Stable id of a conversation: sha1 of a per-installation salt, the session key and its first message id
+    (16 hex chars). The salt keeps session keys (often phone numbers) from being recovered from ids shown in
+    Dagster metadata by hashing guesses."""
+    return hashlib.sha1(f"{salt}\x1f{session_key}\x1f{first_message_id}".encode()).hexdigest()[:16]
 
 
 def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
@@ -115,6 +114,7 @@ def build_conversations(
     user_key: Callable[[str], str],
     max_chars: int = 20_000,
     max_span: timedelta | None = None,
+    id_salt: str = "",
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
     (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`."""
@@ -125,7 +125,7 @@ def build_conversations(
         legacy = first.created_at is None
         conversations.append(
             Conversation(
-                conversation_id=conversation_id(first.session_id, first.id),
+                conversation_id=conversation_id(first.session_id, first.id, id_salt),
                 session_key=first.session_id,
                 user_key=user_key(first.session_id),
                 partition_date=backlog_date if legacy else last.created_at.astimezone(zone).date(),
