@@ -146,7 +146,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "conversation_ids": [c.conversation_id for c in closed][:200],
         "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
             "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
-            "`memory-pipeline add-time-column`, then set MEMORY_PIPELINE_BACKLOG_DATE to that day."),
+            "`memory-pipeline add-time-column` and set MEMORY_PIPELINE_BACKLOG_DATE as it tells you."),
     })
 
 
