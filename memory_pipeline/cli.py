@@ -51,7 +51,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if foreign:
             print(f"{settings.source_schema}.{settings.source_table} holds {foreign} rows that are not demo rows: "
                   "the demo would consolidate and purge real conversations of its days. Point "
-                  "MEMORY_PIPELINE_SOURCE_TABLE at another table, or MEMORY_PIPELINE_HOME at a fresh directory.",
+                  "MEMORY_PIPELINE_SOURCE_TABLE (and MEMORY_PIPELINE_SCHEMA_NAME) at a table and schema of their own"
+                  + ("." if settings.database_url else ", or MEMORY_PIPELINE_HOME at a fresh directory."),
                   file=sys.stderr)
             return 2
         keys = [r["session_id"] for r in conn.execute(
@@ -123,19 +124,42 @@ def cmd_materialize(args: argparse.Namespace) -> int:
     env = prepare()
     days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
     yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
-    if not days or first < env.settings.partitions_start or last > yesterday:
+    if last < first:
+        raise UsageError(f"--to {last} is before --date {first}")
+    if first < env.settings.partitions_start or last > yesterday:
         print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
               f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
               file=sys.stderr)
         return 2
     results = materialize_days(env, days, quiet=not args.verbose)
     for day, result in zip(days, results):
-        print(f"{day}: {'ok' if result.success else 'FAILED'} (run {result.run_id})")
+        closed = _metadata(result, "closed_sessions")
+        counts = (f"{closed.get('conversations_closed', 0)} conversations closed, "
+                  f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
+        print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
+        if closed and not closed.get("source_has_created_at", True):
+            print(f"  {closed['note']}")
     return 0 if all(r.success for r in results) else 1
 
 
 class UsageError(ValueError):
     """A malformed command-line value; the message says the expected form."""
+
+
+def _metadata(result, asset: str) -> dict:
+    """Metadata values of `asset`'s materialization in an in-process run result ({} when it did not run)."""
+    for event in result.get_asset_materialization_events():
+        materialization = event.event_specific_data.materialization
+        if materialization.asset_key.to_user_string() == asset:
+            return {key: entry.value for key, entry in materialization.metadata.items()}
+    return {}
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _date_argument(text: str) -> date:
@@ -213,8 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("add-time-column", help="add created_at to n8n's table, safely").set_defaults(
         func=cmd_add_time_column)
     bench = sub.add_parser("benchmark", help="time each stage on synthetic chat memory; prints figures")
-    bench.add_argument("--users", type=int, default=150, help="session keys (MemoryBank's 15 users repeated)")
-    bench.add_argument("--days", type=int, default=None, help="only the first N of the 10 sample days")
+    bench.add_argument("--users", type=_positive_int, default=150,
+                       help="session keys (MemoryBank's 15 users repeated)")
+    bench.add_argument("--days", type=_positive_int, default=None,
+                       help="only the first N of the 10 sample days (more than 10 runs all 10)")
     bench.set_defaults(func=cmd_benchmark)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])

@@ -80,6 +80,8 @@ def test_materialize_rejects_a_malformed_or_unfinished_day(embedded_env):
     assert bad.returncode == 2 and "use YYYY-MM-DD" in bad.stderr
     future = run_cli(embedded_env, "materialize", "--date", "2999-01-01")
     assert future.returncode == 2 and "a day is materialized once it is over" in future.stderr
+    reversed_range = run_cli(embedded_env, "materialize", "--date", "2023-05-03", "--to", "2023-05-01")
+    assert reversed_range.returncode == 2 and "is before --date" in reversed_range.stderr
 
 
 def test_demo_refuses_a_table_with_real_conversations(embedded_env):
