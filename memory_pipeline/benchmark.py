@@ -37,8 +37,11 @@ def synthetic_rows(users: int) -> list[sample.SampleRow]:
     return [r for r in rows if r.session_id in wanted]
 
 
-def run(users: int, days: int | None = None) -> dict[str, float]:
-    """Load, consolidate every day, print figures, clean up. Returns {stage: seconds}."""
+def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str, float]:
+    """Load, consolidate every day, print figures, clean up. Returns {stage: seconds}.
+
+    `history_days`: first store that many days of already consolidated history (`users` conversations a day,
+    two accepted candidates each), to time a night against a long-running installation."""
     base = Settings.from_env()
     tag = f"mp_bench_{os.getpid()}"
     settings = base.model_copy(update={"schema_name": tag, "source_table": tag})
@@ -55,6 +58,11 @@ def run(users: int, days: int | None = None) -> dict[str, float]:
         with pool.connection() as conn:
             ensure_schema(conn, settings)
             sample.create_n8n_table(conn, settings)
+            if history_days:
+                params = {"before": all_days[0], "days": history_days, "per_day": users}
+                conn.execute(store.query(conn, "bench_history_conversations"), params)
+                conn.execute(store.query(conn, "bench_history_candidates"), params)
+                conn.execute(sql.SQL("ANALYZE {}.conversations").format(sql.Identifier(tag)))
             started = time.perf_counter()
             sample.insert_rows(conn, settings, rows)
             timings["load (n8n-style single-row inserts)"] = time.perf_counter() - started
@@ -77,7 +85,8 @@ def run(users: int, days: int | None = None) -> dict[str, float]:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(tag)))
             conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(settings.source_schema, tag)))
     messages = len(rows)
-    print(f"{users} users, {len(all_days)} days, {messages} messages, {facts} facts (offline extractor)")
+    print(f"{users} users, {len(all_days)} days, {messages} messages, {facts} facts (offline extractor)"
+          + (f", after {history_days} days x {users} conversations of stored history" if history_days else ""))
     for name, seconds in timings.items():
         print(f"  {name:40s} {seconds:8.2f} s  {messages / seconds if seconds else 0:10.0f} messages/s")
     pipeline = sum(v for k, v in timings.items() if not k.startswith("load"))

@@ -214,7 +214,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     """Time each stage on synthetic MemoryBank-based chat memory (see memory_pipeline/benchmark.py)."""
     from memory_pipeline import benchmark
 
-    benchmark.run(args.users, args.days)
+    benchmark.run(args.users, args.days, args.history_days)
     return 0
 
 
@@ -241,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="session keys (MemoryBank's 15 users repeated)")
     bench.add_argument("--days", type=_positive_int, default=None,
                        help="only the first N of the 10 sample days (more than 10 runs all 10)")
+    bench.add_argument("--history-days", type=int, default=0,
+                       help="first store N days of consolidated history (--users conversations a day)")
     bench.set_defaults(func=cmd_benchmark)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])

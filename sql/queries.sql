@@ -260,3 +260,23 @@ SELECT count(*) AS n FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s)
 -- name: rows_outside_prefix
 -- Rows of the n8n table whose session key does not start with a prefix (the demo refuses to mix with them).
 SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(prefix)s);
+
+-- name: bench_history_conversations
+-- Benchmark only: `days` x `per_day` consolidated conversations before the sample (10 message ids each, far
+-- above any real id), so a run can be timed against a long stored history.
+INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, started_at, ended_at,
+    is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes,
+    facts_extracted_at, extracted_with)
+SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist:' || (g %% %(per_day)s::int),
+       'hist:' || (g %% %(per_day)s::int), now(), now(), false,
+       ARRAY(SELECT 1000000000 + g * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
+       md5(g::text), now(), 180, now(), 'history'
+FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
+
+-- name: bench_history_candidates
+INSERT INTO {schema}.fact_candidates (candidate_id, partition_date, conversation_id, user_key, position, category,
+    attribute, value, fact, quote, status, said_at, extractor, model, prompt_version)
+SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g, 'hist:' || (g %% %(per_day)s::int),
+       k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
+       'accepted', now(), 'history', 'history', 'history'
+FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
