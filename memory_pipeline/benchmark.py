@@ -16,8 +16,6 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import date
 
-from psycopg import sql
-
 from memory_pipeline import sample, stages
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
@@ -62,7 +60,7 @@ def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str,
                 params = {"before": all_days[0], "days": history_days, "per_day": users}
                 conn.execute(store.query(conn, "bench_history_conversations"), params)
                 conn.execute(store.query(conn, "bench_history_candidates"), params)
-                conn.execute(sql.SQL("ANALYZE {}.conversations").format(sql.Identifier(tag)))
+                conn.execute(store.query(conn, "analyze_conversations"))
             started = time.perf_counter()
             sample.insert_rows(conn, settings, rows)
             timings["load (n8n-style single-row inserts)"] = time.perf_counter() - started
@@ -78,12 +76,10 @@ def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str,
                     started = time.perf_counter()
                     call()
                     timings[name] += time.perf_counter() - started
-            facts = conn.execute(sql.SQL("SELECT count(*) AS n FROM {}.agent_facts").format(
-                sql.Identifier(tag))).fetchone()["n"]
+            facts = store.scalar(conn, "count_facts")
     finally:
         with pool.connection() as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(tag)))
-            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(settings.source_schema, tag)))
+            conn.execute(store.query(conn, "drop_pipeline_and_source"))
     messages = len(rows)
     print(f"{users} users, {len(all_days)} days, {messages} messages, {facts} facts (offline extractor)"
           + (f", after {history_days} days x {users} conversations of stored history" if history_days else ""))

@@ -55,9 +55,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                   + ("." if settings.database_url else ", or MEMORY_PIPELINE_HOME at a fresh directory."),
                   file=sys.stderr)
             return 2
-        keys = [r["session_id"] for r in conn.execute(
-            store.query(conn, "session_keys_active_in_window"),
-            {"start": "-infinity", "end": "infinity"}).fetchall() if r["session_id"].startswith(sample.SESSION_PREFIX)]
+        keys = conn.execute(store.query(conn, "session_keys_with_prefix"), {"prefix": sample.SESSION_PREFIX}).fetchall()
         if keys:
             print(f"Sample already loaded ({len(keys)} session keys): re-materializing, nothing is duplicated.")
         else:
@@ -118,7 +116,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
 def cmd_materialize(args: argparse.Namespace) -> int:
     """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
-    from memory_pipeline.runner import materialize_days, prepare
+    from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
 
     first, last = _date_argument(args.date), _date_argument(args.to or args.date)
     env = prepare()
@@ -133,7 +131,7 @@ def cmd_materialize(args: argparse.Namespace) -> int:
         return 2
     results = materialize_days(env, days, quiet=not args.verbose)
     for day, result in zip(days, results):
-        closed = _metadata(result, "closed_sessions")
+        closed = materialization_metadata(result, "closed_sessions")
         counts = (f"{closed.get('conversations_closed', 0)} conversations closed, "
                   f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
         print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
@@ -144,15 +142,6 @@ def cmd_materialize(args: argparse.Namespace) -> int:
 
 class UsageError(ValueError):
     """A malformed command-line value; the message says the expected form."""
-
-
-def _metadata(result, asset: str) -> dict:
-    """Metadata values of `asset`'s materialization in an in-process run result ({} when it did not run)."""
-    for event in result.get_asset_materialization_events():
-        materialization = event.event_specific_data.materialization
-        if materialization.asset_key.to_user_string() == asset:
-            return {key: entry.value for key, entry in materialization.metadata.items()}
-    return {}
 
 
 def _positive_int(text: str) -> int:

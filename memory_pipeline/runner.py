@@ -59,3 +59,12 @@ def materialize_days(env: Environment, days: Iterable[str], quiet: bool = True) 
                 run_config=QUIET_RUN_CONFIG if quiet else None,
             ))
     return results
+
+
+def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str) -> dict:
+    """Metadata values of `asset`'s materialization in an in-process run ({} when it did not materialize)."""
+    for event in result.get_asset_materialization_events():
+        materialization = event.event_specific_data.materialization
+        if materialization.asset_key.to_user_string() == asset:
+            return {key: entry.value for key, entry in materialization.metadata.items()}
+    return {}

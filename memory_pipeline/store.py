@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import Candidate
+from memory_pipeline.domain.facts import Candidate, fact_key
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
@@ -42,11 +42,12 @@ class Store:
         return sql.Identifier(self.settings.source_schema, self.settings.source_table)
 
     def query(self, conn: psycopg.Connection, name: str) -> sql.Composed:
-        """Named query `name` with {schema}, {source} and {created_at} filled in."""
-        return sql.SQL(named_queries()[name]).format(
-            schema=sql.Identifier(self.settings.schema_name),
-            source=self.source,
-            created_at=self.created_at_expr(conn),
+        """Named query `name` with {schema}, {source} and {created_at} filled in. The n8n table's catalog is
+        read only for queries that use {created_at}."""
+        text = named_queries()[name]
+        created_at = self.created_at_expr(conn) if "{created_at}" in text else sql.SQL("")
+        return sql.SQL(text).format(
+            schema=sql.Identifier(self.settings.schema_name), source=self.source, created_at=created_at
         )
 
     def source_columns(self, conn: psycopg.Connection) -> dict[str, str]:
@@ -231,8 +232,6 @@ class Store:
         Order matters for the partial unique index on active facts: delete stale rows, mark rows that become
         superseded, insert new rows, then update rows that stay or become active, then link superseded_by.
         """
-        from memory_pipeline.domain.facts import fact_key
-
         existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
         by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
         wanted = {v.version_key: v for v in desired}

@@ -14,7 +14,7 @@ from memory_pipeline.domain.facts import normalize_whitespace
 from memory_pipeline.domain.messages import SourceRow, parse_row
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor
-from memory_pipeline.runner import QUIET_RUN_CONFIG
+from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
 from memory_pipeline_tests.conftest import fixture_lines
 
 MB_USERS = ["Emily", "Frank", "Lucy"]
@@ -62,11 +62,9 @@ class Pipeline:
 
 
 def metadata(result, asset):
-    for event in result.get_asset_materialization_events():
-        m = event.event_specific_data.materialization
-        if m.asset_key == dg.AssetKey(asset):
-            return {k: v.value for k, v in m.metadata.items()}
-    raise AssertionError(f"{asset} not materialized")
+    values = materialization_metadata(result, asset)
+    assert values, f"{asset} not materialized"
+    return values
 
 
 def mb_slice():

@@ -280,3 +280,20 @@ SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), '
        k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
        'accepted', now(), 'history', 'history', 'history'
 FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
+
+-- name: session_keys_with_prefix
+-- Session keys starting with a prefix, in n8n's table or the archive (has the demo loaded its sample already?).
+SELECT session_id::text AS session_id FROM {source} WHERE starts_with(session_id::text, %(prefix)s)
+UNION
+SELECT session_id FROM {schema}.chat_archive WHERE starts_with(session_id, %(prefix)s);
+
+-- name: count_facts
+SELECT count(*) AS n FROM {schema}.agent_facts;
+
+-- name: analyze_conversations
+ANALYZE {schema}.conversations;
+
+-- name: drop_pipeline_and_source
+-- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
+DROP SCHEMA IF EXISTS {schema} CASCADE;
+DROP TABLE IF EXISTS {source};
