@@ -310,7 +310,7 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
         conversation = conversation_from_record({
             "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
             "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
-        reason, _ = locate_quote(row["quote"], conversation)
+        reason, _ = locate_quote(row["quote"], conversation, row["quote_message_id"])
         if reason:
             bad.append(row["candidate_id"])
     return CheckOutcome(not bad, {"accepted_checked": len(rows), "quotes_not_found": len(bad),

@@ -80,3 +80,29 @@ def test_fact_key_ignores_case_spacing_and_final_punctuation():
     assert fact_key("User  prefers EMAIL.") == fact_key("user prefers email")
     assert fact_key("User prefers email.") != fact_key("User prefers phone.")
     assert normalize_whitespace(" a\n\tb ") == "a b"
+
+
+def test_quote_check_ignores_typographic_quote_marks_only():
+    conv = conversation({"type": "human", "content": "I\u2019m a \u201cnight owl\u201d, I don't do calls before 10."})
+    assert locate_quote("I'm a \"night owl\", I don't do calls before 10.", conv)[0] is None
+    assert locate_quote("I\u2019m a night owl", conv)[0] == "quote_not_found"  # words and other marks must match
+
+
+def test_cited_message_must_hold_the_quote():
+    conv = conversation({"type": "human", "content": "I live in Oslo."}, {"type": "ai", "content": "Nice."},
+                        {"type": "human", "content": "I like skiing."})
+    reason, turn = locate_quote("I like skiing.", conv, message_id=3)
+    assert reason is None and turn.message_id == 3
+    assert locate_quote("I like skiing.", conv, message_id=1)[0] == "quote_not_in_cited_message"
+    assert locate_quote("Nice.", conv, message_id=2)[0] == "quote_not_from_user"
+    extracted = ExtractedFact(category="preference", fact="User likes skiing.", quote="I like skiing.",
+                              quote_message_id=1)
+    assert validate_candidate(extracted, conv, 0).reason == "quote_not_in_cited_message"
+
+
+def test_retraction_flag_is_kept_and_changes_the_candidate_id():
+    plain = ExtractedFact(category="preference", fact="User likes email.", quote="by email only")
+    retracted = plain.model_copy(update={"retraction": True})
+    a, b = validate_candidate(plain, CONV, 0), validate_candidate(retracted, CONV, 0)
+    assert (a.retraction, b.retraction) == (False, True)
+    assert a.candidate_id != b.candidate_id

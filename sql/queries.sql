@@ -149,7 +149,7 @@ WHERE (f.partition_date, f.user_key, f.value, f.status, f.reject_reason, f.quote
        EXCLUDED.quote_message_id, EXCLUDED.quote_speaker, EXCLUDED.said_at);
 
 -- name: accepted_candidates_of_partition
-SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, v.transcript
+SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript
 FROM {schema}.fact_candidates AS c
 JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'

@@ -24,6 +24,7 @@ REJECTION_REASONS = (
     "quote_not_found",
     "quote_from_tool_output",
     "quote_not_from_user",
+    "quote_not_in_cited_message",
 )
 
 
@@ -33,6 +34,10 @@ class ExtractedFact(BaseModel):
     `fact`: one short self-contained present-tense sentence in the conversation's language.
     `quote`: the exact sentence the user said that backs it. `attribute`: the slot reconciliation uses
     (`contact_channel`, `plan`, ...); None when the fact fills no single-valued slot.
+    `quote_message_id`: the n8n row id the quote was said in, when the backend knows it (an LLM is given ids);
+    the quote must then be found in that very message. `retraction`: the user withdrew what the slot held
+    ("I no longer like Vim.", "Forget my phone number."): `attribute` names the slot, `fact` says what was
+    withdrawn, and reconciliation ends the slot's active fact without a successor (history kept).
     """
 
     category: str
@@ -40,6 +45,8 @@ class ExtractedFact(BaseModel):
     quote: str
     attribute: str | None = None
     value: str | None = Field(None, description="the slot's value, e.g. 'email' for contact_channel")
+    quote_message_id: int | None = None
+    retraction: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,20 +71,33 @@ class Candidate:
     quote_message_id: int | None
     quote_speaker: str | None
     said_at: datetime | None
+    retraction: bool = False
 
     @property
     def candidate_id(self) -> str:
         """Deterministic id (sha1 of conversation, position and content, 24 hex chars): a re-run writes the
         same ids, so re-materializing changes nothing."""
-        raw = "\x1f".join(
-            [self.conversation_id, str(self.position), self.category, self.attribute or "", self.fact, self.quote]
-        )
-        return hashlib.sha1(raw.encode()).hexdigest()[:24]
+        parts = [self.conversation_id, str(self.position), self.category, self.attribute or "", self.fact, self.quote]
+        if self.retraction:
+            parts.append("retraction")  # appended only when set, so ids of ordinary facts stay as they were
+        return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:24]
 
 
 def normalize_whitespace(text: str) -> str:
     """Collapse every run of whitespace to one space and trim (the quote check is whitespace-insensitive)."""
     return " ".join(text.split())
+
+
+# Typographic quote marks a model (or a keyboard) may swap for straight ones: the quote check ignores the swap.
+_QUOTE_MARKS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                              "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+                              "\u00ab": '"', "\u00bb": '"'})
+
+
+def normalize_for_quote(text: str) -> str:
+    """What the quote check compares: whitespace collapsed and typographic quote marks made straight.
+    Case, words and other punctuation must match exactly."""
+    return normalize_whitespace(text).translate(_QUOTE_MARKS)
 
 
 def fact_key(fact: str) -> str:
@@ -87,27 +107,34 @@ def fact_key(fact: str) -> str:
     return re.sub(r"[\s.!?。！？]+$", "", normalize_whitespace(fact).casefold())
 
 
-def locate_quote(quote: str, conversation: Conversation) -> tuple[str | None, object | None]:
-    """Find `quote` verbatim (whitespace-normalised) in the conversation.
+def locate_quote(
+    quote: str, conversation: Conversation, message_id: int | None = None
+) -> tuple[str | None, object | None]:
+    """Find `quote` verbatim (up to whitespace and quote marks, see `normalize_for_quote`) in the conversation.
 
+    With `message_id` (the message the backend says it quoted) the quote must be in that human turn.
     Returns (None, turn) when found in a human turn; otherwise (reason, None) with reason
-    `no_quote`, `quote_from_tool_output` (only in tool rows or stripped tool evidence),
-    `quote_not_from_user` (only in the assistant's turns) or `quote_not_found`.
+    `no_quote`, `quote_not_in_cited_message` (the user said it, but in another message than the one cited),
+    `quote_from_tool_output` (only in tool rows or stripped tool evidence), `quote_not_from_user` (only in the
+    assistant's turns) or `quote_not_found`.
     """
-    needle = normalize_whitespace(quote)
+    needle = normalize_for_quote(quote)
     if not needle:
         return "no_quote", None
     turns = conversation.turns
+    found = [t for t in turns if t.role == "human" and needle in normalize_for_quote(t.text)]
+    if found:
+        if message_id is None:
+            return None, found[0]
+        cited = [t for t in found if t.message_id == message_id]
+        return (None, cited[0]) if cited else ("quote_not_in_cited_message", None)
     for turn in turns:
-        if turn.role == "human" and needle in normalize_whitespace(turn.text):
-            return None, turn
-    for turn in turns:
-        if turn.role == "tool" and needle in normalize_whitespace(turn.text):
+        if turn.role == "tool" and needle in normalize_for_quote(turn.text):
             return "quote_from_tool_output", None
-        if turn.tool_evidence and needle in normalize_whitespace(turn.tool_evidence):
+        if turn.tool_evidence and needle in normalize_for_quote(turn.tool_evidence):
             return "quote_from_tool_output", None
     for turn in turns:
-        if turn.role == "ai" and needle in normalize_whitespace(turn.text):
+        if turn.role == "ai" and needle in normalize_for_quote(turn.text):
             return "quote_not_from_user", None
     return "quote_not_found", None
 
@@ -127,7 +154,7 @@ def validate_candidate(
     elif category not in CATEGORIES:
         reason = "unknown_category"
     else:
-        reason, turn = locate_quote(extracted.quote, conversation)
+        reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id)
     return Candidate(
         conversation_id=conversation.conversation_id,
         user_key=conversation.user_key,
@@ -142,4 +169,5 @@ def validate_candidate(
         quote_message_id=turn.message_id if turn else None,
         quote_speaker=turn.role if turn else None,
         said_at=(turn.at or fallback_said_at) if turn else None,
+        retraction=extracted.retraction,
     )
