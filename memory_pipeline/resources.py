@@ -9,8 +9,8 @@ import dagster as dg
 import psycopg
 
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.extractors import make_extractor
 from memory_pipeline.extractors.base import Extractor
-from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import ENV_PREFIX, Settings
 from memory_pipeline.store import Store
 
@@ -56,8 +56,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
         return Store(self.get_settings())
 
     def get_extractor(self) -> Extractor:
-        """The configured backend (only `offline` exists so far; Settings rejects anything else)."""
-        return OfflineExtractor()
+        """The configured backend (`make_extractor` of this run's settings)."""
+        return make_extractor(self.get_settings())
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
