@@ -194,8 +194,10 @@ def estimated_cost_usd(settings: Settings, input_tokens: int, output_tokens: int
                   + output_tokens * settings.llm_output_price_per_million) / 1_000_000, 6)
 
 
-def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str, extractor: Extractor,
+def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str, extractor: Extractor, model: str,
                   failed: Counter[str], tokens_in: int, tokens_out: int) -> dict[str, Any]:
+    """Failures, tokens and cost of this run, and the partition's state (what its stored answers cost)."""
+    stored_in, stored_out = store.llm_tokens_of_partition(conn, day, stage, extractor.prompt_version, model)
     metadata: dict[str, Any] = {
         "conversations_failed": sum(failed.values()),
         "failed_by_reason": dict(sorted(failed.items())),
@@ -203,7 +205,11 @@ def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
         "estimated_cost_usd": estimated_cost_usd(store.settings, tokens_in, tokens_out),
+        "partition_input_tokens": stored_in,
+        "partition_output_tokens": stored_out,
+        "partition_estimated_cost_usd": estimated_cost_usd(store.settings, stored_in, stored_out),
         "prompt_version": extractor.prompt_version,
+        "model": model,
     }
     level = getattr(extractor, "structured_output", None)
     if level:
@@ -267,8 +273,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         "summaries": hits + computed,
         "cache_hits": hits,
         "summaries_computed": computed,
-        **_llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, failed, tokens_in, tokens_out),
-        "model": model,
+        **_llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, model, failed, tokens_in, tokens_out),
     })
 
 
@@ -349,8 +354,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "conversations_already_extracted": already,
         "conversations_changed_during_extraction": changed,
         "cache_hits": len(cached_ids),
-        **_llm_metadata(store, conn, day, EXTRACTION_STAGE, extractor, failed, tokens_in, tokens_out),
-        "model": extractor.model,
+        **_llm_metadata(store, conn, day, EXTRACTION_STAGE, extractor, extractor.model, failed, tokens_in,
+                        tokens_out),
     })
 
 

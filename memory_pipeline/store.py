@@ -212,6 +212,13 @@ class Store:
         """Forget a conversation's recorded failure in `stage` (it succeeded)."""
         conn.execute(self.query(conn, "clear_llm_failure"), {"conversation_id": conversation_id, "stage": stage})
 
+    def llm_tokens_of_partition(self, conn, day: date, stage: str, prompt_version: str, model: str) -> tuple[int, int]:
+        """(input, output) tokens the partition's stored answers of `stage` cost when they were computed."""
+        name = "summary_tokens_of_partition" if stage == "session_summaries" else "extraction_tokens_of_partition"
+        row = conn.execute(self.query(conn, name), {"partition_date": day, "prompt_version": prompt_version,
+                                                     "model": model}).fetchone()
+        return int(row["input_tokens"]), int(row["output_tokens"])
+
     def llm_failures_of_partition(self, conn, day: date, stage: str) -> dict[str, int]:
         """{reason: conversations} of the partition's recorded failures in `stage`."""
         rows = conn.execute(self.query(conn, "llm_failures_of_partition"),

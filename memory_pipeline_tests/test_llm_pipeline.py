@@ -73,7 +73,11 @@ def test_llm_job_end_to_end_then_zero_requests_on_rematerialization(pipeline, ll
     before = len(llm.requests)
     again = {day: pipeline.run(day) for day in MB_DAYS}
     assert all(r.success for r in again.values()) and len(llm.requests) == before
-    assert metadata(again[MB_DAYS[0]], "session_summaries")["cache_hits"] == summaries["summaries_computed"]
+    rerun = metadata(again[MB_DAYS[0]], "session_summaries")
+    assert rerun["cache_hits"] == summaries["summaries_computed"] and rerun["input_tokens"] == 0
+    # The partition's figures stay what its answers cost, so the UI's latest materialization still shows them.
+    assert rerun["partition_input_tokens"] == summaries["input_tokens"] == summaries["partition_input_tokens"]
+    assert rerun["partition_estimated_cost_usd"] == summaries["estimated_cost_usd"]
 
     # A re-split that changes every conversation id but no transcript (a new id salt) sends none either.
     pipeline.rows("UPDATE {schema}.installation SET id_salt = 'another' RETURNING 1")
@@ -117,5 +121,30 @@ def test_separate_models_send_one_request_per_stage(llm, make_settings):
     n = metadata(result, "session_summaries")["summaries_computed"]
     models = [b["model"] for b in llm.chat_requests()]
     assert sorted(models) == ["gpt-4o"] * n + ["small-model"] * n
-    assert metadata(result, "extracted_facts")["input_tokens"] > 0
+    extracted = metadata(result, "extracted_facts")
+    assert extracted["input_tokens"] > 0 and extracted["partition_input_tokens"] == extracted["input_tokens"]
     assert p.rows("SELECT DISTINCT model FROM {schema}.session_summaries") == [{"model": "small-model"}]
+
+
+def test_an_extraction_failure_is_recorded_at_its_stage(llm, make_settings):
+    p = Pipeline(make_settings(extractor="openai", summary_model="small-model", extraction_model="gpt-4o",
+                               llm_max_retries=0))
+    p.load(mb_slice())
+    first_lucy = p.rows("SELECT min(id) AS id FROM {source} WHERE session_id = 'memorybank:lucy'")[0]["id"]
+    original = llm.responder
+
+    def extraction_refused(body):
+        if body["model"] == "gpt-4o" and f"[{first_lucy}|" in body["messages"][1]["content"]:
+            return Reply(refusal="I can't help with that.")
+        return original(body)
+
+    llm.responder = extraction_refused
+    result = p.run(MB_DAYS[0])
+    assert result.success
+    assert metadata(result, "session_summaries")["conversations_failed"] == 0
+    assert metadata(result, "extracted_facts")["failed_by_reason"] == {"refusal": 1}
+    failures = p.rows("SELECT stage, reason, attempts FROM {schema}.extraction_failures")
+    assert failures == [{"stage": "extracted_facts", "reason": "refusal", "attempts": 1}]
+    assert p.run(MB_DAYS[0]).success  # refused again: counted again, still not consolidated
+    assert p.rows("SELECT attempts FROM {schema}.extraction_failures") == [{"attempts": 2}]
+    assert first_lucy in p.source_ids() and first_lucy not in p.archive_ids()

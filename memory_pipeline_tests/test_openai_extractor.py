@@ -207,6 +207,33 @@ def test_a_transient_error_while_probing_is_not_taken_for_a_format_refusal(serve
     assert extractor.structured_output == "json_schema"
 
 
+def test_a_pinned_json_schema_mode_on_llama_cpp_is_format_refused(make):
+    with ScriptedOpenAIServer(transcript_responder, refuse_json_schema=True) as server:
+        with pytest.raises(ExtractorError) as failure:
+            make(server, structured_output="json_schema").summarize(CHAT)
+    assert failure.value.reason == "format_refused"
+
+
+def test_a_model_refusing_temperature_gets_its_default(make):
+    def reasoning_model(body):
+        if "temperature" in body:
+            return Reply(status=400, body=json.dumps({"error": {
+                "message": "Unsupported value: 'temperature' does not support 0 with this model."}}))
+        return transcript_responder(body)
+
+    with ScriptedOpenAIServer(reasoning_model) as server:
+        extractor = make(server, structured_output="json_schema")
+        assert extractor.summarize(CHAT).facts and extractor.extract(CHAT).facts
+        assert [("temperature" in b) for b in server.chat_requests()] == [True, False, False]
+
+
+def test_a_chat_without_user_lines_sends_no_request(server, make):
+    chat = conversation(("ai", "Hello! How can I help?"), ("tool", "weather: sunny"))
+    extractor = make(server)
+    assert extractor.summarize(chat).facts == [] and extractor.extract(chat).facts == []
+    assert server.requests == []
+
+
 def test_timeout(server, make):
     server.script.append(Reply(delay=1.5, content=answer().content))
     with pytest.raises(ExtractorError) as failure:

@@ -322,3 +322,16 @@ DELETE FROM {schema}.extraction_failures WHERE conversation_id = %(conversation_
 SELECT reason, count(*) AS n FROM {schema}.extraction_failures
 WHERE partition_date = %(partition_date)s AND stage = %(stage)s
 GROUP BY reason ORDER BY reason;
+
+-- name: summary_tokens_of_partition
+-- What the partition's stored summaries cost when they were computed (cache hits carry the cached figures).
+SELECT coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens
+FROM {schema}.session_summaries WHERE partition_date = %(partition_date)s;
+
+-- name: extraction_tokens_of_partition
+-- What the extraction answers of the partition's conversations cost (0 when the summary request answered both).
+SELECT coalesce(sum(e.input_tokens), 0) AS input_tokens, coalesce(sum(e.output_tokens), 0) AS output_tokens
+FROM {schema}.conversations AS c
+JOIN {schema}.extraction_cache AS e
+  ON e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s AND e.model = %(model)s
+WHERE c.partition_date = %(partition_date)s;

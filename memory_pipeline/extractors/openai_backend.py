@@ -87,6 +87,9 @@ class OpenAIExtractor:
 
     def summarize(self, conversation: Conversation) -> SummaryResult:
         """Summary of the conversation (chunk summaries joined in order); with `combined`, its facts too."""
+        if not any(t.role == "human" for t in conversation.turns):
+            # Nothing the user said (an agent's greeting, tool rows): no fact is possible, no request is worth it.
+            return SummaryResult(text="", facts=[] if self.combined else None)
         output = SummaryAndFactsAnswer if self.combined else SummaryAnswer
         system = prompts.COMBINED_SYSTEM if self.combined else prompts.SUMMARY_SYSTEM
         summaries: list[str] = []
@@ -107,6 +110,8 @@ class OpenAIExtractor:
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
         """Facts of the conversation from the extraction-only prompt (the summary is not sent: the transcript
         is the evidence, and the summary would cost tokens for nothing the model cannot read there)."""
+        if not any(t.role == "human" for t in conversation.turns):
+            return ExtractionResult()
         facts: list[LLMFact] = []
         tokens_in = tokens_out = 0
         chunks = self._chunks(conversation, self.model)

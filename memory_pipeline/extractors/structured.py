@@ -83,6 +83,10 @@ def _refuses_format(exc: openai.OpenAIError) -> bool:
     return bool(_FORMAT_ERROR.search(f"{exc.message} {exc.body}"))
 
 
+def _reason(exc: openai.OpenAIError) -> str:
+    return "format_refused" if _refuses_format(exc) else failure_reason(exc)
+
+
 def _response_format(level: str, model: type[BaseModel]) -> dict[str, Any] | None:
     if level == "json_schema":
         return {"type": "json_schema",
@@ -102,9 +106,10 @@ def _validation_summary(exc: ValidationError) -> str:
 
 class StructuredChat:
     """Chat completions that return validated pydantic objects; thread-safe (one per extractor, shared by the
-    step's worker threads). `mode` is MEMORY_PIPELINE_STRUCTURED_OUTPUT."""
+    step's worker threads). `mode` is MEMORY_PIPELINE_STRUCTURED_OUTPUT. `temperature` 0 asks for the most
+    likely answer; a server that refuses a temperature (reasoning models) gets none for the rest of the run."""
 
-    def __init__(self, client: openai.OpenAI, mode: str = "auto", temperature: float = 0.0):
+    def __init__(self, client: openai.OpenAI, mode: str = "auto", temperature: float | None = 0.0):
         first, last = MODE_LEVELS[mode]
         self._client = client
         self._level, self._last = first, last
@@ -174,10 +179,20 @@ class StructuredChat:
         response_format = _response_format(level, output)
         if response_format is not None:
             kwargs["response_format"] = response_format
+        if self._temperature is not None:
+            kwargs["temperature"] = self._temperature
         try:
-            return client.chat.completions.create(model=model, messages=messages, temperature=self._temperature,
-                                                  **kwargs)
+            return client.chat.completions.create(model=model, messages=messages, **kwargs)
+        except openai.BadRequestError as exc:
+            if self._temperature is not None and "temperature" in f"{exc.message} {exc.body}".lower():
+                # Reasoning models (o1, gpt-5, ...) take only their default temperature: drop it for the run.
+                log.warning("server refused temperature=%s; using the model's default for this run", self._temperature)
+                self._temperature = None
+                return self._send(model, messages, output, level, probe)
+            if probe:
+                raise
+            raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=_reason(exc)) from None
         except openai.OpenAIError as exc:
             if probe:
                 raise
-            raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=failure_reason(exc)) from None
+            raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=_reason(exc)) from None
