@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from memory_pipeline.domain.facts import ExtractedFact
 
@@ -38,9 +38,10 @@ class LLMFact(_Strict):
 
 
 class SummaryAnswer(_Strict):
-    """Answer of the summary-only prompt."""
+    """Answer of the summary-only prompt. An empty summary is accepted: refusing it would leave a trivial chat
+    unconsolidated night after night."""
 
-    summary: str = Field(min_length=1)
+    summary: str
 
 
 class FactsAnswer(_Strict):
@@ -52,7 +53,7 @@ class FactsAnswer(_Strict):
 class SummaryAndFactsAnswer(_Strict):
     """Answer of the combined prompt (one request serves both LLM stages when they use the same model)."""
 
-    summary: str = Field(min_length=1)
+    summary: str
     facts: list[LLMFact]
 
 
