@@ -110,6 +110,9 @@ class ScriptedOpenAIServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: without TCP_NODELAY, Nagle's algorithm and the client's
+            # delayed ACK hold each answer back ~40 ms, which would swamp scripted latencies.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # quiet test output
                 pass

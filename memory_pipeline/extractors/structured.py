@@ -161,7 +161,7 @@ class StructuredChat:
                     response = self._send(model, messages, output, level, probe=True)
                 except openai.OpenAIError as exc:
                     if _refuses_format(exc) and self._level < self._last:
-                        log.warning("server refused response_format %s; falling back to %s for this run",
+                        log.info("server refused response_format %s; falling back to %s for this run",
                                     level, LEVELS[self._level + 1])
                         self._level += 1
                         continue
@@ -186,7 +186,7 @@ class StructuredChat:
         except openai.BadRequestError as exc:
             if self._temperature is not None and "temperature" in f"{exc.message} {exc.body}".lower():
                 # Reasoning models (o1, gpt-5, ...) take only their default temperature: drop it for the run.
-                log.warning("server refused temperature=%s; using the model's default for this run", self._temperature)
+                log.info("server refused temperature=%s; using the model's default for this run", self._temperature)
                 self._temperature = None
                 return self._send(model, messages, output, level, probe)
             if probe:
