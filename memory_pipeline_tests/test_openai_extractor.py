@@ -341,6 +341,17 @@ def test_rule_retraction_comes_back_flagged_with_its_attribute(server, make):
         ("accepted", "opinion:vim", True), ("accepted", "phone_number", True)]
 
 
+def test_a_retraction_without_its_attribute_is_asked_again(server, make):
+    chat = conversation(("human", "I no longer like Vim."))
+    server.script.extend([
+        answer(fact("I no longer like Vim.", 1, "preference", None, None, "User no longer likes Vim.", True)),
+        answer(fact("I no longer like Vim.", 1, "preference", "opinion:vim", None, "User no longer likes Vim.", True)),
+    ])
+    result = make(server).summarize(chat)
+    assert [(f.attribute, f.retraction) for f in result.facts] == [("opinion:vim", True)]
+    assert "a retraction needs the attribute it withdraws" in server.chat_requests()[1]["messages"][3]["content"]
+
+
 def test_rule_facts_stay_in_the_conversations_language(server, make):
     chat = conversation(("human", "J'habite à Lyon depuis deux ans."))
     candidates, system = ask_facts(server, make, chat, fact(

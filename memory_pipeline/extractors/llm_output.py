@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from memory_pipeline.domain.facts import ExtractedFact
 
@@ -29,6 +29,13 @@ class LLMFact(_Strict):
     quote: str
     message_id: int | None = None
     retraction: bool = False
+
+    @model_validator(mode="after")
+    def _retraction_names_its_slot(self) -> "LLMFact":
+        # Reconciliation ends the active fact of the retracted slot: without the slot there is nothing to end.
+        if self.retraction and not (self.attribute or "").strip():
+            raise ValueError("a retraction needs the attribute it withdraws")
+        return self
 
     def to_extracted(self) -> ExtractedFact:
         """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text)."""
