@@ -7,7 +7,7 @@ provider's prompt caching applies to it), then one user message with the transcr
 can cite the message it quotes and resolve relative dates against the day each message was said.
 
 Kept compact on purpose: the benchmark budget is 3,000 prompt tokens per MemoryBank conversation, summary
-included (README, "LLM backend").
+included, the project's target for the LLM benchmark.
 """
 
 from __future__ import annotations
