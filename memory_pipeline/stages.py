@@ -125,13 +125,18 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
         # (and purge nothing) until `memory-pipeline add-time-column` has run.
         closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
+        # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+        unattributed = [c for c in closed if c.is_unattributed]
+        closed = [c for c in closed if not c.is_unattributed]
         store.save_conversations(conn, closed, now)
-    outcomes = Counter(row.status for c in closed for row in c.rows)
-    reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
+        store.save_rejections(conn, unattributed)
+    outcomes = Counter(row.status for c in closed + unattributed for row in c.rows)
+    reasons = Counter(row.reason for c in closed + unattributed for row in c.rows if row.status == "rejected")
     skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
     return StageResult({
         "conversations_closed": len(closed),
-        "conversations_deferred": len(of_day) - len(closed),
+        "conversations_deferred": len(of_day) - len(closed) - len(unattributed),
+        "conversations_unattributed": len(unattributed),
         "legacy_conversations": sum(c.is_legacy for c in closed),
         "users": len({c.user_key for c in closed}),
         "messages": sum(len(c.rows) for c in closed),

@@ -156,6 +156,11 @@ class Store:
                 "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
                 "idle_gap_minutes": self.settings.idle_gap_minutes,
             })
+        self.save_rejections(conn, conversations)
+
+    def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
+        """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason)."""
+        for conv in conversations:
             for row in conv.rows:
                 if row.status != "turn":
                     conn.execute(self.query(conn, "upsert_rejection"), {

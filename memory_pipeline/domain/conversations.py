@@ -45,6 +45,11 @@ class Conversation:
         return tuple(row.message_id for row in self.rows)
 
     @property
+    def is_unattributed(self) -> bool:
+        """True when the user key is blank: nothing of it may become a fact, and its rows stay in n8n's table."""
+        return not self.user_key.strip()
+
+    @property
     def turns(self) -> tuple[ParsedRow, ...]:
         """Rows of status "turn" (conversation text), in order."""
         return tuple(row for row in self.rows if row.status == "turn")
@@ -117,21 +122,31 @@ def build_conversations(
     id_salt: str = "",
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
-    (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`."""
+    (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
+
+    A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
+    (`blank_session_key` / `blank_user_key`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
     conversations = []
     for group in split_rows(rows, idle_gap, max_span):
         first, last = group[0], group[-1]
         legacy = first.created_at is None
+        key = user_key(first.session_id)
+        parsed = tuple(_parse_safely(r, max_chars) for r in group)
+        if not key.strip():
+            # Facts under a blank user key would belong to nobody (and to everybody with a blank key): every row
+            # is rejected with the reason; the stage records the rejections and leaves the rows in n8n's table.
+            reason = "blank_session_key" if not first.session_id.strip() else "blank_user_key"
+            parsed = tuple(ParsedRow(r.message_id, r.at, "rejected", reason=reason) for r in parsed)
         conversations.append(
             Conversation(
                 conversation_id=conversation_id(first.session_id, first.id, id_salt),
                 session_key=first.session_id,
-                user_key=user_key(first.session_id),
+                user_key=key,
                 partition_date=backlog_date if legacy else last.created_at.astimezone(zone).date(),
                 started_at=first.created_at,
                 ended_at=last.created_at,
-                rows=tuple(_parse_safely(r, max_chars) for r in group),
+                rows=parsed,
                 is_legacy=legacy,
             )
         )

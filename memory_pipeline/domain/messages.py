@@ -43,6 +43,11 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _DROPPED_CONTROLS = dict.fromkeys(
     [*range(0x202A, 0x202F), *range(0x2066, 0x206A), *(c for c in range(0x20) if chr(c) not in "\t\n\r"), 0x7F]
 )
+# Every line and paragraph boundary Unicode defines (the ones `str.splitlines` splits on: CR LF, CR, VT, FF,
+# FS/GS/RS U+001C..U+001E, NEL U+0085, LINE SEPARATOR U+2028, PARAGRAPH SEPARATOR U+2029) becomes "\n", so every
+# reader of the transcript (sentence splitters, an LLM) sees a line break where the writer put one, and none is
+# dropped as a control character (which would glue two sentences into one).
+_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,9 @@ def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
 
 def clean_text(text: str) -> str:
     """NFC-normalise, replace lone surrogates (invalid UTF-16 halves from `\\ud800` escapes in json/text columns)
-    with U+FFFD, drop bidirectional and C0 control characters, trim. Keeps emoji and all scripts."""
+    with U+FFFD, turn every Unicode line/paragraph separator into "\\n", drop bidirectional and C0 control
+    characters, trim. Keeps emoji and all scripts."""
     text = _LONE_SURROGATE.sub("\ufffd", text)
+    text = _LINE_BREAKS.sub("\n", text)
     text = unicodedata.normalize("NFC", text).translate(_DROPPED_CONTROLS)
     return text.strip()

@@ -22,9 +22,12 @@ from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 
+# Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
+# text from elsewhere safe too).
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 # A sentence: up to and including its end punctuation (Latin or CJK), or to a line break.
 # A period followed directly by a word character stays inside (emails, decimals, URLs: "billing@example.org").
-_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?=[\w@/]))+(?:[.!?。！？]+[\"')\]]*|$)", re.MULTILINE)
+_SENTENCE = re.compile(r"(?:[^.!?。！？" + _BREAKS + r"]|[.!?](?=[\w@/]))+(?:[.!?。！？]+[\"')\]]*|(?=[" + _BREAKS + r"])|\Z)")
 # Where a clause may start inside a sentence: after , ; : or a joining word before a first-person subject.
 _CLAUSE_START = re.compile(r"(?:[,;:，；]\s*|\s(?:and|but|so|also)\s+(?=(?:I|I'm|my|we)\b))")
 # Words that open a clause without changing its meaning.
@@ -57,7 +60,7 @@ _END = (
     r"|\s+(?:because|but|since|though|which|so that|as well)\b|$))"
 )
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
-_VCHARS = r"(?:[^.!?;。！？；\n]|[.](?=[\w@]))"
+_VCHARS = r"(?:[^.!?;。！？；" + _BREAKS + r"]|[.](?=[\w@]))"
 _VALUE = r"(?P<v>" + _VCHARS + r"{2,120}?)" + _END
 _TRAILING_TIME = re.compile(
     r"\s+(?:now|these days|anymore|any more|lately|recently|today|too|as well|a lot|very much|so much|"
