@@ -58,7 +58,7 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
     turns = tuple(
         ParsedRow(
             message_id=t["message_id"],
-            at=datetime.fromisoformat(t["at"]) if t.get("at") else None,
+            at=datetime.fromisoformat(t["at"]).astimezone(timezone.utc) if t.get("at") else None,
             status="turn",
             role=t["role"],
             text=t["text"],

@@ -4,8 +4,12 @@ fault's kind is tested, not only the one input."""
 import json
 
 import pytest
+from psycopg import sql as psql
+from psycopg.conninfo import make_conninfo
 
 from memory_pipeline import sample
+from memory_pipeline.db import ensure_schema, get_pool
+from memory_pipeline.settings import Settings
 from memory_pipeline_tests.conftest import FIXTURES
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline, metadata
 
@@ -63,3 +67,87 @@ def test_a_user_key_regex_that_maps_to_blank_is_rejected_too(make_settings):
     assert p.run(DAY).success
     assert facts(p) == []
     assert {r["reason"] for r in p.rows("SELECT * FROM {schema}.message_rejections")} == {"blank_user_key"}
+
+
+# -- 1. instants in UTC whatever the server's TimeZone ------------------------------------------------------
+ZONE_CASES = {
+    "Europe/Berlin": ("tz_fall_back_correction", "tz_fall_back_idle_gap", "tz_spring_forward_idle_gap",
+                      ("2025-10-26", "2025-03-30")),
+    "Australia/Adelaide": ("tz_adelaide_fall_back_correction", "tz_adelaide_fall_back_idle_gap",
+                           "tz_adelaide_spring_forward_idle_gap", ("2025-04-06", "2025-10-05")),
+}
+
+
+def zoned_settings(pg_url, tmp_path, zone, monkeypatch):
+    """Settings on a database of its own whose default TimeZone is `zone` (ALTER DATABASE ... SET timezone), so
+    the other tests' connections keep the server's UTC. Partitions are in the same zone, as an operator there
+    would set them."""
+    name = "tz_" + zone.split("/")[1].lower()
+    admin = get_pool(pg_url)
+    with admin.connection() as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(psql.SQL("CREATE DATABASE {}").format(psql.Identifier(name)))
+            conn.execute(psql.SQL("ALTER DATABASE {} SET timezone TO {}").format(psql.Identifier(name), psql.Literal(zone)))
+    url = make_conninfo(pg_url, dbname=name)
+    monkeypatch.setenv("MEMORY_PIPELINE_DATABASE_URL", url)  # what the run's resource connects to
+    settings = Settings(database_url=url, home=tmp_path / "home", schema_name="mp_zone", source_table="chat_zone",
+                        timezone=zone, partitions_start="2023-01-01")
+    with get_pool(url).connection() as conn:
+        assert conn.execute("SHOW timezone").fetchone()["TimeZone"] == zone  # the server really is in that zone
+        conn.execute("DROP SCHEMA IF EXISTS mp_zone CASCADE")
+        conn.execute("DROP TABLE IF EXISTS public.chat_zone")
+        ensure_schema(conn, settings)
+    return settings
+
+
+@pytest.mark.parametrize("zone", sorted(ZONE_CASES))
+def test_instants_compare_in_utc_on_a_server_in_a_dst_zone(zone, pg_url, tmp_path, monkeypatch):
+    correction, gap_fall, gap_spring, (fall_day, spring_day) = ZONE_CASES[zone]
+    p = Pipeline(zoned_settings(pg_url, tmp_path, zone, monkeypatch))
+    rows = fault_rows(correction, gap_fall, gap_spring)
+    p.load(rows)
+    assert p.run(fall_day).success and p.run(spring_day).success
+
+    # The night clocks go back: "Sorry, I live in Bergen." 20 minutes after "I live in Oslo." wins.
+    key = rows[0].session_id
+    versions = {f["fact"]: f for f in facts(p, key, active=False)}
+    assert [f["fact"] for f in facts(p, key)] == ["User lives in Bergen."]
+    bergen, oslo = versions["User lives in Bergen."], versions["User lives in Oslo."]
+    assert oslo["superseded_at"] == bergen["valid_from"] == rows[1].created_at
+    assert oslo["superseded_by"] == bergen["id"]
+
+    # Idle gaps are real elapsed time: 3 h 40 min across the fall-back splits, 2 h 30 min across spring-forward not.
+    def conversations(session_key):
+        return p.rows("SELECT started_at, ended_at FROM {schema}.conversations WHERE session_key = %s "
+                      "ORDER BY started_at", (session_key,))
+    fall = [r for r in rows if r.session_id == rows[2].session_id]
+    spring = [r for r in rows if r.session_id == rows[4].session_id]
+    assert [(c["started_at"], c["ended_at"]) for c in conversations(fall[0].session_id)] == \
+        [(fall[0].created_at, fall[0].created_at), (fall[1].created_at, fall[1].created_at)]
+    assert [(c["started_at"], c["ended_at"]) for c in conversations(spring[0].session_id)] == \
+        [(spring[0].created_at, spring[1].created_at)]
+    assert p.source_ids() == set()  # every conversation consolidated and archived
+
+
+def test_a_30_minute_offset_zone_without_dst_keeps_said_order(pg_url, tmp_path, monkeypatch):
+    p = Pipeline(zoned_settings(pg_url, tmp_path, "Asia/Kolkata", monkeypatch))
+    rows = fault_rows("tz_fall_back_correction")
+    p.load(rows)
+    assert p.run("2025-10-26").success
+    assert [f["fact"] for f in facts(p, rows[0].session_id)] == ["User lives in Bergen."]
+    assert facts(p, rows[0].session_id)[0]["valid_from"].utcoffset().total_seconds() == 0
+
+
+def test_split_rows_measures_gaps_in_real_time_whatever_the_rows_tzinfo():
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from memory_pipeline.domain.conversations import split_rows
+    from memory_pipeline.domain.messages import SourceRow
+
+    berlin = ZoneInfo("Europe/Berlin")
+    rows = [SourceRow(r.id, r.session_id, r.message, r.created_at.astimezone(berlin))  # as a Berlin session reads them
+            for r in fault_rows("tz_fall_back_idle_gap", "tz_spring_forward_idle_gap")]
+    groups = split_rows(rows, timedelta(hours=3))
+    assert [[r.id for r in g] for g in groups] == [[rows[0].id], [rows[1].id], [rows[2].id, rows[3].id]]
+    assert all(r.created_at.utcoffset() == timedelta(0) for g in groups for r in g)

@@ -14,8 +14,8 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from memory_pipeline.domain.messages import ParsedRow, SourceRow, parse_row
@@ -82,16 +82,26 @@ def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
     return mapper
 
 
+def in_utc(row: SourceRow) -> SourceRow:
+    """`row` with `created_at` in UTC. Two aware datetimes that share one tzinfo compare and subtract by wall
+    clock in Python, which is wrong across a DST change (02:10 CET sorts before 02:50 CEST); in UTC, wall clock
+    and instant agree. Naive and missing times are left as they are."""
+    if row.created_at is None or row.created_at.tzinfo is None or row.created_at.tzinfo is timezone.utc:
+        return row
+    return replace(row, created_at=row.created_at.astimezone(timezone.utc))
+
+
 def split_rows(
     rows: Iterable[SourceRow], idle_gap: timedelta, max_span: timedelta | None = None
 ) -> list[list[SourceRow]]:
     """Group rows into conversations: per session key, timed rows ordered by (created_at, id) and cut where
     the gap between consecutive messages exceeds `idle_gap`, or where the conversation would last longer than
     `max_span` (a group chat that never pauses must still close); legacy rows (created_at None) of a key form
-    one group ordered by id. Returns groups in a deterministic order (session key, then first row)."""
+    one group ordered by id. Times are compared in UTC (`in_utc`); the returned rows carry UTC times. Returns
+    groups in a deterministic order (session key, then first row)."""
     by_key: dict[str, list[SourceRow]] = defaultdict(list)
     for row in rows:
-        by_key[row.session_id].append(row)
+        by_key[row.session_id].append(in_utc(row))
     groups: list[list[SourceRow]] = []
     for key in sorted(by_key):
         legacy = sorted((r for r in by_key[key] if r.created_at is None), key=lambda r: r.id)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
 
@@ -30,7 +30,7 @@ def is_single_valued(attribute: str | None) -> bool:
 
 @dataclass(frozen=True)
 class AcceptedFact:
-    """An accepted candidate as reconciliation needs it (`said_at` timezone-aware)."""
+    """An accepted candidate as reconciliation needs it (`said_at` timezone-aware; held in UTC)."""
 
     candidate_id: str
     user_key: str
@@ -44,6 +44,11 @@ class AcceptedFact:
     conversation_id: str
     said_at: datetime
     position: int = 0  # order of the fact within its conversation's extraction
+
+    def __post_init__(self) -> None:
+        # Said order is compared in UTC: datetimes sharing one DST-zone tzinfo compare by wall clock in Python.
+        if self.said_at.tzinfo is not None and self.said_at.tzinfo is not timezone.utc:
+            object.__setattr__(self, "said_at", self.said_at.astimezone(timezone.utc))
 
     @property
     def said_order(self) -> tuple:
