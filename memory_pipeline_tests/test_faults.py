@@ -151,3 +151,68 @@ def test_split_rows_measures_gaps_in_real_time_whatever_the_rows_tzinfo():
     groups = split_rows(rows, timedelta(hours=3))
     assert [[r.id for r in g] for g in groups] == [[rows[0].id], [rows[1].id], [rows[2].id, rows[3].id]]
     assert all(r.created_at.utcoffset() == timedelta(0) for g in groups for r in g)
+
+
+# -- 4. single-valued slots take only values of their kind ----------------------------------------------------
+def offline_facts(text):
+    from datetime import date, datetime, timedelta, timezone
+
+    from memory_pipeline.domain.conversations import build_conversations
+    from memory_pipeline.domain.messages import SourceRow
+    from memory_pipeline.extractors.offline import OfflineExtractor
+
+    row = SourceRow(1, "u", {"type": "human", "content": text}, datetime(2026, 5, 3, 12, tzinfo=timezone.utc))
+    conversation = build_conversations([row], idle_gap=timedelta(hours=3), timezone="UTC",
+                                       backlog_date=date(2026, 1, 1), user_key=lambda k: k)[0]
+    return [(f.attribute, f.value) for f in OfflineExtractor().extract(conversation, "").facts]
+
+
+@pytest.mark.parametrize("text, slot", [
+    ("We moved to a new CRM last year.", "home_location"),
+    ("We moved to the new ERP system in March.", "home_location"),
+    ("I moved to a bigger plan.", "home_location"),
+    ("I live in fear of deadlines.", "home_location"),
+    ("I live in a constant state of panic.", "home_location"),
+    ("I'm based in the cloud team.", "home_location"),
+    ("I grew up in a small town.", "hometown"),
+    ("I work for a living.", "employer"),
+    ("I work at home.", "employer"),
+    ("I work at night.", "employer"),
+    ("I work for myself.", "employer"),
+    ("My company is growing fast.", "employer"),
+    ("I work as hard as I can.", "job"),
+    ("I work as a team with my sister.", "job"),
+    ("I'm the best at chess.", "job"),
+    ("I'm the one who called yesterday.", "job"),
+    ("I'm Ok, thanks.", "name"),
+    ("I'm English, by the way.", "name"),
+    ("I'm Back!", "name"),
+    ("Call me Tomorrow.", "preferred_name"),
+])
+def test_single_valued_patterns_refuse_values_of_another_kind(text, slot):
+    assert slot not in {attribute for attribute, _ in offline_facts(text)}
+
+
+@pytest.mark.parametrize("text, slot, value", [
+    ("We moved to Lisbon last month.", "home_location", "Lisbon"),
+    ("I live in the Netherlands.", "home_location", "the Netherlands"),
+    ("I live in New York.", "home_location", "New York"),
+    ("I grew up in Ohio, so the weather here is a nice change.", "hometown", "Ohio"),
+    ("I work at Acme Corp.", "employer", "Acme Corp"),
+    ("I work for the BBC.", "employer", "the BBC"),
+    ("My company is Northwind.", "employer", "Northwind"),
+    ("I work as a nurse.", "job", "nurse"),
+    ("I work as CTO.", "job", "CTO"),
+    ("I'm the head of marketing.", "job", "head of marketing"),
+    ("I'm Jeremy, nice to meet you.", "name", "Jeremy"),
+    ("Call me Jo.", "preferred_name", "Jo"),
+])
+def test_single_valued_patterns_still_take_their_own_kind(text, slot, value):
+    assert (slot, value) in offline_facts(text)
+
+
+def test_moving_to_a_new_crm_does_not_supersede_a_home(make_settings):
+    p = Pipeline(make_settings())
+    p.load(fault_rows("pattern_false_positive_crm"))
+    assert p.run("2026-05-01").success and p.run(DAY).success
+    assert [(f["attribute"], f["value"]) for f in facts(p, "u:crm", active=False)] == [("home_location", "Lisbon")]

@@ -15,7 +15,7 @@ LLM backend is the way past those limits.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memory_pipeline.domain.conversations import Conversation
@@ -85,35 +85,113 @@ _NAME = r"(?P<v>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
 _CHANNELS = r"(?P<v>e-?mail|phone|sms|text(?: message)?s?|whatsapp|telegram|post|mail)"
 
 
+# -- what a single-valued slot accepts -------------------------------------------------------------------
+# A single-valued slot's new value supersedes the old one, so a false positive ("We moved to a new CRM" as a home)
+# destroys a true fact. Each slot therefore checks that its value is the kind of thing the slot holds; a miss is
+# cheaper than a false fact. Without a gazetteer, "a place" and "an organisation" mean a proper name: it starts
+# with a capital (or a letter of a script without case, e.g. CJK), after an optional "the", and does not start
+# with a determiner ("A new CRM" typed with a capital is still a thing).
+_NOT_A_NAME_START = frozenset(
+    "a an my our your his her their its this that these those some any no every each another".split()
+)
+# "I'm Ok", "call me Tomorrow", "I'm English": capitalised words that are not a person's name.
+_NOT_A_PERSON = frozenset(
+    "ok okay fine good great well back done here there sorry ready sure busy tired new home in out happy glad "
+    "alright lost confused hungry excited curious not so very really just also still now later soon tomorrow "
+    "today tonight anytime asap monday tuesday wednesday thursday friday saturday sunday maybe vegan vegetarian "
+    "english french german spanish italian chinese japanese korean american british canadian australian indian "
+    "russian polish dutch swedish irish scottish welsh brazilian mexican portuguese greek turkish arab jewish "
+    "muslim catholic hindu buddhist single married divorced retired pregnant sick ill".split()
+)
+# Roles a job slot accepts after "I'm the ..." (a person's position, not "the best" or "the one who ...").
+_ROLE_NOUNS = (
+    r"engineer|developer|teacher|student|nurse|doctor|designer|manager|writer|lawyer|accountant|consultant|"
+    r"artist|musician|chef|scientist|analyst|researcher|programmer|freelancer|photographer|retiree|owner|founder|"
+    r"co-founder|cofounder|ceo|cto|cfo|coo|cmo|director|lead|president|chair|chairman|chairwoman|secretary|"
+    r"treasurer|administrator|admin|editor|principal|coordinator|architect|officer|supervisor|head of [\w ]{2,40}"
+)
+# Collective or manner words after "I work as a ...": "a team", "a volunteer group" are not a job.
+_NOT_A_ROLE = frozenset("team group family unit pair whole collective".split())
+
+
+def _is_proper_name(value: str) -> bool:
+    """True for a value that can be a place or organisation: "Berlin", "the Netherlands", "Acme Corp", "東京"."""
+    words = value.split()
+    if words and words[0].casefold() == "the":
+        words = words[1:]
+    if not words or words[0].casefold().strip("'\"") in _NOT_A_NAME_START:
+        return False
+    first = words[0][0]
+    return first.isalpha() and not first.islower()
+
+
+# Words that make a capitalised value a thing rather than a place ("the new CRM", "Google Cloud", "Version 2").
+_NOT_A_PLACE_WORD = frozenset(
+    "crm erp app apps platform software tool tools system systems stack server servers cloud version plan "
+    "provider vendor database framework library website site api model release".split()
+)
+
+
+def _is_place(value: str) -> bool:
+    """True for a value that can be a place: a proper name (`_is_proper_name`) with no word that names a tool."""
+    return _is_proper_name(value) and not any(w.casefold().strip(".,") in _NOT_A_PLACE_WORD for w in value.split())
+
+
+def _is_person_name(value: str) -> bool:
+    """True for a value that can be a person's name (capitalised, not a state, time or nationality word)."""
+    return not any(word.casefold() in _NOT_A_PERSON for word in value.split())
+
+
+def _is_role(value: str) -> bool:
+    """True unless the job value is a collective or manner word ("a team")."""
+    words = value.casefold().split()
+    return bool(words) and words[-1] not in _NOT_A_ROLE and words[0] not in _NOT_A_ROLE
+
+
 @dataclass(frozen=True)
 class _Rule:
-    """One pattern: matched at a clause start; `template` formats the fact from the captured value `v`."""
+    """One pattern: matched at a clause start; `template` formats the fact from the captured value `v`;
+    `accepts` (when set) must hold for the cleaned value, else the clause gives nothing."""
 
     pattern: re.Pattern[str]
     category: str
     attribute: str | None
     template: str
     keep_clause: bool = False  # non-English: the fact is the clause as said
+    accepts: Callable[[str], bool] | None = None
 
 
-def _rule(regex: str, category: str, attribute: str | None, template: str, keep_clause: bool = False) -> _Rule:
-    return _Rule(re.compile(_LEAD + regex, re.IGNORECASE), category, attribute, template, keep_clause)
+def _rule(regex: str, category: str, attribute: str | None, template: str, keep_clause: bool = False,
+          accepts: Callable[[str], bool] | None = None) -> _Rule:
+    return _Rule(re.compile(_LEAD + regex, re.IGNORECASE), category, attribute, template, keep_clause, accepts)
 
 
 _RULES: tuple[_Rule, ...] = (
     # client_info
-    _rule(r"my name is " + _NAME.replace("(?P<v>", "(?P<v>(?-i:") + ")", "client_info", "name", "User's name is {v}."),
-    _rule(r"(?:I'm|I am) (?-i:" + _NAME + r")(?=[,.!]|\s+(?:and|nice|here)\b)", "client_info", "name", "User's name is {v}."),
-    _rule(r"(?:you can )?call me (?-i:" + _NAME + r")", "client_info", "preferred_name", "User likes to be called {v}."),
-    _rule(r"(?:I'm|I am) (?:based|located) in " + _VALUE, "client_info", "home_location", "User is based in {v}."),
-    _rule(r"I (?:currently )?live in " + _VALUE, "client_info", "home_location", "User lives in {v}."),
-    _rule(r"(?:I|we) (?:just |recently |also |finally )*moved (?:from [^,.;]+? )?to " + _VALUE, "client_info", "home_location", "User moved to {v}."),
-    _rule(r"I grew up in " + _VALUE, "client_info", "hometown", "User grew up in {v}."),
-    _rule(r"my company is " + _VALUE.replace(_END, r"(?=\s+and\b|" + _END[3:]), "client_info", "employer", "User's company is {v}."),
-    _rule(r"I (?:just )?started a new job as (?:an? )?" + _VALUE, "client_info", "job", "User works as {v}."),
-    _rule(r"I work as (?:an? )?" + _VALUE, "client_info", "job", "User works as {v}."),
-    _rule(r"I work (?:at|for) " + _VALUE, "client_info", "employer", "User works {m} {v}."),
-    _rule(r"(?:I'm|I am) the " + _VALUE, "client_info", "job", "User is the {v}."),
+    _rule(r"my name is " + _NAME.replace("(?P<v>", "(?P<v>(?-i:") + ")", "client_info", "name", "User's name is {v}.",
+          accepts=_is_person_name),
+    _rule(r"(?:I'm|I am) (?-i:" + _NAME + r")(?=[,.!]|\s+(?:and|nice|here)\b)", "client_info", "name",
+          "User's name is {v}.", accepts=_is_person_name),
+    _rule(r"(?:you can )?call me (?-i:" + _NAME + r")", "client_info", "preferred_name", "User likes to be called {v}.",
+          accepts=_is_person_name),
+    _rule(r"(?:I'm|I am) (?:based|located) in " + _VALUE, "client_info", "home_location", "User is based in {v}.",
+          accepts=_is_place),
+    _rule(r"I (?:currently )?live in " + _VALUE, "client_info", "home_location", "User lives in {v}.",
+          accepts=_is_place),
+    # "moved to" also names tools ("We moved to a new CRM"): the value must be a place (`_is_place`).
+    _rule(r"(?:I|we) (?:just |recently |also |finally )*(?:moved|relocated) (?:from [^,.;]+? )?to " + _VALUE,
+          "client_info", "home_location", "User moved to {v}.", accepts=_is_place),
+    _rule(r"I grew up in " + _VALUE, "client_info", "hometown", "User grew up in {v}.", accepts=_is_place),
+    _rule(r"my company is " + _VALUE.replace(_END, r"(?=\s+and\b|" + _END[3:]), "client_info", "employer",
+          "User's company is {v}.", accepts=_is_proper_name),
+    _rule(r"I (?:just )?started a new job as (?:an? )?" + _VALUE, "client_info", "job", "User works as {v}.",
+          accepts=_is_role),
+    # "I work as a nurse" / "I work as CTO"; not "I work as hard as I can" (no article, lower case).
+    _rule(r"I work as (?:an? (?=\w)|(?=(?-i:[A-Z])))" + _VALUE, "client_info", "job", "User works as {v}.",
+          accepts=_is_role),
+    _rule(r"I work (?:at|for) " + _VALUE, "client_info", "employer", "User works {m} {v}.", accepts=_is_proper_name),
+    _rule(r"(?:I'm|I am) the (?P<v>(?:[\w-]+ ){0,3}(?:" + _ROLE_NOUNS + r"))(?:\b|$)", "client_info", "job",
+          "User is the {v}."),
     _rule(r"(?:I'm|I am) (?:a|an) (?P<v>(?:[\w-]+ ){0,3}(?:engineer|developer|teacher|student|nurse|doctor|designer|manager|writer|lawyer|accountant|consultant|artist|musician|chef|scientist|analyst|researcher|programmer|freelancer|photographer|retiree))\b",
           "client_info", "job", "User is a {v}."),
     _rule(r"I (?:just )?joined " + _VALUE, "client_info", None, "User joined {v}."),
@@ -216,6 +294,8 @@ def _fact_from(rule: _Rule, match: re.Match[str], clause: str) -> tuple[str, str
         return (text if text.endswith((".", "。", "!", "！")) else text + "."), rule.attribute, value
     value = _clean_value(match.group("v"))
     if not value or len(value) > 120 or _HYPOTHETICAL.search(value) or _VAGUE.match(value):
+        return None
+    if rule.accepts is not None and not rule.accepts(value):
         return None
     groups = match.groupdict()
     fields = {
