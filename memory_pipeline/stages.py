@@ -207,7 +207,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
-    failed = no_summary = already = changed = tokens_in = tokens_out = 0
+    failed = no_summary = already = changed = tokens_in = tokens_out = retractions = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
     for record in store.conversations_of_partition(conn, day):
         conversation_id = record["conversation_id"]
@@ -239,6 +239,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                 "transcript_hash": record["transcript_hash"]})
         for c in candidates:
             statuses[c.status] += 1
+            retractions += c.status == "accepted" and c.retraction
             if c.reason:
                 reasons[c.reason] += 1
             else:
@@ -249,6 +250,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "rejected": statuses["rejected"],
         "rejected_by_reason": dict(sorted(reasons.items())),
         "accepted_by_category": dict(sorted(categories.items())),
+        "retractions_accepted": retractions,
         "conversations_failed": failed,
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,

@@ -207,6 +207,7 @@ class Store:
                 "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
                 "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
                 "extractor": extractor, "model": model, "prompt_version": prompt_version,
+                "retraction": c.retraction,
             })
 
     def lock_conversation(self, conn, conversation_id: str) -> str | None:

@@ -155,6 +155,10 @@ def test_split_rows_measures_gaps_in_real_time_whatever_the_rows_tzinfo():
 
 # -- 4. single-valued slots take only values of their kind ----------------------------------------------------
 def offline_facts(text):
+    return [(f.attribute, f.value) for f in offline_extracted(text)]
+
+
+def offline_extracted(text):
     from datetime import date, datetime, timedelta, timezone
 
     from memory_pipeline.domain.conversations import build_conversations
@@ -164,7 +168,7 @@ def offline_facts(text):
     row = SourceRow(1, "u", {"type": "human", "content": text}, datetime(2026, 5, 3, 12, tzinfo=timezone.utc))
     conversation = build_conversations([row], idle_gap=timedelta(hours=3), timezone="UTC",
                                        backlog_date=date(2026, 1, 1), user_key=lambda k: k)[0]
-    return [(f.attribute, f.value) for f in OfflineExtractor().extract(conversation, "").facts]
+    return OfflineExtractor().extract(conversation, "").facts
 
 
 @pytest.mark.parametrize("text, slot", [
@@ -216,3 +220,76 @@ def test_moving_to_a_new_crm_does_not_supersede_a_home(make_settings):
     p.load(fault_rows("pattern_false_positive_crm"))
     assert p.run("2026-05-01").success and p.run(DAY).success
     assert [(f["attribute"], f["value"]) for f in facts(p, "u:crm", active=False)] == [("home_location", "Lisbon")]
+
+
+# -- 5. negation and retraction ---------------------------------------------------------------------------
+def test_retractions_end_their_slots_without_a_successor_in_any_backfill_order(make_settings):
+    def run(order):
+        p = Pipeline(make_settings())
+        p.load(fault_rows("retraction_no_longer"))
+        for day in order:
+            assert p.run(day).success
+        return p
+
+    p = run(["2026-05-01", DAY])
+    assert facts(p, "u:vim") == []  # like, diet and home all withdrawn, nothing new made up
+    history = {f["fact"]: f for f in facts(p, "u:vim", active=False)}
+    assert set(history) == {"User likes Vim.", "User is vegetarian.", "User lives in Paris."}
+    said = {r.message["content"]: r.created_at for r in fault_rows("retraction_no_longer")}
+    assert history["User likes Vim."]["superseded_at"] == said["I no longer like Vim."]
+    assert history["User is vegetarian."]["superseded_at"] == said["I'm not vegetarian anymore"]
+    assert history["User lives in Paris."]["superseded_at"] == said["I don't live in Paris anymore."]
+    assert all(f["superseded_by"] is None for f in history.values())
+    retractions = p.rows("SELECT attribute FROM {schema}.fact_candidates WHERE retraction AND status = 'accepted'")
+    assert sorted(r["attribute"] for r in retractions) == ["diet", "home_location", "opinion:vim"]
+
+    before = p.snapshot()
+    assert p.run(DAY).success and p.run("2026-05-01").success
+    assert p.snapshot() == before  # a re-run changes nothing
+
+    reverse = run([DAY, "2026-05-01"])  # the retractions' day first: the said order still decides
+    comparable = lambda q: sorted((f["fact"], f["valid_from"], f["superseded_at"]) for f in facts(q, active=False))
+    assert comparable(reverse) == comparable(p)
+
+
+def test_retraction_of_an_empty_slot_or_another_value_does_nothing():
+    from datetime import datetime, timedelta, timezone
+
+    from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
+
+    t0 = datetime(2026, 5, 1, tzinfo=timezone.utc)
+
+    def fact(n, attribute, value, text, retraction=False):
+        return AcceptedFact(f"c{n}", "u", "client_info", attribute, value, text, "q", n, "human", "conv",
+                            t0 + timedelta(days=n), retraction=retraction)
+
+    lyon = fact(2, "home_location", "Lyon", "User lives in Lyon.")
+    versions = reconcile_user([
+        fact(0, "diet", "vegan", "User is no longer vegan.", retraction=True),        # nothing held yet
+        fact(1, "home_location", "Paris", "User lives in Paris."),
+        lyon,
+        fact(3, "home_location", "Paris", "User no longer lives in Paris.", retraction=True),  # Paris is gone already
+    ], {})
+    assert [(v.fact, v.superseded_at) for v in versions] == [
+        ("User lives in Paris.", lyon.said_at), ("User lives in Lyon.", None)]
+
+
+@pytest.mark.parametrize("positive, retraction, slot", [
+    ("I like Vim.", "I don't like Vim anymore", "opinion:vim"),
+    ("I work at Acme.", "I don't work at Acme anymore.", "employer"),
+    ("I'm a teacher.", "I'm no longer a teacher.", "job"),
+    ("I live in Oslo.", "I no longer live in Oslo.", "home_location"),
+    ("J'aime le chocolat.", "Je n'aime plus le chocolat.", "opinion:le chocolat"),
+    ("J'habite à Paris.", "Je n'habite plus à Paris.", "home_location"),
+    ("Je suis végétarienne.", "Je ne suis plus végétarienne.", "diet"),
+    ("我喜欢猫。", "我不再喜欢猫。", "opinion:猫"),
+    ("我住在北京。", "我已经不住在北京了。", "home_location"),
+])
+def test_offline_retractions_name_the_slot_the_positive_fact_used(positive, retraction, slot):
+    from memory_pipeline.domain.reconcile import values_match
+
+    (pos,) = offline_extracted(positive)
+    (ret,) = offline_extracted(retraction)
+    assert not pos.retraction and ret.retraction
+    assert pos.attribute == ret.attribute == slot and values_match(ret.value, pos.value)
+    assert ret.quote == retraction

@@ -226,19 +226,23 @@ _RULES: tuple[_Rule, ...] = (
     # French (fact = the clause as said)
     _rule(r"je (?:préfère|prefere) .{2,120}", "preference", None, "", keep_clause=True),
     _rule(r"je suis (?P<v>végétarien(?:ne)?|vegan|végane|végétalien(?:ne)?)", "preference", "diet", "", keep_clause=True),
-    _rule(r"j'(?:adore|aime) .{2,120}", "preference", None, "", keep_clause=True),
+    _rule(r"j'(?P<verb>adore|aime) (?P<v>[^,;.!?]{2,120}?)(?=\s*[,;.!?]|$)", "preference", "@opinion", "",
+          keep_clause=True),
     _rule(r"je m'appelle (?P<v>\w+)", "client_info", "name", "", keep_clause=True),
-    _rule(r"j'habite (?:à|a|en|au) .{2,80}", "client_info", "home_location", "", keep_clause=True),
+    _rule(r"j'habite (?:à|a|en|au) (?P<v>[^,;.!?]{2,80}?)(?=\s*[,;.!?]|$)", "client_info", "home_location", "",
+          keep_clause=True),
     # Chinese (fact = the clause as said)
-    _rule(r"我(?:很|非常|特别|真的)?(?:喜欢|爱|讨厌|不喜欢)[^，。！？]{1,60}", "preference", None, "", keep_clause=True),
+    _rule(r"我(?:很|非常|特别|真的)?(?P<verb>喜欢|爱|讨厌|不喜欢)(?P<v>[^，。！？,.!?]{1,60})", "preference", "@opinion", "",
+          keep_clause=True),
     _rule(r"我叫(?P<v>[^，。！？\s]{1,20})", "client_info", "name", "", keep_clause=True),
-    _rule(r"我住在[^，。！？]{1,40}", "client_info", "home_location", "", keep_clause=True),
+    _rule(r"我住在(?P<v>[^，。！？,.!?]{1,40})", "client_info", "home_location", "", keep_clause=True),
 )
 
 _VERB_FORMS = {
     "love": "loves", "like": "likes", "enjoy": "enjoys", "adore": "adores", "prefer": "prefers",
     "hate": "hates", "dislike": "dislikes", "can't stand": "cannot stand", "don't like": "does not like",
-    "do not like": "does not like",
+    "do not like": "does not like", "aime": "likes", "adore": "loves", "喜欢": "likes", "爱": "loves",
+    "讨厌": "hates", "不喜欢": "does not like",
 }
 _ATTRIBUTE_BY_VERB = {"send": "delivery_instruction", "mail": "delivery_instruction", "ship": "shipping_address",
                       "deliver": "shipping_address"}
@@ -291,7 +295,14 @@ def _fact_from(rule: _Rule, match: re.Match[str], clause: str) -> tuple[str, str
         text = re.sub(_LEAD, "", clause, count=1, flags=re.IGNORECASE).strip().rstrip(",;，；")
         text = text[:1].upper() + text[1:]
         value = match.groupdict().get("v")
-        return (text if text.endswith((".", "。", "!", "！")) else text + "."), rule.attribute, value
+        attribute = rule.attribute
+        if attribute == "@opinion":  # slot: the object; value: the stance, as in English
+            value = (value or "").strip()
+            attribute = "opinion:" + value.casefold() if value else None
+            value = _VERB_FORMS.get(match.group("verb").lower(), match.group("verb"))
+        elif value:
+            value = value.strip()
+        return (text if text.endswith((".", "。", "!", "！")) else text + "."), attribute, value
     value = _clean_value(match.group("v"))
     if not value or len(value) > 120 or _HYPOTHETICAL.search(value) or _VAGUE.match(value):
         return None
@@ -314,6 +325,44 @@ def _fact_from(rule: _Rule, match: re.Match[str], clause: str) -> tuple[str, str
     elif rule.attribute == "@opinion" and attribute:
         value = fields["verb"]  # the slot is the object; its value is the stance: "loves", "hates", ...
     return fact, attribute, value
+
+
+# -- retractions ---------------------------------------------------------------------------------------
+# A clause that withdraws what a slot held, rewritten to the positive statement whose slot it ends:
+# "I no longer like Vim." -> "I like Vim", "I'm not vegetarian anymore" -> "I'm vegetarian", "je n'habite plus à
+# Paris" -> "j'habite à Paris", "我已经不住在北京了" -> "我住在北京". The positive form is matched by the same
+# rules as any clause, so a retraction names exactly the slot (and value) the positive fact used.
+_ANYMORE = r"\s*\b(?:anymore|any more|any longer)\b"
+_RETRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"^(?:I'm|I am|Im) no longer (?P<rest>.+)$", "I'm {rest}"),
+        (r"^I(?:'ve| have)? no longer (?P<rest>.+)$", "I {rest}"),
+        (r"^I (?:don't|do not|dont) (?P<rest>.+?)" + _ANYMORE + r"(?P<tail>.*)$", "I {rest}{tail}"),
+        (r"^(?:I'm|I am|Im) not (?P<rest>.+?)" + _ANYMORE + r"(?P<tail>.*)$", "I'm {rest}{tail}"),
+        (r"^je n'(?P<verb>aime|adore|habite) plus (?P<rest>.+)$", "j'{verb} {rest}"),
+        (r"^je ne (?P<verb>suis|préfère|prefere|m'appelle) plus (?P<rest>.+)$", "je {verb} {rest}"),
+        (r"^我(?:已经|现在)?不再(?P<rest>.+?)了?$", "我{rest}"),
+        (r"^我(?:已经|现在)?不(?P<rest>(?:住在|喜欢|爱|叫).+?)了$", "我{rest}"),
+    )
+)
+
+
+def _positive_form(clause: str) -> str | None:
+    """The positive statement a retraction clause withdraws, or None when the clause retracts nothing."""
+    text = clause.strip().rstrip(".!。！,;，；").strip()
+    for pattern, replacement in _RETRACTIONS:
+        match = pattern.match(text)
+        if match:
+            return replacement.format(**{k: (v or "") for k, v in match.groupdict().items()}).strip()
+    return None
+
+
+def _withdrawn(fact: str) -> str:
+    """The sentence saying a fact no longer holds: "User likes Vim." -> "User no longer likes Vim."."""
+    match = re.match(r"^(User(?:'s [\w ]+?)?) (is|are) (.+)$", fact)
+    if match:
+        return f"{match.group(1)} {match.group(2)} no longer {match.group(3)}"
+    return "User no longer " + fact[len("User "):] if fact.startswith("User ") else fact
 
 
 def _skip_sentence(sentence: str) -> bool:
@@ -355,6 +404,13 @@ class OfflineExtractor:
                 continue
             if is_question and clause_end == len(sentence):
                 continue  # the clause that carries the question mark asks, it does not tell
+            positive = _positive_form(lead_stripped)
+            if positive is not None:
+                # A retraction never yields the positive fact it names; at most the retraction itself.
+                retraction = self._retraction(positive, lead_stripped, sentence)
+                if retraction is not None:
+                    yield retraction
+                continue
             for rule in _RULES:
                 match = rule.pattern.match(sentence, start)
                 if not match:
@@ -365,6 +421,28 @@ class OfflineExtractor:
                 fact, attribute, value = built
                 yield ExtractedFact(category=rule.category, fact=fact, quote=sentence, attribute=attribute, value=value)
                 break  # one fact per clause: the first, most specific rule wins
+
+    @staticmethod
+    def _retraction(positive: str, clause: str, sentence: str) -> ExtractedFact | None:
+        """The retraction of the slot `positive` fills (None when it fills no slot). Its value is the one
+        withdrawn, except for an opinion, whose slot is the object: any stance on it is withdrawn."""
+        for rule in _RULES:
+            match = rule.pattern.match(positive)
+            if not match:
+                continue
+            built = _fact_from(rule, match, positive if rule.keep_clause else match.group(0))
+            if built is None or not built[1]:
+                return None
+            fact, attribute, value = built
+            if rule.keep_clause:
+                fact = _fact_from(rule, match, clause)[0]  # in its language: the retraction as said
+            else:
+                fact = _withdrawn(fact)
+            if attribute.startswith("opinion:"):
+                value = None
+            return ExtractedFact(category=rule.category, fact=fact, quote=sentence, attribute=attribute,
+                                 value=value, retraction=True)
+        return None
 
     def summarize(self, conversation: Conversation) -> SummaryResult:
         """Extractive summary: the user's first sentence, the sentences that carry facts, the assistant's last
