@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from datetime import date
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 ENV_PREFIX = "MEMORY_PIPELINE_"
+SENDER_TEMPLATE_FIELDS = frozenset({"session_key", "user_key", "sender"})
 
 # A schema name that may go into a libpq `options` value (`-csearch_path=...`) and into SQL: an unquoted
 # PostgreSQL identifier as PostgreSQL stores it (lower case; unquoted names are folded to lower case) and at most
@@ -76,6 +78,11 @@ class Settings(BaseModel):
     )
     user_key_regex: str | None = Field(
         None, description="regex with a named group `user` mapping session key -> user key; unset = identity"
+    )
+    sender_user_key: str = Field(
+        "{user_key}#{sender}",
+        description="user key of a group chat's sender (a `## Message from NAME` header): a template of "
+        "{session_key}, {user_key} (the session key's user key) and {sender}; `{user_key}` alone merges senders",
     )
     archive_retention_days: int = Field(30, ge=1, description="days archived raw rows are kept before dropping")
     max_message_chars: int = Field(
@@ -148,6 +155,21 @@ class Settings(BaseModel):
             raise ValueError(f"not a regular expression ({exc})") from None
         if "user" not in compiled.groupindex:
             raise ValueError("user_key_regex needs a named group (?P<user>...)")
+        return value
+
+    @field_validator("sender_user_key")
+    @classmethod
+    def _sender_template(cls, value: str) -> str:
+        try:
+            fields = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
+            unknown = fields - SENDER_TEMPLATE_FIELDS
+            if unknown:
+                raise ValueError(f"unknown field(s) {sorted(unknown)}: use {{session_key}}, {{user_key}}, {{sender}}")
+            rendered = value.format(session_key="k", user_key="u", sender="s")
+        except (ValueError, IndexError, KeyError, AttributeError) as exc:
+            raise ValueError(f"not a user key template ({exc})") from None
+        if not rendered.strip():
+            raise ValueError("the template gives a blank user key")
         return value
 
     @field_validator("extractor")

@@ -63,6 +63,8 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
             role=t["role"],
             text=t["text"],
             tool_evidence=t.get("tool_evidence"),
+            sender=t.get("sender"),
+            user_key=t.get("user_key"),
         )
         for t in record["transcript"]
     )
@@ -120,6 +122,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             max_chars=settings.max_message_chars,
             max_span=timedelta(hours=settings.max_conversation_hours),
             id_salt=store.id_salt(conn),
+            sender_template=settings.sender_user_key,
         )
         of_day = [c for c in conversations if c.partition_date == day]
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
@@ -264,7 +267,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
     depend on the order partitions ran in."""
-    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]})
+    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]}
+                   | set(store.candidate_user_keys_of_partition(conn, day)))  # group chats: each sender
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():

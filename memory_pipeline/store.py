@@ -142,7 +142,8 @@ class Store:
         for conv in conversations:
             transcript = [
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
-                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
+                 **({"sender": t.sender, "user_key": t.user_key} if t.sender else {})}
                 for t in conv.turns
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
@@ -218,6 +219,11 @@ class Store:
     def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
         """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
         return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
+
+    def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
+        """User keys of a partition's accepted candidates (a group chat's senders have their own)."""
+        rows = conn.execute(self.query(conn, "candidate_user_keys_of_partition"), {"partition_date": day}).fetchall()
+        return [r["user_key"] for r in rows]
 
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
         """Every accepted candidate of a user, from every partition (reconciliation's input)."""

@@ -293,3 +293,35 @@ def test_offline_retractions_name_the_slot_the_positive_fact_used(positive, retr
     assert not pos.retraction and ret.retraction
     assert pos.attribute == ret.attribute == slot and values_match(ret.value, pos.value)
     assert ret.quote == retraction
+
+
+# -- 2. group chats: facts belong to the sender -------------------------------------------------------------
+def test_group_chat_senders_get_their_own_facts(make_settings):
+    p = Pipeline(make_settings())
+    p.load(fault_rows("group_chat_two_senders"))
+    result = p.run(DAY)
+    assert result.success
+    active = {(f["user_key"], f["fact"], f["quote"]) for f in facts(p)}
+    assert active == {("tg:-100777#Marta Silva", "User lives in Porto.", "Hi there, I live in Porto."),
+                      ("tg:-100777#Tomasz Nowak", "User lives in Gdansk.", "Hello, I live in Gdansk.")}
+    assert all(f["superseded_at"] is None for f in facts(p, active=False))  # nobody superseded anybody
+    assert metadata(result, "active_facts")["users_reconciled"] == 3  # the session key and its two senders
+    # The header is not part of what the sender said.
+    transcript = p.rows("SELECT transcript FROM {schema}.conversations")[0]["transcript"]
+    assert [t.get("sender") for t in transcript if t["role"] == "human"] == ["Marta Silva", "Tomasz Nowak"]
+    assert not any("Message from" in t["text"] for t in transcript)
+    assert p.run(DAY).success and {(f["user_key"], f["fact"], f["quote"]) for f in facts(p)} == active
+
+
+def test_merging_senders_into_the_session_key_is_the_operators_choice(make_settings):
+    p = Pipeline(make_settings(sender_user_key="{user_key}"))  # the operator asks for one user per session key
+    p.load(fault_rows("group_chat_two_senders"))
+    assert p.run(DAY).success
+    assert [f["fact"] for f in facts(p, "tg:-100777")] == ["User lives in Gdansk."]  # the choice is the operator's
+
+
+def test_sender_template_can_key_a_sender_across_groups(make_settings):
+    p = Pipeline(make_settings(sender_user_key="person:{sender}"))
+    p.load(fault_rows("group_chat_two_senders"))
+    assert p.run(DAY).success
+    assert {f["user_key"] for f in facts(p)} == {"person:Marta Silva", "person:Tomasz Nowak"}

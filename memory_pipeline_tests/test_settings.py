@@ -22,6 +22,7 @@ MALFORMED_TEXT = {
     "dagster_schema": "dagster -cdefault_transaction_read_only=on",  # a libpq option smuggled in
     "timezone": "Mars/Olympus",
     "user_key_regex": "([",                              # re.error escaped the validator before
+    "sender_user_key": "{user_key}#{sender_name}",         # unknown template field
     "extractor": "no_such_backend",
 }
 MALFORMED_BY_TYPE = {int: "twelve", float: "fast", bool: "maybe", date: "2023-13-45", Path: MALFORMED_TEXT["home"]}

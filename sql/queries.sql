@@ -155,6 +155,10 @@ JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
 ORDER BY c.candidate_id;
 
+-- name: candidate_user_keys_of_partition
+SELECT DISTINCT user_key FROM {schema}.fact_candidates
+WHERE partition_date = %(partition_date)s AND status = 'accepted';
+
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
        conversation_id, said_at, position, retraction

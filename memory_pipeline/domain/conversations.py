@@ -56,8 +56,10 @@ class Conversation:
 
     @property
     def transcript_hash(self) -> str:
-        """sha256 hex of the turns' ids, roles and texts: the summary cache key."""
-        body = [(t.message_id, t.role, t.text) for t in self.turns]
+        """sha256 hex of the turns' ids, roles, texts (and senders): the summary cache key."""
+        # A sender and its user key are part of what was said by whom (a new key mapping must re-extract); they
+        # are appended only when present, so hashes of conversations without senders stay as they were.
+        body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in self.turns]
         return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -89,6 +91,13 @@ def in_utc(row: SourceRow) -> SourceRow:
     if row.created_at is None or row.created_at.tzinfo is None or row.created_at.tzinfo is timezone.utc:
         return row
     return replace(row, created_at=row.created_at.astimezone(timezone.utc))
+
+
+def sender_user_key(template: str, session_key: str, user_key: str, sender: str) -> str:
+    """User key of a group chat's sender: `template` (str.format fields {session_key}, {user_key}, {sender};
+    MEMORY_PIPELINE_SENDER_USER_KEY, default "{user_key}#{sender}") filled in. Facts belong to the speaker, so
+    two senders of one session key get two user keys and never supersede each other's facts."""
+    return template.format(session_key=session_key, user_key=user_key, sender=sender)
 
 
 def split_rows(
@@ -130,11 +139,13 @@ def build_conversations(
     max_chars: int = 20_000,
     max_span: timedelta | None = None,
     id_salt: str = "",
+    sender_template: str = "{user_key}#{sender}",
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
     (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
 
-    A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
+    A human row with a sender (`## Message from NAME`) gets the user key `sender_user_key(sender_template, ...)`:
+    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
     (`blank_session_key` / `blank_user_key`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
     conversations = []
@@ -143,6 +154,10 @@ def build_conversations(
         legacy = first.created_at is None
         key = user_key(first.session_id)
         parsed = tuple(_parse_safely(r, max_chars) for r in group)
+        parsed = tuple(
+            replace(r, user_key=sender_user_key(sender_template, first.session_id, key, r.sender)) if r.sender else r
+            for r in parsed
+        )
         if not key.strip():
             # Facts under a blank user key would belong to nobody (and to everybody with a blank key): every row
             # is rejected with the reason; the stage records the rejections and leaves the rows in n8n's table.

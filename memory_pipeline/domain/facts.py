@@ -157,7 +157,8 @@ def validate_candidate(
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id)
     return Candidate(
         conversation_id=conversation.conversation_id,
-        user_key=conversation.user_key,
+        # Facts belong to the speaker: a group chat's sender has a user key of their own.
+        user_key=(turn.user_key if turn is not None and turn.user_key else conversation.user_key),
         position=position,
         category=category,
         attribute=(extracted.attribute or None),

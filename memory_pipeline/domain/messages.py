@@ -35,8 +35,13 @@ _ROLE_BY_TYPE: dict[str, Role] = {
 
 # n8n's stand-in for a tool call when the model had no native tool calling.
 _STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
-# n8n's human templates: "## Message from NAME (time)" on the first line.
-_TEMPLATE_HEADER = re.compile(r"^\s*##\s*Message from [^\n]*\n")
+# n8n's human templates for group and channel chats (Telegram, Slack, WhatsApp): a first line
+# "## Message from NAME (details):" before the sender's own text, which follows on the same line after the colon
+# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept.
+_TEMPLATE_HEADER = re.compile(
+    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]*?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    r"(?::[ \t]*\n?|\n|$)"
+)
 # Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
 # and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -70,6 +75,9 @@ class ParsedRow:
     status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
     `truncated` is True when the text was cut to `max_chars`.
+    `sender`: the NAME of a `## Message from NAME` header of a human row (a group chat's speaker; the header is
+    stripped from `text`), else None. `user_key`: the user the row's facts belong to when it differs from the
+    conversation's (set by `build_conversations` for a sender), else None.
     """
 
     message_id: int
@@ -80,6 +88,8 @@ class ParsedRow:
     reason: str | None = None
     tool_evidence: str | None = None
     truncated: bool = False
+    sender: str | None = None
+    user_key: str | None = None
 
 
 def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
@@ -125,15 +135,20 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
     if role == "ai":
         text, evidence = strip_used_tools_prefix(text)
         evidence = clean_text(evidence) if evidence else None
+    sender = None
     if role == "human":
-        text = _TEMPLATE_HEADER.sub("", text, count=1)
+        header = _TEMPLATE_HEADER.match(text)
+        if header:
+            sender = " ".join(clean_text(header.group("sender")).split()) or None
+            text = text[header.end():]
     text = clean_text(text)
     if not text:
         return skipped("tool_call_only") if evidence else rejected("no_content")
     truncated = len(text) > max_chars
     if truncated:
         text = text[:max_chars]
-    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated)
+    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated,
+                     sender=sender)
 
 
 def content_text(content: Any) -> str | None:

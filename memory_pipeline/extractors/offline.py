@@ -379,16 +379,17 @@ class OfflineExtractor:
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
         """Facts from the user's own turns only; the summary is not used (it holds nothing new)."""
         facts: list[ExtractedFact] = []
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[str | None, str, str]] = set()
         for turn in conversation.turns:
             if turn.role != "human":
                 continue
             for _, sentence in sentences(turn.text):
                 for fact in self._facts_in_sentence(sentence):
-                    key = (fact.category, fact.fact.casefold())
+                    # Each speaker's facts are their own (group chats: `turn.sender`); the fact cites its message.
+                    key = (turn.sender, fact.category, fact.fact.casefold())
                     if key not in seen:
                         seen.add(key)
-                        facts.append(fact)
+                        facts.append(fact.model_copy(update={"quote_message_id": turn.message_id}))
         return ExtractionResult(facts=facts)
 
     def _facts_in_sentence(self, sentence: str) -> Iterator[ExtractedFact]:
