@@ -65,6 +65,7 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
             tool_evidence=t.get("tool_evidence"),
             sender=t.get("sender"),
             user_key=t.get("user_key"),
+            machine_text=t.get("machine_text"),
         )
         for t in record["transcript"]
     )

@@ -325,3 +325,62 @@ def test_sender_template_can_key_a_sender_across_groups(make_settings):
     p.load(fault_rows("group_chat_two_senders"))
     assert p.run(DAY).success
     assert {f["user_key"] for f in facts(p)} == {"person:Marta Silva", "person:Tomasz Nowak"}
+
+
+# -- 3. machine-written text in the human row ---------------------------------------------------------------
+def test_machine_text_in_human_rows_is_never_the_users_words(make_settings, monkeypatch):
+    from memory_pipeline.domain.facts import ExtractedFact
+    from memory_pipeline.extractors.base import ExtractionResult
+    from memory_pipeline.extractors.offline import OfflineExtractor
+
+    original = OfflineExtractor.extract
+
+    def also_quotes_the_machine_text(self, conversation, summary):
+        # Any backend (an LLM shown the whole row) may propose facts from the analysis: the check must refuse them.
+        result = original(self, conversation, summary)
+        extra = [ExtractedFact(category="preference", fact="User loves Berlin.", quote="I love Berlin."),
+                 ExtractedFact(category="client_info", fact="User lives in Paris.", quote="I live in Paris",
+                               attribute="home_location", value="Paris")]
+        return ExtractionResult(facts=result.facts + extra)
+
+    monkeypatch.setattr(OfflineExtractor, "extract", also_quotes_the_machine_text)
+    p = Pipeline(make_settings())
+    p.load(fault_rows("machine_text_image_analysis", "machine_text_with_own_words"))
+    result = p.run(DAY)
+    assert result.success
+    assert [(f["user_key"], f["fact"]) for f in facts(p)] == [("wa:4915100002", "User lives in Lisbon.")]
+    rejected = p.rows("SELECT user_key, fact, reject_reason FROM {schema}.fact_candidates WHERE status = 'rejected'")
+    # The image-analysis-only row is skipped (no turn): nothing of it can be quoted at all.
+    assert sorted((r["user_key"], r["fact"], r["reject_reason"]) for r in rejected) == [
+        ("wa:4915100001", "User lives in Paris.", "quote_not_found"),
+        ("wa:4915100001", "User loves Berlin.", "quote_not_found"),
+        ("wa:4915100002", "User lives in Paris.", "quote_from_machine_text"),
+        ("wa:4915100002", "User loves Berlin.", "quote_not_found"),
+    ]
+    skipped = {r["reason"] for r in p.rows("SELECT reason FROM {schema}.message_rejections")}
+    assert skipped == {"machine_text_only"}
+    assert metadata(result, "closed_sessions")["rows_skipped_by_reason"] == {"machine_text_only": 2}
+
+
+@pytest.mark.parametrize("text, own", [
+    ("[Image analysis] The photo shows a T-shirt printed with the words: I love Berlin.", ""),
+    ("[Voice transcription]: I like jazz.", ""),
+    ("[Audio transcript] I live in Rome.", ""),
+    ("Image description: a sign saying \"I live in Oslo\"", ""),
+    ("The user sent a voice message. Transcript: I work at Acme.", ""),
+    ("User sent an image of a mug reading 'I love tea'.", ""),
+    ("Look at this! [Photo] A cat on a sofa.\n\nI love cats.", "Look at this! \n\nI love cats."),
+    ("I live in Lisbon.\n\n[Image analysis] A map of Porto.", "I live in Lisbon.\n\n"),
+])
+def test_machine_blocks_are_split_from_the_users_own_text(text, own):
+    from memory_pipeline.domain.messages import split_machine_text
+
+    kept, machine = split_machine_text(text)
+    assert kept == own and machine
+
+
+@pytest.mark.parametrize("text", ["I sent an image to my boss.", "I love [brackets].", "The user manual is long."])
+def test_the_users_own_mentions_of_media_stay_their_words(text):
+    from memory_pipeline.domain.messages import split_machine_text
+
+    assert split_machine_text(text) == (text, None)

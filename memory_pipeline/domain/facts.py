@@ -25,6 +25,7 @@ REJECTION_REASONS = (
     "quote_from_tool_output",
     "quote_not_from_user",
     "quote_not_in_cited_message",
+    "quote_from_machine_text",
 )
 
 
@@ -115,6 +116,7 @@ def locate_quote(
     With `message_id` (the message the backend says it quoted) the quote must be in that human turn.
     Returns (None, turn) when found in a human turn; otherwise (reason, None) with reason
     `no_quote`, `quote_not_in_cited_message` (the user said it, but in another message than the one cited),
+    `quote_from_machine_text` (only in machine-written text of a human row: an image or voice analysis),
     `quote_from_tool_output` (only in tool rows or stripped tool evidence), `quote_not_from_user` (only in the
     assistant's turns) or `quote_not_found`.
     """
@@ -128,6 +130,9 @@ def locate_quote(
             return None, found[0]
         cited = [t for t in found if t.message_id == message_id]
         return (None, cited[0]) if cited else ("quote_not_in_cited_message", None)
+    for turn in turns:
+        if turn.machine_text and needle in normalize_for_quote(turn.machine_text):
+            return "quote_from_machine_text", None  # an image/voice analysis in the user's row, not their words
     for turn in turns:
         if turn.role == "tool" and needle in normalize_for_quote(turn.text):
             return "quote_from_tool_output", None

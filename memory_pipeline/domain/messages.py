@@ -42,6 +42,24 @@ _TEMPLATE_HEADER = re.compile(
     r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]*?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
     r"(?::[ \t]*\n?|\n|$)"
 )
+# Machine-written text that agent templates (WhatsApp, Telegram) put into the human row: the output of an image,
+# audio or document analysis, or a stand-in for a media message. It is not the user's own words, so it is moved
+# out of `text` into `machine_text`: from its marker to the end of its paragraph (a blank line ends it). Markers:
+# a bracketed label naming media or an analysis ("[Image analysis]", "[Voice transcription]:", "[Photo]"), a
+# label at a line start ("Image description:", "Transcription:"), and "(The) user sent an image/voice message".
+_MEDIA_WORDS = (r"image|images|photo|photos|picture|pictures|screenshot|voice|audio|video|document|pdf|file|"
+                r"attachment|sticker|gif|media|vision|ocr|analysis|transcription|transcript|description|caption")
+_MACHINE_MARKER = re.compile(
+    r"\[[^\]\n]{0,40}?\b(?:" + _MEDIA_WORDS + r")\b[^\]\n]{0,40}\]"
+    r"|(?:^|(?<=\n))[ \t]*(?:(?:image|photo|picture|voice|audio|video|document|file|attachment)(?: message)?[ \t]+"
+    r"(?:analysis|description|transcription|transcript|caption|content|text)|transcription|transcript|ocr)[ \t]*:"
+    r"|\b(?:the[ \t]+)?user[ \t]+(?:has[ \t]+|just[ \t]+)?(?:sent|shared|uploaded|attached|forwarded)[ \t]+"
+    r"(?:an?|the|one|\d+)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:image|photo|picture|screenshot|voice message|voice note|"
+    r"audio(?: message)?|video|document|file|sticker|gif|location|attachment)s?\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
+
 # Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
 # and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -75,6 +93,8 @@ class ParsedRow:
     status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
     `truncated` is True when the text was cut to `max_chars`.
+    `machine_text`: machine-written blocks stripped from a human row (image/voice analysis, media stand-ins):
+    kept for context, never the user's words, never a quote.
     `sender`: the NAME of a `## Message from NAME` header of a human row (a group chat's speaker; the header is
     stripped from `text`), else None. `user_key`: the user the row's facts belong to when it differs from the
     conversation's (set by `build_conversations` for a sender), else None.
@@ -90,6 +110,7 @@ class ParsedRow:
     truncated: bool = False
     sender: str | None = None
     user_key: str | None = None
+    machine_text: str | None = None
 
 
 def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
@@ -141,14 +162,19 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
         if header:
             sender = " ".join(clean_text(header.group("sender")).split()) or None
             text = text[header.end():]
+    machine = None
+    if role == "human":
+        text, machine = split_machine_text(clean_text(text))
     text = clean_text(text)
     if not text:
+        if machine:
+            return skipped("machine_text_only")
         return skipped("tool_call_only") if evidence else rejected("no_content")
     truncated = len(text) > max_chars
     if truncated:
         text = text[:max_chars]
     return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated,
-                     sender=sender)
+                     sender=sender, machine_text=machine)
 
 
 def content_text(content: Any) -> str | None:
@@ -167,6 +193,29 @@ def content_text(content: Any) -> str | None:
                 parts.append(block["text"])
         return "\n".join(parts) if parts else None
     return None
+
+
+def split_machine_text(text: str) -> tuple[str, str | None]:
+    """Split a human row's text into (the user's own text, machine-written blocks or None).
+
+    A block runs from a marker (`_MACHINE_MARKER`: "[Image analysis]", "Transcription:", "The user sent an
+    image ...") to the end of its paragraph; text before the marker and other paragraphs stay the user's. Blocks
+    are joined with blank lines."""
+    own: list[str] = []
+    machine: list[str] = []
+    position = 0
+    while True:
+        marker = _MACHINE_MARKER.search(text, position)
+        if marker is None:
+            own.append(text[position:])
+            break
+        end = _PARAGRAPH_END.search(text, marker.end())
+        stop = end.start() if end else len(text)
+        own.append(text[position:marker.start()])
+        machine.append(text[marker.start():stop].strip())
+        position = stop
+    kept = "".join(own)
+    return (kept, "\n\n".join(m for m in machine if m) or None) if machine else (text, None)
 
 
 def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
