@@ -66,6 +66,8 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
             sender=t.get("sender"),
             user_key=t.get("user_key"),
             machine_text=t.get("machine_text"),
+            quotable_chars=t.get("quotable_chars"),
+            truncated=t.get("quotable_chars") is not None,
         )
         for t in record["transcript"]
     )

@@ -144,7 +144,8 @@ class Store:
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
                  "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
                  **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
-                 **({"machine_text": t.machine_text} if t.machine_text else {})}
+                 **({"machine_text": t.machine_text} if t.machine_text else {}),
+                 **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
                 for t in conv.turns
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {

@@ -384,3 +384,60 @@ def test_the_users_own_mentions_of_media_stay_their_words(text):
     from memory_pipeline.domain.messages import split_machine_text
 
     assert split_machine_text(text) == (text, None)
+
+
+# -- 9. truncation never invents a quote --------------------------------------------------------------------
+def test_a_huge_message_is_cut_at_a_sentence_and_no_partial_word_is_quoted(make_settings, monkeypatch):
+    from memory_pipeline.domain.facts import ExtractedFact
+    from memory_pipeline.extractors.base import ExtractionResult
+    from memory_pipeline.extractors.offline import OfflineExtractor
+
+    original = OfflineExtractor.extract
+
+    def also_quotes_the_cut(self, conversation, summary):
+        result = original(self, conversation, summary)
+        # What a backend reading a cut transcript could propose: the words around the old mid-word cut.
+        extra = [ExtractedFact(category="preference", fact="User likes chess ZQXMARK.", quote="I like chess ZQXMARK")]
+        return ExtractionResult(facts=result.facts + extra)
+
+    monkeypatch.setattr(OfflineExtractor, "extract", also_quotes_the_cut)
+    p = Pipeline(make_settings())
+    rows = fault_rows("truncation_60000_repetitions")
+    assert len(rows[0].message["content"]) == 60000 * len("I like chess ZQXMARKERBIG. ")
+    p.load(rows)
+    result = p.run(DAY)
+    assert result.success
+    assert metadata(result, "closed_sessions")["rows_truncated"] == 1
+    (turn,) = p.rows("SELECT transcript FROM {schema}.conversations")[0]["transcript"]
+    assert len(turn["text"]) <= p.settings.max_message_chars
+    assert turn["text"].endswith("ZQXMARKERBIG. [...]")  # whole sentences, then the mark of the cut
+    assert [(f["fact"], f["quote"]) for f in facts(p)] == [("User likes chess ZQXMARKERBIG.", "I like chess ZQXMARKERBIG.")]
+    rejected = p.rows("SELECT fact, reject_reason FROM {schema}.fact_candidates WHERE status = 'rejected'")
+    assert [(r["fact"], r["reject_reason"]) for r in rejected] == [("User likes chess ZQXMARK.", "quote_not_found")]
+
+
+def test_a_cut_inside_one_long_sentence_leaves_nothing_quotable():
+    from datetime import date, datetime, timedelta, timezone
+
+    from memory_pipeline.domain.conversations import build_conversations
+    from memory_pipeline.domain.facts import locate_quote
+    from memory_pipeline.domain.messages import SourceRow
+
+    text = "I like chess and " + "very " * 50 + "long games but never blitz."
+    row = SourceRow(1, "u", {"type": "human", "content": text}, datetime(2026, 5, 3, tzinfo=timezone.utc))
+    (conversation,) = build_conversations([row], idle_gap=timedelta(hours=3), timezone="UTC",
+                                          backlog_date=date(2026, 1, 1), user_key=lambda k: k, max_chars=100)
+    (turn,) = conversation.turns
+    assert turn.truncated and turn.quotable_chars == 0 and turn.text.endswith(" [...]")
+    assert text.startswith(turn.text[: -len(" [...]")])  # cut between words
+    assert locate_quote("I like chess", conversation) == ("quote_cut_by_truncation", None)
+
+
+@pytest.mark.parametrize("quote, found", [
+    ("I like chess ZQXMARKERBIG.", True), ("I like chess ZQXMARK", False), ("like chess", True),
+    ("ike chess", False), ("我喜欢", True),
+])
+def test_a_quote_is_found_only_as_whole_words(quote, found):
+    from memory_pipeline.domain.facts import contains_words
+
+    assert contains_words("I like chess ZQXMARKERBIG. 我喜欢猫。", quote) is found

@@ -60,6 +60,12 @@ _MACHINE_MARKER = re.compile(
 )
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
 
+# Where a cut may fall: after a sentence's end punctuation (with closing quotes or brackets) followed by
+# whitespace or the end, after CJK end punctuation, or at a line break.
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]\u00bb\u201d\u2019]*(?=\s|$)|[。！？]+|\n")
+# Appended where a message was cut, so every reader (a person, an LLM) sees that the text goes on.
+TRUNCATION_MARK = " [...]"
+
 # Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
 # and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -92,7 +98,10 @@ class ParsedRow:
     status "skipped": a valid row that is not conversation text (`reason`: system_row, tool_call_only, ...).
     status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
-    `truncated` is True when the text was cut to `max_chars`.
+    `truncated` is True when the text was longer than `max_chars`: it was cut at the last sentence end that fits
+    (`cut_text`), never inside a word, and `TRUNCATION_MARK` appended. `quotable_chars`: how many leading
+    characters of `text` a quote may come from (None = all): the whole sentences kept, never the mark nor a
+    partial sentence (0 when not even one sentence fitted and the text was cut at a word boundary).
     `machine_text`: machine-written blocks stripped from a human row (image/voice analysis, media stand-ins):
     kept for context, never the user's words, never a quote.
     `sender`: the NAME of a `## Message from NAME` header of a human row (a group chat's speaker; the header is
@@ -111,6 +120,7 @@ class ParsedRow:
     sender: str | None = None
     user_key: str | None = None
     machine_text: str | None = None
+    quotable_chars: int | None = None
 
 
 def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
@@ -171,10 +181,11 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
             return skipped("machine_text_only")
         return skipped("tool_call_only") if evidence else rejected("no_content")
     truncated = len(text) > max_chars
+    quotable = None
     if truncated:
-        text = text[:max_chars]
+        text, quotable = cut_text(text, max_chars)
     return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated,
-                     sender=sender, machine_text=machine)
+                     sender=sender, machine_text=machine, quotable_chars=quotable)
 
 
 def content_text(content: Any) -> str | None:
@@ -193,6 +204,27 @@ def content_text(content: Any) -> str | None:
                 parts.append(block["text"])
         return "\n".join(parts) if parts else None
     return None
+
+
+def cut_text(text: str, max_chars: int) -> tuple[str, int]:
+    """Cut `text` to at most `max_chars` characters (mark included) without inventing words or sentences.
+
+    Returns (cut text ending with TRUNCATION_MARK, quotable characters). The cut falls at the last sentence end
+    that fits, so every sentence kept is whole and all of it is quotable; when not one sentence fits, at the last
+    whitespace (a word is never split), and nothing is quotable: a fact must not rest on half a sentence ("I like
+    chess ZQXMARK" out of "I like chess ZQXMARKERBIG."). A text without any whitespace in reach is cut hard and
+    is not quotable either."""
+    limit = max(0, max_chars - len(TRUNCATION_MARK))
+    last_end = 0
+    for match in _SENTENCE_END.finditer(text, 0, limit + 1):
+        if match.end() <= limit:
+            last_end = match.end()
+    if last_end:
+        kept = text[:last_end].rstrip()
+        return kept + TRUNCATION_MARK, len(kept)
+    space = max(text.rfind(" ", 0, limit + 1), text.rfind("\n", 0, limit + 1), text.rfind("\t", 0, limit + 1))
+    kept = (text[:space] if space > 0 else text[:limit]).rstrip()
+    return kept + TRUNCATION_MARK, 0
 
 
 def split_machine_text(text: str) -> tuple[str, str | None]:
