@@ -129,7 +129,8 @@ def cmd_materialize(args: argparse.Namespace) -> int:
               f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
               file=sys.stderr)
         return 2
-    results = materialize_days(env, days, quiet=not args.verbose)
+    results = materialize_days(env, days, quiet=not args.verbose,
+                               notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))
     for day, result in zip(days, results):
         closed = materialization_metadata(result, "closed_sessions")
         counts = (f"{closed.get('conversations_closed', 0)} conversations closed, "

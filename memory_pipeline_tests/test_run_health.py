@@ -1,0 +1,95 @@
+"""A run killed inside an `llm` step, and two first runs at once: the CLI neither hangs nor fails (issue 6,
+items 7 and 8). Real CLI processes on the embedded PostgreSQL, each test with a Dagster schema of its own."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from psycopg import sql
+
+from memory_pipeline import sample
+from memory_pipeline.db import get_pool
+from memory_pipeline_tests.test_faults import fault_rows, facts
+from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
+
+DAY = "2026-05-01"
+SLOW_SUMMARY = """
+import sys, time
+from memory_pipeline.extractors.offline import OfflineExtractor
+OfflineExtractor.summarize = lambda self, conversation: time.sleep(600)  # stays inside the llm step
+from memory_pipeline import cli
+sys.exit(cli.main(["materialize", "--date", sys.argv[1], "--verbose"]))
+"""
+
+
+def cli_env(settings, dagster_schema, home):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_PIPELINE_") and k != "DAGSTER_HOME"}
+    env.update({
+        "MEMORY_PIPELINE_DATABASE_URL": settings.database_url, "MEMORY_PIPELINE_HOME": str(home),
+        "MEMORY_PIPELINE_SCHEMA_NAME": settings.schema_name, "MEMORY_PIPELINE_SOURCE_TABLE": settings.source_table,
+        "MEMORY_PIPELINE_DAGSTER_SCHEMA": dagster_schema,
+    })
+    return env
+
+
+def materialize(env, day=DAY):
+    return subprocess.Popen([sys.executable, "-m", "memory_pipeline.cli", "materialize", "--date", day], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def loaded_pipeline(make_settings):
+    p = Pipeline(make_settings())
+    p.load(fault_rows("retraction_no_longer"))  # two days of one user; DAY holds "I like Vim." and two more
+    return p
+
+
+def test_a_run_killed_inside_an_llm_step_does_not_block_the_next_one(make_settings, tmp_path):
+    p = loaded_pipeline(make_settings)
+    env = cli_env(p.settings, "dg_killed_run", tmp_path / "home")
+    victim = subprocess.Popen([sys.executable, "-c", SLOW_SUMMARY, DAY], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    slots = sql.SQL("SELECT run_id FROM dg_killed_run.concurrency_slots WHERE concurrency_key = 'llm' "
+                    "AND run_id IS NOT NULL")
+    deadline, held = time.monotonic() + 240, []
+    with get_pool(p.settings.database_url).connection() as conn:
+        while not held and victim.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            exists = conn.execute("SELECT to_regclass('dg_killed_run.concurrency_slots') AS t").fetchone()["t"]
+            held = [r["run_id"] for r in conn.execute(slots).fetchall()] if exists else []
+    assert held, "the victim never took the llm slot"
+    os.killpg(victim.pid, signal.SIGKILL)  # the whole process group, as a reboot or OOM kill would
+    victim.wait()
+
+    again = materialize(env)
+    try:
+        out, err = again.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(again.pid, signal.SIGKILL)
+        raise AssertionError("the next run waited on the dead run's slot")
+    assert again.returncode == 0, err[-2000:]
+    assert f"run {held[0]}: its worker (pid {victim.pid}) is gone; marked failed; freed its llm slot" in err
+    assert "Traceback" not in err and f"{DAY}: ok" in out
+    with get_pool(p.settings.database_url).connection() as conn:
+        status = conn.execute("SELECT status FROM dg_killed_run.runs WHERE run_id = %s", (held[0],)).fetchone()
+        assert status["status"] == "FAILURE"
+        assert conn.execute(slots).fetchall() == []
+    assert sorted(f["fact"] for f in facts(p, "u:vim")) == ["User is vegetarian.", "User likes Vim.", "User lives in Paris."]
+
+
+def test_two_first_runs_of_one_partition_at_once_both_succeed(make_settings, tmp_path):
+    p = loaded_pipeline(make_settings)
+    env = cli_env(p.settings, "dg_first_race", tmp_path / "home")  # a fresh Dagster schema: a first install
+    runs = [materialize(env), materialize(env)]
+    outcomes = [run.communicate(timeout=300) for run in runs]
+    for run, (out, err) in zip(runs, outcomes):
+        assert run.returncode == 0, err[-2000:]
+        assert f"{DAY}: ok" in out and "UniqueViolation" not in err
+    with get_pool(p.settings.database_url).connection() as conn:
+        limits = conn.execute("SELECT concurrency_key, \"limit\" FROM dg_first_race.concurrency_limits").fetchall()
+        spans = conn.execute("SELECT status, start_time, end_time FROM dg_first_race.runs ORDER BY start_time").fetchall()
+    assert [r["status"] for r in spans] == ["SUCCESS", "SUCCESS"]
+    assert spans[1]["start_time"] >= spans[0]["end_time"]  # they queued: one after the other
+    assert [(r["concurrency_key"], r["limit"]) for r in limits] == [("llm", 1)]
+    assert len(facts(p, "u:vim")) == 3
