@@ -93,3 +93,30 @@ def test_two_first_runs_of_one_partition_at_once_both_succeed(make_settings, tmp
     assert spans[1]["start_time"] >= spans[0]["end_time"]  # they queued: one after the other
     assert [(r["concurrency_key"], r["limit"]) for r in limits] == [("llm", 1)]
     assert len(facts(p, "u:vim")) == 3
+
+
+def test_init_db_creates_the_pool_limit_record_before_any_run(make_settings, tmp_path):
+    settings = make_settings()
+    env = cli_env(settings, "dg_init_only", tmp_path / "home")
+    done = subprocess.run([sys.executable, "-m", "memory_pipeline.cli", "init-db"], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with get_pool(settings.database_url).connection() as conn:
+        limits = conn.execute("SELECT concurrency_key, \"limit\", using_default_limit "
+                              "FROM dg_init_only.concurrency_limits").fetchall()
+        runs = conn.execute("SELECT count(*) AS n FROM dg_init_only.runs").fetchone()["n"]
+    assert [(r["concurrency_key"], r["limit"], r["using_default_limit"]) for r in limits] == [("llm", 1, True)]
+    assert runs == 0
+
+
+def test_a_worker_is_gone_only_when_its_process_is():
+    import psutil
+
+    from memory_pipeline.run_health import process_is_gone
+
+    me = psutil.Process(os.getpid())
+    assert not process_is_gone(me.pid, me.create_time() + 1)  # alive, started before the run
+    assert process_is_gone(me.pid, me.create_time() - 3600)  # this pid now belongs to a younger process
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    assert process_is_gone(ended.pid, time.time())
