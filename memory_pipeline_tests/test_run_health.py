@@ -120,3 +120,16 @@ def test_a_worker_is_gone_only_when_its_process_is():
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
     assert process_is_gone(ended.pid, time.time())
+
+
+def test_the_daemon_side_runs_by_default_and_reports_what_it_failed():
+    import dagster as dg
+
+    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.settings import Settings
+
+    sensor = build_definitions(Settings()).resolve_sensor_def("dead_run_sensor")
+    assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    with dg.DagsterInstance.ephemeral() as instance:
+        result = sensor(dg.build_sensor_context(instance=instance))
+    assert isinstance(result, dg.SkipReason) and result.skip_message.startswith("0 dead run(s) failed")
