@@ -95,18 +95,27 @@ def test_two_first_runs_of_one_partition_at_once_both_succeed(make_settings, tmp
     assert len(facts(p, "u:vim")) == 3
 
 
-def test_init_db_creates_the_pool_limit_record_before_any_run(make_settings, tmp_path):
-    settings = make_settings()
-    env = cli_env(settings, "dg_init_only", tmp_path / "home")
-    done = subprocess.run([sys.executable, "-m", "memory_pipeline.cli", "init-db"], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    with get_pool(settings.database_url).connection() as conn:
-        limits = conn.execute("SELECT concurrency_key, \"limit\", using_default_limit "
-                              "FROM dg_init_only.concurrency_limits").fetchall()
-        runs = conn.execute("SELECT count(*) AS n FROM dg_init_only.runs").fetchone()["n"]
-    assert [(r["concurrency_key"], r["limit"], r["using_default_limit"]) for r in limits] == [("llm", 1, True)]
-    assert runs == 0
+def test_the_pool_limit_record_exists_before_any_run(make_settings, tmp_path, monkeypatch):
+    """What `runner.prepare` (every command, init-db included) does, in process on a fresh Dagster schema."""
+    import shutil
+
+    import dagster as dg
+
+    from memory_pipeline.assets import LLM_POOL
+    from memory_pipeline.db import dagster_storage_url
+    from memory_pipeline.run_health import ensure_pool_limits
+    from memory_pipeline.runner import REPO_ROOT
+
+    settings = make_settings(dagster_schema="dg_init_only")  # make_settings applies the schema: creates it
+    shutil.copyfile(REPO_ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
+    monkeypatch.setenv("MEMORY_PIPELINE_DAGSTER_STORAGE_URL", dagster_storage_url(settings.database_url, "dg_init_only"))
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        assert instance.event_log_storage.get_pool_limits() == []
+        ensure_pool_limits(instance, [LLM_POOL])
+        ensure_pool_limits(instance, [LLM_POOL])  # idempotent: the second call finds the record
+        limits = [(p.name, p.limit, p.from_default) for p in instance.event_log_storage.get_pool_limits()]
+        assert limits == [("llm", 1, True)]
+        assert instance.get_runs() == []
 
 
 def test_a_worker_is_gone_only_when_its_process_is():
