@@ -9,6 +9,7 @@ import os
 import re
 from datetime import date
 from pathlib import Path
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, field_validator
@@ -56,7 +57,24 @@ class Settings(BaseModel):
         20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
     )
     extractor: str = Field("offline", description="fact extractor backend; `offline` is the only one so far")
-    embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
+    embedding_dimensions: int = Field(
+        1536, gt=0, le=2000, description="size of agent_facts.embedding (vector(N)); HNSW indexes up to 2000"
+    )
+    # Recall (reading facts back into the agent).
+    embeddings: Literal["none", "openai"] = Field(
+        "none", description="`openai`: embed new facts through the openai SDK (OPENAI_API_KEY/OPENAI_BASE_URL); "
+        "`none`: no embeddings, recall uses full-text search"
+    )
+    embedding_model: str = Field("text-embedding-3-small", description="embedding model name sent to the endpoint")
+    embedding_batch_size: int = Field(64, gt=0, le=2048, description="texts per embeddings request")
+    recall_block_facts: int = Field(20, gt=0, description="facts in the prompt block by default (N most recent)")
+    recall_extension_days: int = Field(
+        30, ge=0, description="days of life a recalled fact gains per day it was recalled (0: recalls extend nothing)"
+    )
+    recall_max_extension_days: int = Field(
+        365, ge=0, description="at most this many days after its last recall a fact stays alive through recalls"
+    )
+    recall_ef_search: int = Field(100, gt=0, le=1000, description="hnsw.ef_search of a vector search")
 
     @field_validator("timezone")
     @classmethod
