@@ -1,4 +1,4 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, recall, db, benchmark.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -16,9 +16,11 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import openai
 import pydantic
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
+from memory_pipeline.embeddings import EmbeddingDimensionMismatch
 from memory_pipeline.settings import ENV_PREFIX, Settings
 from memory_pipeline.store import SourceTableMissing, Store
 
@@ -207,6 +209,42 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_recall(args: argparse.Namespace) -> int:
+    """Print what the agent would receive: the prompt block, or with --query the search results."""
+    from memory_pipeline.recall import prompt_block, search_memory
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    settings, store = env.settings, Store(env.settings)
+    as_of = None
+    if args.as_of:
+        # The end of that day in the partitions' timezone: facts said that day count, TTL judged then.
+        day = _date_argument(args.as_of) + timedelta(days=1)
+        as_of = datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(settings.timezone))
+    if args.all_users:
+        with get_pool(env.database_url).connection() as conn:
+            users = [r["user_key"] for r in conn.execute(store.query(conn, "recall_users")).fetchall()]
+    else:
+        users = [args.user]
+    for user in users:
+        if args.all_users:
+            print(f"# {user}")
+        if args.query is None:
+            block = prompt_block(env.database_url, user, args.n, settings=settings, record=args.record,
+                                 as_of=as_of)
+            print(block if block else "(no recallable facts)")
+        else:
+            hits = search_memory(env.database_url, user, args.query, args.k, settings=settings,
+                                 record=args.record, as_of=as_of)
+            for hit in hits:
+                score = f"distance {hit.score:.3f}" if hit.method == "vector" else f"text rank {hit.score:.3f}"
+                print(f"- [{hit.valid_from.astimezone(ZoneInfo(settings.timezone)):%Y-%m-%d}] {hit.fact}  "
+                      f"({hit.category}; {score})")
+            if not hits:
+                print("(no matching recallable facts)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -233,6 +271,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
     bench.set_defaults(func=cmd_benchmark)
+    recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
+    who = recall.add_mutually_exclusive_group(required=True)
+    who.add_argument("--user", help="user key")
+    who.add_argument("--all-users", action="store_true", help="every user with active facts")
+    recall.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
+    recall.add_argument("-k", type=_positive_int, default=5, help="search results (default 5)")
+    recall.add_argument("-n", type=_positive_int, default=None,
+                        help="facts in the block (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS)")
+    recall.add_argument("--as-of", help="judge time-to-live at the end of this day (YYYY-MM-DD) instead of now")
+    recall.add_argument("--record", action="store_true",
+                        help="record this as a recall (extends time-to-live, as an agent's recall does)")
+    recall.set_defaults(func=cmd_recall)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)
@@ -251,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memory-pipeline: invalid setting {variable}: {error['msg']}", file=sys.stderr)
     except UsageError as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
-    except (DatabaseError, SourceTableMissing, FileNotFoundError) as exc:
+    except (DatabaseError, SourceTableMissing, FileNotFoundError, EmbeddingDimensionMismatch) as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
+    except openai.OpenAIError as exc:  # embedding a --query: no key, endpoint down (after the SDK's retries)
+        print(f"memory-pipeline: embeddings endpoint: {type(exc).__name__}: {exc}", file=sys.stderr)
     return 2
 
 

@@ -50,6 +50,22 @@ def test_demo_on_embedded_default_twice(embedded_env):
     facts = lambda text: [line for line in text.splitlines() if line.startswith(("  - [", "      quote"))]
     assert facts(second.stdout) == facts(out)
 
+    # `recall` prints each user's block in the prompt format; the 2023 sample is past its time-to-live today,
+    # so it is read as of the sample's last day.
+    recalled = run_cli(embedded_env, "recall", "--all-users", "--as-of", "2023-05-06")
+    assert recalled.returncode == 0, recalled.stderr[-3000:]
+    sections = re.split(r"^# (memorybank:\S+)\n", recalled.stdout, flags=re.MULTILINE)[1:]
+    blocks = dict(zip(sections[::2], sections[1::2]))
+    assert len(blocks) == 15
+    for block in blocks.values():
+        lines = block.strip().splitlines()
+        assert lines and all(re.fullmatch(r"- \[2023-0[45]-\d\d\] \S.*", line) for line in lines), lines
+    today = run_cli(embedded_env, "recall", "--user", "memorybank:emily")
+    assert today.stdout.strip() == "(no recallable facts)"
+    searched = run_cli(embedded_env, "recall", "--user", "memorybank:emily", "--query", "what do I like?",
+                       "--as-of", "2023-05-06")
+    assert searched.returncode == 0 and "text rank" in searched.stdout, searched.stderr[-2000:]
+
     # The runs are in the Dagster instance the UI opens (postgres storage in the same embedded server).
     url = run_cli(embedded_env, "db", "url").stdout.strip()
     os.environ.update({"DAGSTER_HOME": str(Path(embedded_env["MEMORY_PIPELINE_HOME"]) / "dagster"),

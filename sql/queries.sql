@@ -332,3 +332,6 @@ FROM unnest(%(ids)s::bigint[], %(hashes)s::text[]) AS u(id, h)
 JOIN {schema}.embedding_cache AS c
   ON c.text_sha256 = u.h AND c.model = %(model)s AND c.dimensions = %(dimensions)s
 WHERE f.id = u.id AND f.embedding IS NULL;
+
+-- name: recall_users
+SELECT DISTINCT user_key FROM {schema}.agent_facts WHERE superseded_at IS NULL ORDER BY user_key;
