@@ -11,9 +11,9 @@ HOSTILE = ["'", "''", '"', "\\", "%", "_", "*", "?", ";", "--", "/*", "$1", "%(u
            "\u00e9", "\u4e2d", "\U0001F600", "\u202e", "\t", "\n", " "]
 # Keys: hostile fragments and any text PostgreSQL can store (no NUL), sometimes very long.
 user_keys = st.one_of(
-    st.lists(st.sampled_from(HOSTILE) | st.text(st.characters(blacklist_characters="\x00"), max_size=5),
+    st.lists(st.sampled_from(HOSTILE) | st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=5),
              min_size=1, max_size=6).map("".join),
-    st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=20),
+    st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=20),
     st.builds(lambda s, n: (s * n)[:5000], st.sampled_from(["%_'", "a", "\u4e2d"]), st.integers(500, 5000)),
 )
 VECTOR = [1.0] + [0.0] * (DIMS - 1)
