@@ -1,4 +1,5 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, recall, db, benchmark.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, recall, db, benchmark, benchmark-recall,
+token-budget.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -245,6 +246,22 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_benchmark_recall(args: argparse.Namespace) -> int:
+    """Time recall on synthetic facts (see memory_pipeline/benchmark_recall.py)."""
+    from memory_pipeline import benchmark_recall
+
+    benchmark_recall.run(args.facts, args.users, args.dims, args.queries)
+    return 0
+
+
+def cmd_token_budget(args: argparse.Namespace) -> int:
+    """Tokens of the facts block vs n8n's default window, on the MemoryBank sample."""
+    from memory_pipeline import benchmark_recall
+
+    benchmark_recall.token_budget()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -283,6 +300,14 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("--record", action="store_true",
                         help="record this as a recall (extends time-to-live, as an agent's recall does)")
     recall.set_defaults(func=cmd_recall)
+    bench_recall = sub.add_parser("benchmark-recall", help="time the recall functions on synthetic facts")
+    bench_recall.add_argument("--facts", type=_positive_int, default=1_000_000)
+    bench_recall.add_argument("--users", type=_positive_int, default=10_000)
+    bench_recall.add_argument("--dims", type=_positive_int, default=64, help="vector size of the synthetic facts")
+    bench_recall.add_argument("--queries", type=_positive_int, default=200, help="timed calls per function")
+    bench_recall.set_defaults(func=cmd_benchmark_recall)
+    sub.add_parser("token-budget", help="tokens of the facts block vs n8n's default window, on the demo data"
+                   ).set_defaults(func=cmd_token_budget)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)

@@ -335,3 +335,19 @@ WHERE f.id = u.id AND f.embedding IS NULL;
 
 -- name: recall_users
 SELECT DISTINCT user_key FROM {schema}.agent_facts WHERE superseded_at IS NULL ORDER BY user_key;
+
+-- name: bench_recall_facts
+-- Recall benchmark only: `facts` active facts spread over `users` users ('user0'..), said over two years,
+-- English texts from a small vocabulary, random vectors of `dims` floats (the correlated subquery draws one per
+-- row). Set-based: one statement, no round trip per row.
+INSERT INTO {schema}.agent_facts (user_key, category, fact, source_session, valid_from, quote, last_seen_at,
+    expires_at, candidate_id, fts_config, embedding)
+SELECT 'user' || (g %% %(users)s::int), (ARRAY['preference', 'decision', 'client_info'])[1 + g %% 3],
+       'User likes ' || w.words[1 + (g * 7) %% 20] || ' and ' || w.words[1 + (g * 13 + g / 20) %% 20] || ' #' || g || '.',
+       'bench', now() - make_interval(days => g %% 700), 'I said so.', now(), now() + interval '1 year',
+       'bench' || g, 'english',
+       (SELECT array_agg(random()::real) FROM generate_series(1, %(dims)s::int) WHERE g >= 0)::vector
+FROM generate_series(0, %(facts)s::int - 1) AS g,
+     (SELECT ARRAY['coffee', 'tea', 'jazz', 'hiking', 'email', 'phone', 'Paris', 'Lisbon', 'python', 'cats',
+                   'dogs', 'football', 'cinema', 'sushi', 'pizza', 'running', 'chess', 'piano', 'novels',
+                   'gardening'] AS words) AS w;

@@ -131,15 +131,19 @@ RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- The k recallable facts of a user best ranked by full-text search (inlined by the planner). The query text
--- is parsed in each fact's own configuration (its language), so stems match stems.
+-- is parsed once in each configuration (language) the user's facts use, and matched against the facts of that
+-- configuration, so stems match stems.
 CREATE OR REPLACE FUNCTION {schema}.text_candidates(
     p_user_key text, p_query text, p_k integer, p_as_of timestamptz DEFAULT now()
 ) RETURNS TABLE (id bigint, category text, fact text, valid_from timestamptz, rank real)
 LANGUAGE sql STABLE AS $$
     SELECT f.id, f.category, f.fact, f.valid_from, ts_rank(f.fts, q.query)
-    FROM {schema}.agent_facts AS f
-    CROSS JOIN LATERAL (SELECT {schema}.any_word_query(coalesce(f.fts_config, 'simple'::regconfig), p_query)
-                        AS query) AS q
+    FROM (SELECT c.config, {schema}.any_word_query(c.config, p_query) AS query
+          FROM (SELECT DISTINCT coalesce(u.fts_config, 'simple'::regconfig) AS config
+                FROM {schema}.agent_facts AS u
+                WHERE u.user_key = p_user_key AND u.superseded_at IS NULL) AS c
+          OFFSET 0) AS q  -- a fence: each query is parsed once, not once per fact
+    JOIN {schema}.agent_facts AS f ON coalesce(f.fts_config, 'simple'::regconfig) = q.config
     WHERE f.user_key = p_user_key AND f.superseded_at IS NULL AND f.fts @@ q.query
       AND (f.expires_at IS NULL OR f.expires_at > p_as_of
            OR f.id = ANY (ARRAY(SELECT r.fact_id FROM {schema}.fact_recalls AS r
