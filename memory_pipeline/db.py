@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
 from memory_pipeline.settings import Settings
@@ -118,7 +118,8 @@ def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
         dagster_schema=sql.Identifier(settings.dagster_schema),
         dims=sql.SQL(str(int(settings.embedding_dimensions))),
     )
-    recall = sql.SQL(sql_text("recall.sql")).format(
+    recall = sql.SQL(sql_text("recall.sql"))
+    recall_values = dict(
         schema=sql.Identifier(settings.schema_name),
         timezone=sql.Literal(settings.timezone),
         block_facts=sql.Literal(settings.recall_block_facts),
@@ -129,4 +130,6 @@ def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")
         conn.execute(statement)
-        conn.execute(recall)
+        with conn.cursor(row_factory=tuple_row) as cursor:
+            (vector_schema,) = cursor.execute(named_queries()["vector_extension_schema"]).fetchone()
+        conn.execute(recall.format(vector_schema=sql.Identifier(vector_schema), **recall_values))

@@ -63,3 +63,52 @@ def test_facts_without_embedding_are_not_in_the_view(memory):
     with memory.pool.connection() as conn:
         rows = node.send(conn, node.similarity_search(memory.table), node.search_params([0.1] * DIMS, 10, "ana"))
     assert "User likes jazz." not in [r["text"] for r in rows] and len(rows) == 2
+
+
+def test_n8ns_role_needs_only_the_documented_grants(memory):
+    """README, "Rights for n8n's role": EXECUTE on the three functions, SELECT on the view, USAGE and CREATE on
+    the schema (CREATE only because PostgreSQL checks it before CREATE TABLE IF NOT EXISTS finds the view)."""
+    schema = memory.settings.schema_name
+    role = f"{schema}_n8n"
+    statements = {
+        "block": (f"SELECT {schema}.recall_block($1) AS facts;", ["ana"]),
+        "text": (f"SELECT * FROM {schema}.search_memory_text($1, $2, 5);", ["ana", "tea"]),
+        "vector": (f"SELECT * FROM {schema}.search_memory_vector($1, $2::vector, 5);",
+                   ["ana", node.search_params([0.1] * DIMS, 5, "ana")[0]]),
+        "extension": (node.CREATE_EXTENSION, []),
+        "table": (node.create_table(memory.table), []),
+        "select": (node.similarity_search(memory.table), node.search_params([0.1] * DIMS, 5, "ana")),
+    }
+
+    def outcomes():
+        results = {}
+        with memory.pool.connection() as conn:
+            for name, (statement, params) in statements.items():
+                conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
+                try:
+                    results[name] = len(node.send(conn, statement, params))
+                except Exception as exc:  # noqa: BLE001 - the message is what is compared
+                    results[name] = str(exc).split("\n")[0]
+                finally:
+                    conn.execute("RESET ROLE")
+        return results
+
+    memory.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(role)).as_string(None))
+    try:
+        memory.execute(sql.SQL("GRANT USAGE ON SCHEMA {s} TO {r}").format(
+            s=sql.Identifier(schema), r=sql.Identifier(role)).as_string(None))
+        denied = outcomes()
+        assert "permission denied for function recall_block" in denied["block"]
+        assert "permission denied for schema" in denied["table"]
+        assert "permission denied for view memory_documents" in denied["select"]
+        memory.execute(sql.SQL(
+            "GRANT EXECUTE ON FUNCTION {s}.recall_block(text, integer, boolean, timestamptz), "
+            "{s}.search_memory_text(text, text, integer, boolean, timestamptz), "
+            "{s}.search_memory_vector(text, vector, integer, boolean, timestamptz) TO {r}; "
+            "GRANT SELECT ON {s}.memory_documents TO {r}; GRANT CREATE ON SCHEMA {s} TO {r}").format(
+            s=sql.Identifier(schema), r=sql.Identifier(role)).as_string(None))
+        granted = outcomes()
+        assert granted == {"block": 1, "text": 1, "vector": 2, "extension": 0, "table": 0, "select": 2}
+        assert memory.rows("SELECT count(*) AS n FROM {schema}.fact_recalls")[0]["n"] == 2  # recorded as owner
+    finally:
+        memory.execute(sql.SQL("DROP OWNED BY {r}; DROP ROLE {r}").format(r=sql.Identifier(role)).as_string(None))

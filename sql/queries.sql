@@ -351,3 +351,6 @@ FROM generate_series(0, %(facts)s::int - 1) AS g,
      (SELECT ARRAY['coffee', 'tea', 'jazz', 'hiking', 'email', 'phone', 'Paris', 'Lisbon', 'python', 'cats',
                    'dogs', 'football', 'cinema', 'sushi', 'pizza', 'running', 'chess', 'piano', 'novels',
                    'gardening'] AS words) AS w;
+
+-- name: vector_extension_schema
+SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector';

@@ -2,11 +2,16 @@
 -- `memory-pipeline init-db` and before every run. Callable from n8n's Postgres node and any client.
 -- Placeholders (filled with psycopg.sql from settings): {schema} (identifier), {timezone} (the partitions'
 -- timezone, for the date printed on each prompt line), {block_facts} (default N of the prompt block),
--- {extension_days} and {max_extension_days} (recall reinforcement), {ef_search} (hnsw.ef_search of a search).
+-- {extension_days} and {max_extension_days} (recall reinforcement), {ef_search} (hnsw.ef_search of a search),
+-- {vector_schema} (the vector extension's schema, an identifier).
 --
 -- A fact is recallable when it is active (superseded_at IS NULL) and within its time-to-live at `p_as_of`
 -- (default now()): expires_at is NULL or later, or recalls have kept it alive (fact_recalls.recalled_until).
 -- Every function filters on the user key it is given by equality, as a bound value: a key is never SQL text.
+-- The three entry points (recall_block, search_memory_vector, search_memory_text) run with their owner's rights
+-- (SECURITY DEFINER, with a fixed search_path: {vector_schema} is where the vector extension lives), so the
+-- role n8n connects with needs EXECUTE on them and no right on the tables; nobody else may call them (REVOKE
+-- below): grant EXECUTE to that role (README, "Rights for n8n's role").
 
 -- Memory strength after recalls, MemoryBank (Zhong et al., "MemoryBank: Enhancing Large Language Models with
 -- Long-Term Memory", AAAI 2024), after Ebbinghaus: retention R = exp(-t / S); a recall adds 1 to the strength S
@@ -55,7 +60,9 @@ $$;
 CREATE OR REPLACE FUNCTION {schema}.recall_block(
     p_user_key text, p_n integer DEFAULT {block_facts}, p_record boolean DEFAULT true,
     p_as_of timestamptz DEFAULT now()
-) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+) RETURNS text LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, {vector_schema}, pg_temp
+AS $$
 DECLARE
     picked bigint[];
     block text;
@@ -99,6 +106,7 @@ CREATE OR REPLACE FUNCTION {schema}.search_memory_vector(
     p_as_of timestamptz DEFAULT now()
 ) RETURNS TABLE (id bigint, category text, fact text, valid_from timestamptz, distance double precision)
 LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, {vector_schema}, pg_temp
 SET hnsw.iterative_scan = 'relaxed_order'
 SET hnsw.ef_search = {ef_search}
 AS $$
@@ -158,7 +166,9 @@ CREATE OR REPLACE FUNCTION {schema}.search_memory_text(
     p_user_key text, p_query text, p_k integer DEFAULT 5, p_record boolean DEFAULT true,
     p_as_of timestamptz DEFAULT now()
 ) RETURNS TABLE (id bigint, category text, fact text, valid_from timestamptz, rank real)
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, {vector_schema}, pg_temp
+AS $$
 DECLARE
     hit record;
     picked bigint[] := '{{}}';
@@ -192,3 +202,7 @@ FROM {schema}.agent_facts AS f
 WHERE f.superseded_at IS NULL AND f.embedding IS NOT NULL
   AND (f.expires_at IS NULL OR f.expires_at > now()
        OR EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r WHERE r.fact_id = f.id AND r.recalled_until > now()));
+
+REVOKE ALL ON FUNCTION {schema}.recall_block(text, integer, boolean, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION {schema}.search_memory_vector(text, vector, integer, boolean, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION {schema}.search_memory_text(text, text, integer, boolean, timestamptz) FROM PUBLIC;
