@@ -99,6 +99,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
     print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
+    print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "
+          f"{users[0]} --as-of {days[-1]}")
     print(f"Open the Dagster UI on the same data:  {sys.argv[0]} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")
     return 1 if failed or unverified else 0
 
@@ -165,8 +167,15 @@ def cmd_init_db(args: argparse.Namespace) -> int:
     """Apply sql/schema.sql (idempotent) and print where the data lives."""
     from memory_pipeline.runner import prepare
 
+    from memory_pipeline.embeddings import check_embedding_dimensions
+
     env = prepare()
     print(f"Schema {env.settings.schema_name} ready; Dagster home {env.dagster_home}.")
+    with get_pool(env.database_url).connection() as conn:
+        try:
+            check_embedding_dimensions(Store(env.settings), conn)
+        except EmbeddingDimensionMismatch as exc:
+            print(f"Warning: {exc}", file=sys.stderr)
     return 0
 
 

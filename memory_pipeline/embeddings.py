@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import openai
 import psycopg
+from psycopg.rows import dict_row
 
 from memory_pipeline.domain.language import text_search_config
 from memory_pipeline.settings import Settings
@@ -95,8 +96,9 @@ def text_sha256(text: str) -> str:
 
 def embedding_column_dimensions(store: Store, conn: psycopg.Connection) -> int | None:
     """Size N of agent_facts.embedding vector(N) as the table was created (None: no size declared)."""
-    row = conn.execute(store.query(conn, "embedding_column_dimensions"),
-                       {"schema": store.settings.schema_name}).fetchone()
+    with conn.cursor(row_factory=dict_row) as cursor:  # any connection, whatever its row factory
+        row = cursor.execute(store.query(conn, "embedding_column_dimensions"),
+                             {"schema": store.settings.schema_name}).fetchone()
     return row["dims"] if row and row["dims"] > 0 else None
 
 

@@ -56,7 +56,8 @@ def prompt_block(conn_or_url: psycopg.Connection | str, user_key: str, n: int | 
     """The user's `n` most recent recallable facts (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS) as one text,
     one line each, oldest first: `- [YYYY-MM-DD] fact` (the day it was said, in the partitions' timezone).
     '' when the user has none. `as_of` judges time-to-live at another time than now (inspection; it does not
-    move anything else). `conn_or_url`: an open psycopg connection (dict rows) or a libpq URL."""
+    move anything else). `conn_or_url`: an open psycopg connection or a libpq URL (then a pooled connection).
+    Raises psycopg.Error when the database refuses (e.g. the role lacks EXECUTE on the function)."""
     settings = settings or Settings.from_env()
     query = sql.SQL("SELECT {}(%(user)s, %(n)s, %(record)s, coalesce(%(as_of)s, now())) AS block").format(
         _function(settings, "recall_block"))

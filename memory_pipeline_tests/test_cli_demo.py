@@ -111,3 +111,10 @@ def test_demo_refuses_a_table_with_real_conversations(embedded_env):
         sample.insert_rows(conn, settings, [sample.SampleRow("tg:1", {"type": "human", "content": "hi"}, None)])
     done = run_cli(embedded_env, "demo")
     assert done.returncode == 2 and "not demo rows" in done.stderr
+
+
+def test_init_db_warns_of_an_embedding_size_mismatch(embedded_env):
+    assert run_cli(embedded_env, "init-db").returncode == 0
+    done = run_cli({**embedded_env, "MEMORY_PIPELINE_EMBEDDING_DIMENSIONS": "8"}, "init-db")
+    assert done.returncode == 0
+    assert "agent_facts.embedding is vector(1536) but MEMORY_PIPELINE_EMBEDDING_DIMENSIONS=8" in done.stderr

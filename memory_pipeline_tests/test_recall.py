@@ -285,3 +285,22 @@ def test_vector_search_uses_the_hnsw_index_with_the_user_filter(facts):
     for user in ("big", "small"):
         rows = facts.rows("SELECT * FROM {schema}.search_memory_vector(%s, %s::vector, 5, false)", (user, query))
         assert len(rows) == 5 and [r["distance"] for r in rows] == sorted(r["distance"] for r in rows)
+
+
+def test_the_nightly_job_embeds_new_facts_when_embeddings_are_configured(make_settings, embedding_server,
+                                                                          monkeypatch):
+    from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, Pipeline, metadata, mb_slice
+
+    monkeypatch.setenv("OPENAI_BASE_URL", embedding_server.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    pipeline = Pipeline(make_settings(embeddings="openai", embedding_model="test-embedding",
+                                      embedding_dimensions=DIMS))
+    pipeline.load(mb_slice())
+    results = [pipeline.run(day) for day in MB_DAYS]
+    assert all(r.success for r in results)
+    embedded = sum(metadata(r, "active_facts")["facts_embedded"] for r in results)
+    active = pipeline.rows("SELECT count(*) AS n, count(embedding) AS e FROM {schema}.agent_facts "
+                           "WHERE superseded_at IS NULL")[0]
+    assert active["n"] > 0 and active["e"] == active["n"] and embedded >= active["n"]
+    assert metadata(results[0], "active_facts")["embeddings"] == f"test-embedding/{DIMS}"
+    assert {r["body"]["model"] for r in embedding_server.requests} == {"test-embedding"}
