@@ -7,8 +7,8 @@ langchain-ai/langchainjs, 2026): on every use the store first runs `CREATE EXTEN
 `CREATE TABLE IF NOT EXISTS <table name as typed> (id uuid ... PRIMARY KEY, text text, metadata jsonb,
 embedding vector)`, with the column names configured in the node; then a similarity search sends one SELECT
 with `$1` = the query vector as text `[x,y,...]`, `$2` = k, and the metadata filter as `metadata->>'<key>' = $3`
-(langchainjs until early 2026) or with the key bound too, `metadata ->> $3 = $4` (the pgvector provider
-package since). The node's own *Create Extension* option (off by default) adds an advisory-locked
+(`@langchain/community`'s pgvector store as of early 2026), or with the key bound too, `metadata ->> $3 = $4`
+(the newer standalone LangChain JS pgvector provider package), so both forms are tested. The node's own *Create Extension* option (off by default) adds an advisory-locked
 `CREATE EXTENSION IF NOT EXISTS vector`. node-postgres sends every parameter as text with no declared type,
 through the extended protocol, which `send` below reproduces with libpq's PQexecParams.
 """
