@@ -195,5 +195,11 @@ def index_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder |
     metadata: dict[str, Any] = {"facts_language_labelled": dict(sorted(languages.items())),
                                 "embeddings": f"{embedder.model}/{embedder.dimensions}" if embedder else "none"}
     if embedder is not None:
-        metadata.update(embed_new_facts(store, conn, embedder))
+        # One embedding pass at a time per schema (a backfill runs partitions side by side): the second waits,
+        # then finds the facts embedded and pays for none of them twice.
+        conn.execute(store.query(conn, "lock_embeddings"), {"schema": store.settings.schema_name})
+        try:
+            metadata.update(embed_new_facts(store, conn, embedder))
+        finally:
+            conn.execute(store.query(conn, "unlock_embeddings"), {"schema": store.settings.schema_name})
     return metadata

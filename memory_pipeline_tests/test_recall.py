@@ -304,3 +304,17 @@ def test_the_nightly_job_embeds_new_facts_when_embeddings_are_configured(make_se
     assert active["n"] > 0 and active["e"] == active["n"] and embedded >= active["n"]
     assert metadata(results[0], "active_facts")["embeddings"] == f"test-embedding/{DIMS}"
     assert {r["body"]["model"] for r in embedding_server.requests} == {"test-embedding"}
+
+
+def test_two_runs_embedding_at_once_pay_for_each_text_once(facts, embedding_server):
+    from concurrent.futures import ThreadPoolExecutor
+
+    for i in range(40):
+        facts.add("ana", f"User likes tea number {i}.")
+    settings = facts.settings.model_copy(update={"embedding_batch_size": 4})
+    facts.store = Store(settings)
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda _: facts.index(embedder_for(embedding_server)), range(2)))
+    assert sorted(r["facts_embedded"] for r in results) == [0, 40]
+    texts = [t for r in embedding_server.requests for t in r["body"]["input"]]
+    assert len(texts) == len(set(texts)) == 40

@@ -354,3 +354,10 @@ FROM generate_series(0, %(facts)s::int - 1) AS g,
 
 -- name: vector_extension_schema
 SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector';
+
+-- name: lock_embeddings
+-- Session-level: the embedding pass spans several transactions (one per batch).
+SELECT pg_advisory_lock(hashtext('memory_pipeline.embeddings'), hashtext(%(schema)s));
+
+-- name: unlock_embeddings
+SELECT pg_advisory_unlock(hashtext('memory_pipeline.embeddings'), hashtext(%(schema)s));
