@@ -15,8 +15,8 @@ TEMPLATES = sorted((Path(__file__).parents[1] / "n8n").glob("*.json"))
 # Node types and the typeVersions current n8n declares for them (from each node's `version` list in the
 # n8n-io/n8n sources, 2026): a template must use one of them.
 KNOWN_VERSIONS = {
-    "@n8n/n8n-nodes-langchain.chatTrigger": {1, 1.1},
-    "@n8n/n8n-nodes-langchain.agent": {2, 2.1, 2.2, 3, 3.1},
+    "@n8n/n8n-nodes-langchain.chatTrigger": {1, 1.1, 1.2, 1.3, 1.4, 1.5},
+    "@n8n/n8n-nodes-langchain.agent": {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.1, 2.2, 2.3, 3, 3.1},
     "@n8n/n8n-nodes-langchain.lmChatOpenAi": {1, 1.1, 1.2, 1.3},
     "@n8n/n8n-nodes-langchain.memoryPostgresChat": {1, 1.1, 1.2, 1.3},
     "@n8n/n8n-nodes-langchain.vectorStorePGVector": {1, 1.1, 1.2, 1.3},
@@ -107,6 +107,8 @@ def test_the_templates_sql_runs_on_the_database(memory, path):
     workflow = load(path)
     postgres = by_type(workflow, "n8n-nodes-base.postgres")[0]["parameters"]
     assert postgres["operation"] == "executeQuery" and "$1" in postgres["query"]
+    # One parameter, the session key, passed as an array so a key with a comma stays one value.
+    assert postgres["options"]["queryReplacement"] == "={{ [ " + SESSION[3:-3] + " ] }}"
     with memory.pool.connection() as conn:
         rows = node.send(conn, in_test_schema(postgres["query"], memory.settings), ["tg:42"])
         assert [r["facts"] for r in rows] == [
