@@ -11,19 +11,29 @@ a recall of the facts it returns unless `record=False` (recall reinforcement, se
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Literal
 
+import openai
 import psycopg
 from psycopg import sql
 from pydantic import BaseModel
 
 from memory_pipeline.db import get_pool
-from memory_pipeline.embeddings import Embedder, check_embedding_dimensions, make_embedder, vector_literal
+from memory_pipeline.embeddings import (
+    Embedder,
+    EmbeddingError,
+    check_embedding_dimensions,
+    make_embedder,
+    vector_literal,
+)
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+
+log = logging.getLogger(__name__)
 
 
 class MemoryHit(BaseModel):
@@ -74,16 +84,22 @@ def search_memory(conn_or_url: psycopg.Connection | str, user_key: str, query: s
 
     With embeddings configured (`embedder`, default from MEMORY_PIPELINE_EMBEDDINGS), the query is embedded and
     facts ranked by cosine distance (`search_memory_vector`); when that finds nothing (facts not embedded yet)
-    or no embeddings are configured, by full-text rank (`search_memory_text`). Raises
-    EmbeddingDimensionMismatch when the configured size differs from the column's, and the openai SDK's errors
-    when the query cannot be embedded."""
+    or no embeddings are configured, or the query cannot be embedded (endpoint down after the SDK's retries; a
+    warning is logged), by full-text rank (`search_memory_text`). Raises EmbeddingDimensionMismatch when the
+    configured size differs from the column's."""
     settings = settings or Settings.from_env()
     embedder = embedder if embedder is not None else make_embedder(settings)
     store = Store(settings)
     with _connection(conn_or_url) as conn:
+        vector = None
         if embedder is not None:
             check_embedding_dimensions(store, conn)
-            vector = vector_literal(embedder.embed([query])[0])
+            try:
+                vector = vector_literal(embedder.embed([query])[0])
+            except (openai.OpenAIError, EmbeddingError) as exc:
+                # The endpoint is down or answers badly: the user still gets an answer, from full text.
+                log.warning("query embedding failed (%s): full-text search instead", type(exc).__name__)
+        if vector is not None:
             rows = conn.execute(
                 sql.SQL("SELECT * FROM {}(%(user)s, %(q)s::vector, %(k)s, %(record)s, coalesce(%(as_of)s, now()))")
                 .format(_function(settings, "search_memory_vector")),

@@ -239,6 +239,10 @@ def test_an_unreachable_endpoint_leaves_facts_unembedded_and_the_next_night_retr
     assert [h.method for h in search_memory(facts.settings.database_url, "ana", "tea", settings=facts.settings)] \
         == ["text"]
 
+    # A query that cannot be embedded falls back to full text too.
+    assert [h.method for h in search_memory(facts.settings.database_url, "ana", "tea", settings=facts.settings,
+                                            embedder=down)] == ["text"]
+
     next_night = facts.index(embedder_for(embedding_server))
     assert next_night["facts_embedded"] == 1 and next_night["embeddings_failed"] == 0
 
