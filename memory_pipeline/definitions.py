@@ -46,6 +46,17 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
     return nightly_consolidation_schedule
 
 
+def freshness_checks(assets: list[dg.AssetsDefinition], settings: Settings) -> list[dg.AssetChecksDefinition]:
+    """One freshness check over the five assets: at `freshness_deadline_hour` (partitions' timezone) yesterday's
+    partition must be materialized, else the check fails (red in the UI): a night that did not run or failed.
+
+    Dagster's time-partition freshness check looks at the latest *partition*; a FreshnessPolicy would look at the
+    latest materialization of any partition, and the 03:00 catch-up of the day before would make a failed night
+    look fresh. The sensor `freshness_checks_sensor` (running by default, needs the daemon) evaluates it."""
+    return list(dg.build_time_partition_freshness_checks(
+        assets=assets, deadline_cron=f"0 {settings.freshness_deadline_hour} * * *", timezone=settings.timezone))
+
+
 def build_definitions(settings: Settings | None = None) -> dg.Definitions:
     """Definitions for `settings` (default: from the environment). Raises pydantic.ValidationError on a bad
     setting, so a misconfigured code location fails to load with the variable's name in the error."""
@@ -53,7 +64,8 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
     partitions = dg.DailyPartitionsDefinition(
         start_date=settings.partitions_start.isoformat(), timezone=settings.timezone
     )
-    assets, checks = build_assets(partitions)
+    assets, checks = build_assets(partitions, settings)
+    freshness = freshness_checks(assets, settings)
     job = dg.define_asset_job(
         JOB_NAME,
         selection=dg.AssetSelection.groups("memory_consolidation"),
@@ -63,10 +75,15 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
     schedule = nightly_schedule(job, settings)
     return dg.Definitions(
         assets=assets,
-        asset_checks=checks,
+        asset_checks=checks + freshness,
         jobs=[job],
         schedules=[schedule],
+        sensors=[dg.build_sensor_for_freshness_checks(
+            freshness_checks=freshness, default_status=dg.DefaultSensorStatus.RUNNING)],
         resources={"memory": MemoryPipelineResource.from_settings(settings)},
+        # The five steps are short and run one after the other: one process per run, not one per step (the
+        # multiprocess default starts a Python process, importing Dagster and this code, for each step).
+        executor=dg.in_process_executor,
     )
 
 

@@ -37,6 +37,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     max_message_chars: int
     extractor: str
     embedding_dimensions: int
+    asset_owners: str = "team:data"
+    freshness_deadline_hour: int = 6
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

@@ -57,6 +57,14 @@ class Settings(BaseModel):
     )
     extractor: str = Field("offline", description="fact extractor backend; `offline` is the only one so far")
     embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
+    asset_owners: str = Field(
+        "team:data", description="owners of the five assets in Dagster's catalog: comma-separated e-mail "
+        "addresses or `team:NAME`"
+    )
+    freshness_deadline_hour: int = Field(
+        6, ge=4, le=23, description="hour (partitions' timezone) by which yesterday's partition must be "
+        "materialized, else the freshness checks fail; after the 03:00 schedule"
+    )
 
     @field_validator("timezone")
     @classmethod
@@ -82,6 +90,22 @@ class Settings(BaseModel):
         if value != "offline":
             raise ValueError(f"unknown extractor {value!r}: only 'offline' exists in this version")
         return value
+
+    @field_validator("asset_owners")
+    @classmethod
+    def _owners_are_emails_or_teams(cls, value: str) -> str:
+        # Dagster accepts an owner as an e-mail address or `team:NAME` (AssetSpec.owners).
+        owners = [o.strip() for o in value.split(",") if o.strip()]
+        bad = [o for o in owners if not (re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", o) or
+                                         re.fullmatch(r"team:[^\s,]+", o))]
+        if not owners or bad:
+            raise ValueError(f"owners must be e-mail addresses or team:NAME, comma-separated, not {value!r}")
+        return ",".join(owners)
+
+    @property
+    def owners(self) -> list[str]:
+        """`asset_owners` as a list."""
+        return self.asset_owners.split(",")
 
     @property
     def effective_backlog_date(self) -> date:

@@ -125,13 +125,14 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
         # (and purge nothing) until `memory-pipeline add-time-column` has run.
         closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
-        store.save_conversations(conn, closed, now)
+        stored = store.save_conversations(conn, closed, now)
     outcomes = Counter(row.status for c in closed for row in c.rows)
     reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
     skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
     return StageResult({
         "conversations_closed": len(closed),
         "conversations_deferred": len(of_day) - len(closed),
+        "conversations_stored": stored,  # inserted or changed by this run; 0 on a re-run of a finished day
         "legacy_conversations": sum(c.is_legacy for c in closed),
         "users": len({c.user_key for c in closed}),
         "messages": sum(len(c.rows) for c in closed),
@@ -341,3 +342,34 @@ def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date
     """No conversation of the day was stored while its last message was within the idle gap."""
     still_open = store.scalar(conn, "check_open_conversations", {"partition_date": day})
     return CheckOutcome(still_open == 0, {"open_conversations": still_open})
+
+
+# -- partition state --------------------------------------------------------------------------------------
+# Named queries each asset's partition state reads (sql/queries.sql); every column becomes `partition_<column>`.
+PARTITION_STATE_QUERIES = {
+    "closed_sessions": ["partition_state_conversations"],
+    "session_summaries": ["partition_state_summaries"],
+    "extracted_facts": ["partition_state_candidates"],
+    "active_facts": ["partition_state_facts"],
+    "archived_sessions": ["partition_state_archive"],
+}
+
+
+def partition_state(store: Store, conn: psycopg.Connection, day: date, asset: str) -> dict[str, Any]:
+    """The partition's state for `asset` as the tables hold it now, whichever run wrote it: {column: count}
+    (ints; `candidates_rejected_by_reason` is a {reason: count} dict). Re-running a finished partition gives
+    the same figures, unlike the stage's own counts, which say what one run did.
+
+    Raises KeyError for an asset name not in PARTITION_STATE_QUERIES."""
+    state: dict[str, Any] = {}
+    for name in PARTITION_STATE_QUERIES[asset]:
+        row = conn.execute(store.query(conn, name), {"partition_date": day}).fetchone()
+        state.update({k: (v if isinstance(v, dict) else int(v)) for k, v in row.items()})
+    return state
+
+
+def check_every_conversation_summarised(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every closed conversation of the day has a summary (or, once the summary stage records failures, a
+    recorded failure). A conversation left without either was skipped silently and is never extracted."""
+    missing = store.scalar(conn, "check_conversations_without_summary", {"partition_date": day})
+    return CheckOutcome(missing == 0, {"conversations_without_summary": missing})

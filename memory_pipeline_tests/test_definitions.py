@@ -18,7 +18,9 @@ from memory_pipeline.settings import Settings
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = {"closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"}
 CHECKS = {("closed_sessions", "no_open_conversation_consolidated"), ("extracted_facts", "quotes_found_verbatim"),
-          ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost")}
+          ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost"),
+          ("session_summaries", "every_conversation_summarised")}
+FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 
 
 def test_module_defs_have_five_assets_checks_and_running_schedule():
@@ -26,7 +28,7 @@ def test_module_defs_have_five_assets_checks_and_running_schedule():
 
     graph = defs.resolve_asset_graph()
     assert {k.to_user_string() for k in graph.get_all_asset_keys()} == ASSETS
-    assert {(k.asset_key.to_user_string(), k.name) for k in graph.asset_check_keys} == CHECKS
+    assert {(k.asset_key.to_user_string(), k.name) for k in graph.asset_check_keys} == CHECKS | FRESHNESS
     schedule = defs.resolve_schedule_def("nightly_consolidation_schedule")
     assert schedule.default_status == dg.DefaultScheduleStatus.RUNNING
     assert schedule.cron_schedule == "0 3 * * *"

@@ -193,9 +193,10 @@ UPDATE {schema}.agent_facts SET superseded_by = %(superseded_by)s
 WHERE id = %(id)s AND superseded_by IS DISTINCT FROM %(superseded_by)s;
 
 -- name: active_facts_summary
-SELECT count(*) FILTER (WHERE superseded_at IS NULL) AS active,
+-- Active = not superseded and time-to-live not over; expired and superseded are counted apart.
+SELECT count(*) FILTER (WHERE superseded_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active,
        count(*) FILTER (WHERE superseded_at IS NOT NULL) AS superseded,
-       count(*) FILTER (WHERE superseded_at IS NULL AND expires_at < now()) AS expired
+       count(*) FILTER (WHERE superseded_at IS NULL AND expires_at <= now()) AS expired
 FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 
 -- name: archive_conversation_rows
@@ -297,3 +298,65 @@ ANALYZE {schema}.conversations;
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
+
+-- name: partition_state_conversations
+-- A partition's state as its tables hold it now (not what one run did), for the assets' partition_* metadata.
+SELECT count(*) AS conversations, count(DISTINCT user_key) AS users,
+       coalesce(sum(cardinality(message_ids)), 0) AS messages,
+       count(*) FILTER (WHERE is_legacy) AS legacy_conversations,
+       (SELECT count(*) FROM {schema}.message_rejections r
+        WHERE r.partition_date = %(partition_date)s AND r.status = 'rejected') AS rows_rejected,
+       (SELECT count(*) FROM {schema}.message_rejections r
+        WHERE r.partition_date = %(partition_date)s AND r.status = 'skipped') AS rows_skipped
+FROM {schema}.conversations WHERE partition_date = %(partition_date)s;
+
+-- name: partition_state_summaries
+-- Every closed conversation of the partition and whether it has a summary (the session_summaries check reads
+-- conversations_without_summary).
+SELECT count(s.conversation_id) AS summaries,
+       count(*) FILTER (WHERE s.conversation_id IS NULL) AS conversations_without_summary,
+       coalesce(sum(s.input_tokens), 0) AS input_tokens, coalesce(sum(s.output_tokens), 0) AS output_tokens
+FROM {schema}.conversations AS c LEFT JOIN {schema}.session_summaries AS s USING (conversation_id)
+WHERE c.partition_date = %(partition_date)s;
+
+-- name: partition_state_candidates
+SELECT coalesce(sum(n), 0)::bigint AS candidates,
+       coalesce(sum(n) FILTER (WHERE status = 'accepted'), 0)::bigint AS candidates_accepted,
+       coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0)::bigint AS candidates_rejected,
+       coalesce(jsonb_object_agg(reject_reason, n) FILTER (WHERE reject_reason IS NOT NULL), '{{}}')
+           AS candidates_rejected_by_reason
+FROM (
+    SELECT status, reject_reason, count(*) AS n FROM {schema}.fact_candidates
+    WHERE partition_date = %(partition_date)s GROUP BY status, reject_reason
+) AS c;
+
+-- name: partition_state_facts
+-- Fact versions first said in the partition's conversations: active (not superseded, time-to-live not over),
+-- expired (not superseded, time-to-live over) and superseded, counted apart.
+SELECT count(f.id) AS facts,
+       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND (f.expires_at IS NULL OR f.expires_at > now()))
+           AS facts_active,
+       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND f.expires_at <= now()) AS facts_expired,
+       count(f.id) FILTER (WHERE f.superseded_at IS NOT NULL) AS facts_superseded
+FROM {schema}.conversations AS c JOIN {schema}.agent_facts AS f ON f.source_session = c.conversation_id
+WHERE c.partition_date = %(partition_date)s;
+
+-- name: partition_state_archive
+-- Conversations consolidated (facts extracted, so archived) or not, archive rows of the partition (within
+-- retention), and rows of its consolidated conversations still in n8n's table.
+SELECT (SELECT count(*) FROM {schema}.conversations
+        WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS conversations_consolidated,
+       (SELECT count(*) FROM {schema}.conversations
+        WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL) AS conversations_not_consolidated,
+       (SELECT count(*) FROM {schema}.chat_archive WHERE partition_date = %(partition_date)s) AS rows_archived,
+       (SELECT count(*) FROM {source} AS s
+        WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
+                       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL))
+           AS consolidated_rows_in_source;
+
+-- name: check_conversations_without_summary
+-- Closed conversations of the partition with no summary. When the summary stage records its failures, a
+-- conversation with a recorded failure is accounted for: add `AND NOT EXISTS (<its failure row>)` here.
+SELECT count(*) AS without_summary FROM {schema}.conversations AS c
+WHERE c.partition_date = %(partition_date)s
+  AND NOT EXISTS (SELECT 1 FROM {schema}.session_summaries AS s WHERE s.conversation_id = c.conversation_id);

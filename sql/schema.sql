@@ -130,6 +130,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS agent_facts_active_unique
     ON {schema}.agent_facts (user_key, category, md5(fact)) WHERE superseded_at IS NULL;
 CREATE INDEX IF NOT EXISTS agent_facts_user_recent_idx
     ON {schema}.agent_facts (user_key, valid_from DESC) WHERE superseded_at IS NULL;
+-- A partition's facts are found by the conversation they were first said in (partition_* metadata).
+CREATE INDEX IF NOT EXISTS agent_facts_source_session_idx ON {schema}.agent_facts (source_session);
 
 -- Raw n8n rows of consolidated conversations, kept `archive_retention_days` after archiving.
 CREATE TABLE IF NOT EXISTS {schema}.chat_archive (
