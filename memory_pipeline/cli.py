@@ -101,17 +101,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_ui(args: argparse.Namespace) -> int:
-    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database."""
+    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database, as a child in
+    its own process group: SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it with all its children."""
     from memory_pipeline.runner import REPO_ROOT, prepare
+    from memory_pipeline.services import dagster_command, run_supervised
 
     env = prepare()
     print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
-    # The dagster script installed beside this Python, so it works without an activated virtualenv.
-    local = Path(sys.executable).parent / "dagster"
-    dagster = str(local) if local.exists() else "dagster"
-    argv = [dagster, "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host, "-p", str(args.port)]
-    os.execvp(argv[0], argv)
-    return 0  # not reached
+    argv = [dagster_command("dagster"), "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host,
+            "-p", str(args.port)]
+    return run_supervised(argv)
 
 
 def cmd_materialize(args: argparse.Namespace) -> int:
