@@ -206,6 +206,14 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_benchmark_backfill(args: argparse.Namespace) -> int:
+    """Time a backfill through the webserver against `materialize` for the same days (backfill_benchmark.py)."""
+    from memory_pipeline import backfill_benchmark
+
+    backfill_benchmark.run(args.days)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -232,6 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
     bench.set_defaults(func=cmd_benchmark)
+    bfb = sub.add_parser(
+        "benchmark-backfill",
+        help="time a backfill launched through the webserver against `materialize` for the same days",
+        description="Load MemoryBank shifted over --days days into two scratch schemas, consolidate them once "
+        "with `memory-pipeline materialize --date .. --to ..` and once with a backfill launched through the "
+        "webserver's GraphQL API (code server, daemon and webserver started as separate processes), print both "
+        "times, then drop the scratch data.")
+    bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
+    bfb.set_defaults(func=cmd_benchmark_backfill)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)

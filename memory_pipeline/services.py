@@ -16,7 +16,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +216,86 @@ def wait_for_webserver(url: str, timeout: float, process: subprocess.Popen | Non
             pass
         time.sleep(0.5)
     raise TimeoutError(f"webserver at {url} not ready after {timeout:.0f} s")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, timeout: float, process: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} {process.args[1]} exited with status {process.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.3)
+    raise TimeoutError(f"port {port} not open after {timeout:.0f} s")
+
+
+@contextmanager
+def production_services(env: dict[str, str], workdir: Path, ready_timeout: float = 120) -> Iterator[str]:
+    """Start the production shape on this host: `dagster api grpc` (the code location), then `dagster-daemon run`
+    and `dagster-webserver`, three separate processes sharing the instance of env's DAGSTER_HOME, with a
+    workspace file in `workdir` pointing both at the gRPC server. Yields the webserver's URL; on exit stops the
+    three (SIGINT, then SIGKILL after STOP_GRACE_SECONDS). Raises TimeoutError when one is not ready in time."""
+    grpc_port, web_port = free_port(), free_port()
+    workspace = workdir / "workspace.yaml"
+    workspace.write_text(
+        f"load_from:\n  - grpc_server:\n      host: 127.0.0.1\n      port: {grpc_port}\n"
+        f"      location_name: {LOCATION_NAME}\n")
+    started: list[subprocess.Popen] = []
+
+    def start(argv: list[str]) -> subprocess.Popen:
+        process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        started.append(process)
+        return process
+
+    try:
+        code = start([dagster_command("dagster"), "api", "grpc", "-m", "memory_pipeline.definitions",
+                      "-h", "127.0.0.1", "-p", str(grpc_port)])
+        _wait_for_port(grpc_port, ready_timeout, code)
+        start([dagster_command("dagster-daemon"), "run", "-w", str(workspace)])
+        web = start([dagster_command("dagster-webserver"), "-w", str(workspace), "-h", "127.0.0.1", "-p", str(web_port)])
+        url = f"http://127.0.0.1:{web_port}"
+        wait_for_webserver(url, ready_timeout, web)
+        yield url
+    finally:
+        for process in started:
+            _signal_group(process.pid, signal.SIGINT)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        for process in started:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def services_environment(settings_env: dict[str, str], database_url: str, dagster_home: Path,
+                         dagster_schema: str) -> dict[str, str]:
+    """Environment for Dagster processes outside `memory-pipeline`: the caller's MEMORY_PIPELINE_* settings
+    (`settings_env`), the database URL, DAGSTER_HOME holding a copy of the project's dagster.yaml, and Dagster's
+    storage URL in `dagster_schema` of the same database (what runner.prepare sets for `memory-pipeline`)."""
+    import shutil
+
+    from memory_pipeline.db import SQL_DIR, dagster_storage_url
+
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(SQL_DIR.parent / "dagster.yaml", dagster_home / "dagster.yaml")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORY_PIPELINE_", "DAGSTER_"))}
+    env.update(settings_env)
+    env.update({"MEMORY_PIPELINE_DATABASE_URL": database_url, "DAGSTER_HOME": str(dagster_home),
+                "MEMORY_PIPELINE_DAGSTER_SCHEMA": dagster_schema,
+                "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(database_url, dagster_schema)})
+    return env

@@ -14,23 +14,14 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from memory_pipeline import sample, services
-from memory_pipeline.db import dagster_storage_url
 from memory_pipeline.definitions import JOB_NAME
 from memory_pipeline.settings import ENV_PREFIX
 from memory_pipeline_tests.conftest import fixture_lines
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
-ROOT = Path(__file__).resolve().parents[1]
 READY_TIMEOUT = 90  # bounds, not timings: a loaded 2-core machine starts each process in 5-20 s
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for_port(port: int, timeout: float, process: subprocess.Popen) -> None:
@@ -75,63 +66,26 @@ def alive(pids: set[int]) -> set[int]:
     return left
 
 
-@pytest.fixture
-def service_env(make_settings, pg_url, tmp_path):
-    """Environment of the three services: the pipeline's settings, a DAGSTER_HOME with the project's dagster.yaml
-    and Dagster's storage in its own schema of the test server, as `memory-pipeline` (runner.prepare) sets it."""
+def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(make_settings, pg_url, tmp_path):
     settings = make_settings(dagster_schema=f"dg_{tmp_path.name[-12:].lower()}", backlog_date="2026-05-01")
-    home = tmp_path / "dagster"
-    home.mkdir()
-    shutil.copyfile(ROOT / "dagster.yaml", home / "dagster.yaml")
-    env = {k: v for k, v in os.environ.items() if not k.startswith((ENV_PREFIX, "DAGSTER_"))}
-    env.update({ENV_PREFIX + k.upper(): str(v) for k, v in settings.model_dump(mode="json").items() if v is not None})
-    env.update({"DAGSTER_HOME": str(home),
-                "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(pg_url, settings.dagster_schema)})
-    return settings, env, home
-
-
-def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(service_env):
-    settings, env, home = service_env
     pipeline = Pipeline(settings)
     pipeline.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
-    grpc_port, web_port = free_port(), free_port()
-    workspace = home / "workspace.yaml"
-    workspace.write_text(yaml.safe_dump({"load_from": [{"grpc_server": {
-        "host": "127.0.0.1", "port": grpc_port, "location_name": services.LOCATION_NAME}}]}))
-    started = []
-    try:
-        code = subprocess.Popen([services.dagster_command("dagster"), "api", "grpc", "-m", "memory_pipeline.definitions",
-                                 "-h", "127.0.0.1", "-p", str(grpc_port)], env=env, cwd=home,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        started.append(code)
-        wait_for_port(grpc_port, READY_TIMEOUT, code)
-        for argv in ([services.dagster_command("dagster-daemon"), "run", "-w", str(workspace)],
-                     [services.dagster_command("dagster-webserver"), "-w", str(workspace), "-h", "127.0.0.1",
-                      "-p", str(web_port)]):
-            started.append(subprocess.Popen(argv, env=env, cwd=home, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL, start_new_session=True))
-        url = f"http://127.0.0.1:{web_port}"
-        services.wait_for_webserver(url, READY_TIMEOUT, started[-1])
+    settings_env = {ENV_PREFIX + k.upper(): str(v) for k, v in settings.model_dump(mode="json").items()
+                    if v is not None}
+    env = services.services_environment(settings_env, pg_url, tmp_path / "dagster", settings.dagster_schema)
+    with services.production_services(env, tmp_path, READY_TIMEOUT) as url:
         # The default run coordinator queues the run: only the daemon (a separate process) dequeues it.
         run_id = services.launch_partition_run(url, JOB_NAME, "2026-05-03")
         assert services.wait_for_run(url, run_id, timeout=120) == "SUCCESS"
-        assert all(p.poll() is None for p in started)  # the services are still up
-    finally:
-        for p in started:
-            os.killpg(p.pid, signal.SIGTERM)
-        for p in started:
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
     closed = pipeline.rows("SELECT count(*) AS n FROM {schema}.conversations WHERE partition_date = '2026-05-03'")
     assert closed[0]["n"] == 7
-    assert pipeline.source_ids() == pipeline.source_ids() - pipeline.archive_ids()  # archived rows purged
+    archived = pipeline.rows("SELECT count(*) AS n FROM {schema}.chat_archive WHERE partition_date = '2026-05-03'")
+    assert archived[0]["n"] > 0 and not pipeline.source_ids() & pipeline.archive_ids()
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
 def test_ui_stops_with_all_its_children(stop_signal, pg_url, tmp_path):
-    port = free_port()
+    port = services.free_port()
     home = Path(tempfile.mkdtemp(prefix="mpu"))  # short: holds nothing but DAGSTER_HOME here
     env = {k: v for k, v in os.environ.items() if not k.startswith((ENV_PREFIX, "DAGSTER_"))}
     env.update({"MEMORY_PIPELINE_HOME": str(home), "MEMORY_PIPELINE_DATABASE_URL": pg_url,
