@@ -1,6 +1,9 @@
 """Each partition's materialization describes the partition's state (partition_*), apart from what the run did
 (run_*); ranged runs (single-run backfills) keep per-partition figures and per-partition check evaluations."""
 
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
 import dagster as dg
 import pytest
 
@@ -170,3 +173,31 @@ def test_owners_come_from_the_setting(make_settings):
     assert defs.resolve_asset_graph().get(dg.AssetKey("closed_sessions")).owners == ["ops@example.com", "team:ml"]
     with pytest.raises(ValueError, match="team:NAME"):
         Settings.from_env({"MEMORY_PIPELINE_ASSET_OWNERS": "data team"})
+
+
+def afternoon_timezone() -> str:
+    """A fixed-offset zone where it is now between 12:00 and 19:59, so the 06:00 freshness deadline of today has
+    passed and the next one is hours away, whatever the time of the test run."""
+    now = datetime.now(timezone.utc)
+    for offset in range(-12, 15):
+        if 12 <= (now + timedelta(hours=offset)).hour < 20:
+            return f"Etc/GMT{-offset:+d}" if offset else "UTC"  # Etc/GMT-2 is UTC+2 (POSIX sign)
+    raise AssertionError("no zone in the afternoon")
+
+
+def test_freshness_check_fails_when_yesterdays_partition_is_missing(make_settings):
+    tz = afternoon_timezone()
+    today = datetime.now(ZoneInfo(tz)).date()
+    yesterday, before = (today - timedelta(days=1)).isoformat(), (today - timedelta(days=2)).isoformat()
+    settings = dict(timezone=tz, partitions_start=(today - timedelta(days=10)).isoformat())
+
+    def freshness(result):
+        return {e.asset_key.to_user_string(): e.passed for e in result.get_asset_check_evaluations()
+                if e.check_name == "freshness_check"}
+
+    missed = Pipeline(make_settings(**settings))
+    result = missed.run(before)  # the night before ran, last night did not
+    assert result.success  # not blocking: a backfill of old days is not failed by a missing yesterday
+    assert freshness(result) == {a: False for a in ASSETS}
+    on_time = Pipeline(make_settings(**settings))
+    assert freshness(on_time.run(yesterday)) == {a: True for a in ASSETS}
