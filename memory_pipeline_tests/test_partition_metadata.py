@@ -1,7 +1,7 @@
 """Each partition's materialization describes the partition's state (partition_*), apart from what the run did
 (run_*); ranged runs (single-run backfills) keep per-partition figures and per-partition check evaluations."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import dagster as dg
@@ -11,6 +11,7 @@ from memory_pipeline import sample, stages
 from memory_pipeline.catalog import TABLES
 from memory_pipeline.definitions import build_definitions
 from memory_pipeline.settings import Settings
+from memory_pipeline.store import Store
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
@@ -69,26 +70,25 @@ def test_rematerializing_a_day_keeps_its_partition_figures_and_reports_no_run_ch
 
 
 def test_active_counts_only_unexpired_facts(pipeline):
+    def state(day):
+        store = Store(pipeline.settings)
+        with pipeline.pool.connection() as conn:
+            return stages.partition_state(store, conn, date.fromisoformat(day), "active_facts")
+
     # MemoryBank's days are from 2023: every fact's time-to-live is over, so none is active.
-    for day in MB_DAYS:
-        assert pipeline.run(day).success
-    per_day = [materialization_metadata(pipeline.run(day), "active_facts") for day in MB_DAYS]
-    total = lambda key: sum(facts[key] for facts in per_day)
-    assert total("partition_facts") > 0
-    assert total("partition_facts_active") == 0
-    assert total("partition_facts_expired") + total("partition_facts_superseded") == total("partition_facts")
-    assert total("run_active_facts_of_these_users") == 0
-    assert per_day[-1]["run_expired_facts_of_these_users"] > 0
+    results = [pipeline.run(day) for day in MB_DAYS]
+    assert all(r.success for r in results)
+    per_day = [state(day) for day in MB_DAYS]
+    total = lambda key: sum(figures[key] for figures in per_day)
+    assert total("facts") > 0 and total("facts_active") == 0
+    assert total("facts_expired") + total("facts_superseded") == total("facts")
+    last = materialization_metadata(results[-1], "active_facts")
+    assert last["run_active_facts_of_these_users"] == 0 and last["run_expired_facts_of_these_users"] > 0
     # 2026 facts are within their time-to-live; the email preference superseded by the phone one counts apart.
-    for day in N8N_DAYS:
-        assert pipeline.run(day).success
-    may_4 = materialization_metadata(pipeline.run("2026-05-04"), "active_facts")
-    may_3 = materialization_metadata(pipeline.run("2026-05-03"), "active_facts")
-    assert may_4["partition_facts_active"] > 0 and may_4["partition_facts_expired"] == 0
-    assert may_3["partition_facts_superseded"] >= 1
-    rows = pipeline.rows("SELECT count(*) AS n FROM {schema}.agent_facts "
-                         "WHERE superseded_at IS NULL AND (expires_at IS NULL OR expires_at > now())")
-    assert may_4["run_active_facts_of_these_users"] <= rows[0]["n"]
+    assert all(pipeline.run(day).success for day in N8N_DAYS)
+    may_3, may_4 = state("2026-05-03"), state("2026-05-04")
+    assert may_4["facts_active"] > 0 and may_4["facts_expired"] == 0
+    assert may_3["facts_superseded"] >= 1
 
 
 def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make_settings):

@@ -83,8 +83,8 @@ def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(make_
     assert archived[0]["n"] > 0 and not pipeline.source_ids() & pipeline.archive_ids()
 
 
-@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
-def test_ui_stops_with_all_its_children(stop_signal, pg_url, tmp_path):
+def test_ui_stops_with_all_its_children_on_sigterm(pg_url, tmp_path):
+    stop_signal = signal.SIGTERM
     port = services.free_port()
     home = Path(tempfile.mkdtemp(prefix="mpu"))  # short: holds nothing but DAGSTER_HOME here
     env = {k: v for k, v in os.environ.items() if not k.startswith((ENV_PREFIX, "DAGSTER_"))}
@@ -109,3 +109,36 @@ def test_ui_stops_with_all_its_children(stop_signal, pg_url, tmp_path):
         if ui.poll() is None:
             ui.kill()
         shutil.rmtree(home, ignore_errors=True)
+
+
+TREE = """
+import signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)  # like a Dagster process: only SIGINT stops it
+if len(sys.argv) == 1:
+    children = [subprocess.Popen([sys.executable, __file__, "child"]) for _ in range(2)]
+try:
+    time.sleep(600)
+except KeyboardInterrupt:
+    sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_supervised_process_tree_stops_on_each_signal(stop_signal, tmp_path):
+    """`ui`'s supervision with a tree that, like Dagster's processes, ignores SIGTERM and stops on SIGINT; the
+    supervisor is started with SIGINT ignored, as a background job of a non-interactive shell is."""
+    script = tmp_path / "tree.py"
+    script.write_text(TREE)
+    supervisor = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from memory_pipeline.services import run_supervised; "
+         f"sys.exit(run_supervised([sys.executable, {str(script)!r}]))"],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.monotonic() + 60
+    while len(descendants(supervisor.pid)) < 3 and time.monotonic() < deadline:  # tree.py and its 2 children
+        time.sleep(0.1)
+    tree = descendants(supervisor.pid)
+    assert len(tree) >= 3
+    time.sleep(0.5)  # let the children install their SIGTERM disposition
+    supervisor.send_signal(stop_signal)
+    assert supervisor.wait(timeout=30) == 0  # the tree stopped by itself on SIGINT, nothing had to be killed
+    assert alive(tree) == set()
