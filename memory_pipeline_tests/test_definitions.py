@@ -96,3 +96,15 @@ def test_resource_carries_every_setting(monkeypatch):
     settings = Settings(dagster_schema="dgx", max_conversation_hours=5, idle_gap_minutes=90, timezone="Asia/Kolkata",
                         user_key_regex=r"^t:(?P<user>.+)$", backlog_date="2024-02-01", database_url="postgresql://u@h/db")
     assert MemoryPipelineResource.from_settings(settings).get_settings() == settings
+
+
+def test_backfills_run_a_range_in_one_run_and_one_process():
+    from memory_pipeline.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for asset in ASSETS:
+        assert graph.get(dg.AssetKey(asset)).backfill_policy == dg.BackfillPolicy.single_run()
+    assert defs.resolve_job_def(JOB_NAME).executor_def is dg.in_process_executor
+    assert defs.resolve_implicit_global_asset_job_def().executor_def is dg.in_process_executor  # UI backfills
+    sensor = defs.resolve_sensor_def("freshness_checks_sensor")
+    assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
