@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from memory_pipeline.db import SQL_DIR, dagster_storage_url
 
 FORWARDED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 STOP_GRACE_SECONDS = 20  # dagster dev stops its webserver, daemon and code server within a few seconds
@@ -220,16 +224,12 @@ def wait_for_webserver(url: str, timeout: float, process: subprocess.Popen | Non
 
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 def _wait_for_port(port: int, timeout: float, process: subprocess.Popen) -> None:
-    import socket
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -287,9 +287,6 @@ def services_environment(settings_env: dict[str, str], database_url: str, dagste
     """Environment for Dagster processes outside `memory-pipeline`: the caller's MEMORY_PIPELINE_* settings
     (`settings_env`), the database URL, DAGSTER_HOME holding a copy of the project's dagster.yaml, and Dagster's
     storage URL in `dagster_schema` of the same database (what runner.prepare sets for `memory-pipeline`)."""
-    import shutil
-
-    from memory_pipeline.db import SQL_DIR, dagster_storage_url
 
     dagster_home.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SQL_DIR.parent / "dagster.yaml", dagster_home / "dagster.yaml")
