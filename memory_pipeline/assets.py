@@ -1,8 +1,14 @@
 """The five daily-partitioned assets and their checks: each one opens a connection, calls its stage in
-`stages.py`, and returns the stage's counts as metadata. No logic lives here."""
+`stages.py` for every partition of the run, and publishes the stage's counts and the partition's state as
+metadata (`metadata.py`). No logic lives here.
+
+Backfills: every asset has `BackfillPolicy.single_run()`, so a backfill of a range of days is one run that
+calls each stage once per day (`context.partition_keys`), instead of one run (and one process) per day. Each
+day still gets its own materialization with its own metadata (`add_asset_metadata(partition_key=...)`), and
+each check its own evaluation per day."""
 
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 
@@ -10,8 +16,12 @@ import dagster as dg
 import psycopg
 
 from memory_pipeline import stages
+from memory_pipeline.catalog import catalog_metadata
+from memory_pipeline.metadata import published_metadata
 from memory_pipeline.resources import MemoryPipelineResource
 from memory_pipeline.run_health import HOST_TAG, this_host
+from memory_pipeline.settings import Settings
+from memory_pipeline.store import Store
 
 GROUP = "memory_consolidation"
 LLM_POOL = "llm"
@@ -47,83 +57,118 @@ def _tag_worker_host(context: dg.AssetExecutionContext) -> None:
         context.instance.add_run_tags(context.run_id, {HOST_TAG: this_host()})
 
 
-def _day(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> date:
-    return date.fromisoformat(context.partition_key)
+
+Stage = Callable[[Store, psycopg.Connection, date], stages.StageResult]
+Check = Callable[[Store, psycopg.Connection, date], stages.CheckOutcome]
 
 
-def _result(outcome: stages.StageResult) -> dg.MaterializeResult:
-    return dg.MaterializeResult(metadata=outcome.metadata)
+def _materialize(context: dg.AssetExecutionContext, memory: MemoryPipelineResource, stage: Stage) -> dg.MaterializeResult:
+    """Run `stage` for each partition of the run (one, or a backfill's range), oldest first, and give each
+    partition's materialization its own figures."""
+    asset = context.asset_key.to_user_string()
+    store = memory.get_store()
+    with _connection(memory) as conn:
+        for key in sorted(context.partition_keys):
+            day = date.fromisoformat(key)
+            outcome = stage(store, conn, day)
+            state = stages.partition_state(store, conn, day, asset)
+            context.add_asset_metadata(published_metadata(asset, outcome.metadata, state), partition_key=key)
+    return dg.MaterializeResult()  # always one, also for an empty range: a backfill waits for it
 
 
-def _check(outcome: stages.CheckOutcome) -> dg.AssetCheckResult:
-    return dg.AssetCheckResult(passed=outcome.passed, metadata=outcome.metadata)
+def _evaluate(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource, check_key: dg.AssetCheckKey,
+              evaluate: Check, blocking: bool):
+    """Evaluate a partitioned check for each partition of the run. One partition: an AssetCheckResult, as
+    usual. A range (single-run backfill): Dagster would record one evaluation without a partition, so one
+    AssetCheckEvaluation per partition is yielded instead; a failed blocking one still stops the assets after."""
+    store = memory.get_store()
+    keys = sorted(context.partition_keys)
+    with _connection(memory) as conn:
+        outcomes = {key: evaluate(store, conn, date.fromisoformat(key)) for key in keys}
+    if len(keys) == 1:
+        outcome = outcomes[keys[0]]
+        yield dg.AssetCheckResult(passed=outcome.passed, metadata=outcome.metadata)
+        return
+    for key, outcome in outcomes.items():
+        yield dg.AssetCheckEvaluation(asset_key=check_key.asset_key, check_name=check_key.name,
+                                      passed=outcome.passed, metadata=outcome.metadata, partition=key,
+                                      blocking=blocking)
+    yield dg.Output(None)
 
 
 def build_assets(
-    partitions_def: dg.PartitionsDefinition,
+    partitions_def: dg.PartitionsDefinition, settings: Settings | None = None,
 ) -> tuple[list[dg.AssetsDefinition], list[dg.AssetChecksDefinition]]:
-    """(assets, checks) on one shared daily partitions definition."""
+    """(assets, checks) on one shared daily partitions definition; owners and table names from `settings`
+    (default: from the environment)."""
 
-    common = dict(partitions_def=partitions_def, group_name=GROUP, kinds={"postgres"})
+    settings = settings or Settings.from_env()
 
-    @dg.asset(**common, description="Closed conversations of the day, split from n8n's chat memory by idle gap.")
+    def common(name: str) -> dict:
+        return dict(partitions_def=partitions_def, group_name=GROUP, kinds={"postgres"}, owners=settings.owners,
+                    backfill_policy=dg.BackfillPolicy.single_run(),
+                    metadata=catalog_metadata(name, settings.schema_name))
+
+    @dg.asset(**common("closed_sessions"),
+              description="Closed conversations of the day, split from n8n's chat memory by idle gap.")
     def closed_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         _tag_worker_host(context)
-        with _connection(memory) as conn:
-            return _result(stages.closed_sessions(memory.get_store(), conn, _day(context)))
+        return _materialize(context, memory, stages.closed_sessions)
 
-    @dg.asset(**common, deps=[closed_sessions], pool=LLM_POOL,
+    @dg.asset(**common("session_summaries"), deps=[closed_sessions], pool=LLM_POOL,
               description="One short decision-oriented summary per conversation, cached by transcript hash.")
     def session_summaries(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         _tag_worker_host(context)
-        with _connection(memory) as conn:
-            return _result(stages.session_summaries(memory.get_store(), conn, _day(context), memory.get_extractor()))
+        extractor = memory.get_extractor()
+        return _materialize(context, memory, lambda store, conn, day: stages.session_summaries(
+            store, conn, day, extractor))
 
-    @dg.asset(**common, deps=[session_summaries], pool=LLM_POOL,
+    @dg.asset(**common("extracted_facts"), deps=[session_summaries], pool=LLM_POOL,
               description="Typed fact candidates with their quote; rejected ones keep their reason.")
     def extracted_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with _connection(memory) as conn:
-            return _result(stages.extracted_facts(memory.get_store(), conn, _day(context), memory.get_extractor()))
+        extractor = memory.get_extractor()
+        return _materialize(context, memory, lambda store, conn, day: stages.extracted_facts(
+            store, conn, day, extractor))
 
-    @dg.asset(**common, deps=[extracted_facts],
+    @dg.asset(**common("active_facts"), deps=[extracted_facts],
               description="agent_facts reconciled: duplicates merged, contradictions superseded, TTL set.")
     def active_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with _connection(memory) as conn:
-            return _result(stages.active_facts(memory.get_store(), conn, _day(context), memory.get_embedder()))
+        embedder = memory.get_embedder()
+        return _materialize(context, memory, lambda store, conn, day: stages.active_facts(
+            store, conn, day, embedder))
 
-    @dg.asset(**common, deps=[active_facts],
+    @dg.asset(**common("archived_sessions"), deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")
     def archived_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        with _connection(memory) as conn:
-            return _result(stages.archived_sessions(memory.get_store(), conn, _day(context)))
+        return _materialize(context, memory, stages.archived_sessions)
 
-    check_args = dict(blocking=True, partitions_def=partitions_def)
+    def partitioned_check(asset: dg.AssetsDefinition, name: str, description: str, evaluate: Check,
+                          blocking: bool = True) -> dg.AssetChecksDefinition:
+        key = dg.AssetCheckKey(asset.key, name)
 
-    @dg.asset_check(asset=closed_sessions, **check_args,
-                    description="No conversation was stored while its last message was within the idle gap.")
-    def no_open_conversation_consolidated(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with _connection(memory) as conn:
-            return _check(stages.check_no_open_conversation(memory.get_store(), conn, _day(context)))
+        @dg.asset_check(asset=asset, name=name, blocking=blocking, partitions_def=partitions_def,
+                        description=description)
+        def _check(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
+            yield from _evaluate(context, memory, key, evaluate, blocking)
 
-    @dg.asset_check(asset=extracted_facts, **check_args,
-                    description="Every accepted fact quotes, verbatim, a sentence the user said in its conversation.")
-    def quotes_found_verbatim(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with _connection(memory) as conn:
-            return _check(stages.check_quotes_verbatim(memory.get_store(), conn, _day(context)))
+        return _check
 
-    @dg.asset_check(asset=active_facts, **check_args,
-                    description="No duplicate active fact (user, category, md5(fact)) and no contradicting pair.")
-    def no_duplicate_active_facts(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with _connection(memory) as conn:
-            return _check(stages.check_no_duplicate_active_facts(memory.get_store(), conn))
-
-    @dg.asset_check(asset=archived_sessions, **check_args,
-                    description="Every message of a consolidated conversation is in n8n's table or the archive.")
-    def no_message_lost(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-        with _connection(memory) as conn:
-            return _check(stages.check_no_message_lost(memory.get_store(), conn, _day(context)))
-
-    return (
-        [closed_sessions, session_summaries, extracted_facts, active_facts, archived_sessions],
-        [no_open_conversation_consolidated, quotes_found_verbatim, no_duplicate_active_facts, no_message_lost],
-    )
+    checks = [
+        partitioned_check(closed_sessions, "no_open_conversation_consolidated",
+                          "No conversation was stored while its last message was within the idle gap.",
+                          stages.check_no_open_conversation),
+        # Not blocking: one failing LLM call must not stop the other conversations' extraction that night.
+        partitioned_check(session_summaries, "every_conversation_summarised",
+                          "Every closed conversation of the day has a summary (or a recorded failure).",
+                          stages.check_every_conversation_summarised, blocking=False),
+        partitioned_check(extracted_facts, "quotes_found_verbatim",
+                          "Every accepted fact quotes, verbatim, a sentence the user said in its conversation.",
+                          stages.check_quotes_verbatim),
+        partitioned_check(active_facts, "no_duplicate_active_facts",
+                          "No duplicate active fact (user, category, md5(fact)) and no contradicting pair.",
+                          lambda store, conn, day: stages.check_no_duplicate_active_facts(store, conn)),
+        partitioned_check(archived_sessions, "no_message_lost",
+                          "Every message of a consolidated conversation is in n8n's table or the archive.",
+                          stages.check_no_message_lost),
+    ]
+    return [closed_sessions, session_summaries, extracted_facts, active_facts, archived_sessions], checks

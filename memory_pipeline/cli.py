@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import warnings
 from collections import defaultdict
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import openai
@@ -24,6 +22,11 @@ from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
 from memory_pipeline.embeddings import EmbeddingDimensionMismatch
 from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError
 from memory_pipeline.store import SourceTableMissing, Store
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """`count` and `noun` agreeing in number: "1 row", "2 rows", plural(3, "entry", "entries")."""
+    return f"{count} {noun if count == 1 else (plural_form or noun + 's')}"
 
 
 def _quiet_libraries() -> None:
@@ -52,7 +55,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         sample.create_n8n_table(conn, settings)
         foreign = store.scalar(conn, "rows_outside_prefix", {"prefix": sample.SESSION_PREFIX})
         if foreign:
-            print(f"{settings.source_schema}.{settings.source_table} holds {foreign} rows that are not demo rows: "
+            print(f"{settings.source_schema}.{settings.source_table} holds {plural(foreign, 'row')} that are not demo rows: "
                   "the demo would consolidate and purge real conversations of its days. Point "
                   "MEMORY_PIPELINE_SOURCE_TABLE (and MEMORY_PIPELINE_SCHEMA_NAME) at a table and schema of their own"
                   + ("." if settings.database_url else ", or MEMORY_PIPELINE_HOME at a fresh directory."),
@@ -60,12 +63,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
             return 2
         keys = conn.execute(store.query(conn, "session_keys_with_prefix"), {"prefix": sample.SESSION_PREFIX}).fetchall()
         if keys:
-            print(f"Sample already loaded ({len(keys)} session keys): re-materializing, nothing is duplicated.")
+            print(f"Sample already loaded ({plural(len(keys), 'session key')}): re-materializing, nothing is duplicated.")
         else:
             inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
-            print(f"Loaded {inserted} MemoryBank messages into {settings.source_schema}.{settings.source_table} "
-                  f"as n8n rows ({len(data)} users, {len(sample.memory_bank_days(data))} days).")
-    print(f"Materializing {len(days)} daily partitions ({days[0]} .. {days[-1]}) through Dagster ...")
+            print(f"Loaded {plural(inserted, 'MemoryBank message')} into {settings.source_schema}.{settings.source_table} "
+                  f"as n8n rows ({plural(len(data), 'user')}, {plural(len(sample.memory_bank_days(data)), 'day')}).")
+    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster ...")
     results = materialize_days(env, days)
     failed = [day for day, r in zip(days, results) if not r.success]
     users = sorted(sample.SESSION_PREFIX + n.strip().lower().replace(" ", "_") for n in data)
@@ -83,9 +86,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     unverified = 0
     now = datetime.now(timezone.utc)
     for user in users:
-        active = [f for f in by_user[user] if f["superseded_at"] is None]
-        print(f"\n{user}: {len(active)} active facts, {len(by_user[user]) - len(active)} superseded")
-        for f in active:
+        current = [f for f in by_user[user] if f["superseded_at"] is None]
+        n_expired = sum(1 for f in current if f["expires_at"] and f["expires_at"] <= now)
+        # Active = not superseded and within its time-to-live; expired facts are kept and listed, not recalled.
+        print(f"\n{user}: {plural(len(current) - n_expired, 'active fact')}, {n_expired} past their time-to-live, "
+              f"{len(by_user[user]) - len(current)} superseded")
+        for f in current:
             verbatim = any(normalize_whitespace(f["quote"]) in text for text in said[user])
             unverified += not verbatim
             expired = f" (time-to-live ended {f['expires_at']:%Y-%m-%d})" if f["expires_at"] and f["expires_at"] < now else ""
@@ -93,7 +99,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"      quote{'' if verbatim else ' NOT FOUND'}: \"{f['quote']}\"")
     print(f"\n{len(results) - len(failed)}/{len(results)} partitions materialized; "
           f"{sum(1 for u in users if by_user[u])}/{len(users)} users with facts; "
-          f"{unverified} quotes not found verbatim; {source_left} sample rows left in n8n's table, "
+          f"{plural(unverified, 'quote')} not found verbatim; {plural(source_left, 'sample row')} left in n8n's table, "
           f"{archived} in the archive.")
     if failed:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
@@ -106,17 +112,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_ui(args: argparse.Namespace) -> int:
-    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database."""
+    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database, as a child in
+    its own process group: SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it with all its children."""
     from memory_pipeline.runner import REPO_ROOT, prepare
+    from memory_pipeline.services import dagster_command, run_supervised
 
     env = prepare(args.settings)
     print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
-    # The dagster script installed beside this Python, so it works without an activated virtualenv.
-    local = Path(sys.executable).parent / "dagster"
-    dagster = str(local) if local.exists() else "dagster"
-    argv = [dagster, "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host, "-p", str(args.port)]
-    os.execvp(argv[0], argv)
-    return 0  # not reached
+    argv = [dagster_command("dagster"), "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host,
+            "-p", str(args.port)]
+    return run_supervised(argv)
 
 
 def cmd_materialize(args: argparse.Namespace) -> int:
@@ -138,7 +143,7 @@ def cmd_materialize(args: argparse.Namespace) -> int:
                                notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))
     for day, result in zip(days, results):
         closed = materialization_metadata(result, "closed_sessions")
-        counts = (f"{closed.get('conversations_closed', 0)} conversations closed, "
+        counts = (f"{plural(closed.get('conversations_closed', 0), 'conversation')} closed, "
                   f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
         print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
         if closed and not closed.get("source_has_created_at", True):
@@ -203,7 +208,7 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
 def cmd_db(args: argparse.Namespace) -> int:
     """`db url` prints the database URL (starting the embedded server); `db stop` stops the embedded server."""
     settings = args.settings
-    if args.action == "stop":
+    if args.db_action == "stop":
         print("stopped" if stop_embedded(settings) else "not running")
         return 0
     from memory_pipeline.db import resolve_database_url
@@ -272,24 +277,53 @@ def cmd_token_budget(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_benchmark_backfill(args: argparse.Namespace) -> int:
+    """Time a backfill through the webserver against `materialize` for the same days (backfill_benchmark.py)."""
+    from memory_pipeline import backfill_benchmark
+
+    backfill_benchmark.run(args.days)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("demo", help="load MemoryBank sample chats, consolidate every day, print facts").set_defaults(
-        func=cmd_demo)
-    ui = sub.add_parser("ui", help="open the Dagster UI (dagster dev) on the same database")
-    ui.add_argument("--host", default="127.0.0.1")
-    ui.add_argument("--port", type=int, default=3000)
+    sub.add_parser(
+        "demo", help="load MemoryBank sample chats, consolidate every day, print facts",
+        description="Load the bundled MemoryBank conversations (15 users, 10 days) into n8n's table as n8n writes "
+        "them, materialize each day through Dagster (recorded in the same instance as the UI), and print each "
+        "user's facts with date, category and quote. Run it again: nothing is loaded twice. It refuses a table "
+        "holding rows that are not its own.",
+    ).set_defaults(func=cmd_demo)
+    ui = sub.add_parser(
+        "ui", help="open the Dagster UI (dagster dev) on the same database",
+        description="Run `dagster dev` (webserver, daemon, code server) on the pipeline's database, so the UI "
+        "shows the runs and the nightly schedule ticks while it is up. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop "
+        "it with all its children. For a service that runs for good, see deploy/ (webserver and daemon apart).",
+    )
+    ui.add_argument("--host", default="127.0.0.1", help="address the webserver listens on (default 127.0.0.1; "
+                    "0.0.0.0 for every interface)")
+    ui.add_argument("--port", type=int, default=3000, help="port of the webserver (default 3000)")
     ui.set_defaults(func=cmd_ui)
     mat = sub.add_parser("materialize", help="materialize one day (or a range) without the UI")
     mat.add_argument("--date", required=True, help="partition, YYYY-MM-DD")
     mat.add_argument("--to", help="last partition of a range, YYYY-MM-DD (inclusive)")
     mat.add_argument("--verbose", action="store_true", help="show Dagster's event log")
     mat.set_defaults(func=cmd_materialize)
-    sub.add_parser("init-db", help="create the pipeline's schema (idempotent)").set_defaults(func=cmd_init_db)
-    sub.add_parser("add-time-column", help="add created_at to n8n's table, safely").set_defaults(
-        func=cmd_add_time_column)
+    sub.add_parser(
+        "init-db", help="create the pipeline's schema (idempotent)",
+        description="Create the pgvector extension, the pipeline's schema (MEMORY_PIPELINE_SCHEMA_NAME) and its "
+        "tables, and Dagster's schema (MEMORY_PIPELINE_DAGSTER_SCHEMA), upgrading an older installation in "
+        "place; copy dagster.yaml into $MEMORY_PIPELINE_HOME/dagster (DAGSTER_HOME). Safe to run again.",
+    ).set_defaults(func=cmd_init_db)
+    sub.add_parser(
+        "add-time-column", help="add created_at to n8n's table, safely",
+        description="Add a created_at column to n8n's chat memory table without a default (existing rows stay "
+        "NULL: the legacy backlog, consolidated on MEMORY_PIPELINE_BACKLOG_DATE), then default it to now() for "
+        "new rows (n8n inserts only session_id and message, so it keeps working), and build indexes on "
+        "(session_id, created_at) and (created_at) concurrently, without blocking n8n's writes.",
+    ).set_defaults(func=cmd_add_time_column)
     bench = sub.add_parser("benchmark", help="time each stage on synthetic chat memory; prints figures")
     bench.add_argument("--users", type=_positive_int, default=150,
                        help="session keys (MemoryBank's 15 users repeated)")
@@ -318,9 +352,27 @@ def build_parser() -> argparse.ArgumentParser:
     bench_recall.set_defaults(func=cmd_benchmark_recall)
     sub.add_parser("token-budget", help="tokens of the facts block vs n8n's default window, on the demo data"
                    ).set_defaults(func=cmd_token_budget)
+    bfb = sub.add_parser(
+        "benchmark-backfill",
+        help="time a backfill launched through the webserver against `materialize` for the same days",
+        description="Load MemoryBank shifted over --days days into two scratch schemas, consolidate them once "
+        "with `memory-pipeline materialize --date .. --to ..` and once with a backfill launched through the "
+        "webserver's GraphQL API (code server, daemon and webserver started as separate processes), print both "
+        "times, then drop the scratch data.")
+    bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
+    bfb.set_defaults(func=cmd_benchmark_backfill)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
-    db.add_argument("action", choices=["url", "stop"])
-    db.set_defaults(func=cmd_db)
+    db_sub = db.add_subparsers(dest="db_action", required=True)
+    db_sub.add_parser(
+        "url", help="print the database URL (starts the embedded server if needed)",
+        description="Print the libpq URL of the pipeline's database: MEMORY_PIPELINE_DATABASE_URL when set, "
+        "else the embedded server in $MEMORY_PIPELINE_HOME/pgdata, started if it is not running.",
+    ).set_defaults(func=cmd_db)
+    db_sub.add_parser(
+        "stop", help="stop the embedded server",
+        description="Stop the embedded PostgreSQL of $MEMORY_PIPELINE_HOME (it keeps running between commands). "
+        "Prints `stopped`, or `not running`.",
+    ).set_defaults(func=cmd_db)
     return parser
 
 

@@ -58,6 +58,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     recall_extension_days: int
     recall_max_extension_days: int
     recall_ef_search: int
+    asset_owners: str = "team:data"
+    freshness_deadline_hour: int = 6
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

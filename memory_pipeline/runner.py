@@ -14,6 +14,7 @@ import dagster as dg
 from memory_pipeline.assets import LLM_POOL
 from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.definitions import JOB_NAME, build_definitions
+from memory_pipeline.metadata import stage_figures
 from memory_pipeline.run_health import (
     HOST_TAG, ensure_pool_limits, fail_dead_runs, pool_holders, pool_is_full, this_host,
 )
@@ -128,10 +129,12 @@ def _wait_for_other_runs(instance: dg.DagsterInstance, day: str, notify: Callabl
         time.sleep(PARTITION_POLL_SECONDS)
 
 
-def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str) -> dict:
-    """Metadata values of `asset`'s materialization in an in-process run ({} when it did not materialize)."""
+def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str, partition: str | None = None) -> dict:
+    """Metadata values of `asset`'s materialization (of `partition`, default the first) in an in-process run ({}
+    when it did not materialize). Published keys as they are, plus the stage's figures under their stage names
+    (`run_rows_archived` also as `rows_archived`: `metadata.stage_figures`)."""
     for event in result.get_asset_materialization_events():
         materialization = event.event_specific_data.materialization
-        if materialization.asset_key.to_user_string() == asset:
-            return {key: entry.value for key, entry in materialization.metadata.items()}
+        if materialization.asset_key.to_user_string() == asset and partition in (None, materialization.partition):
+            return stage_figures({key: entry.value for key, entry in materialization.metadata.items()})
     return {}

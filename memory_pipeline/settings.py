@@ -178,6 +178,15 @@ class Settings(BaseModel):
             raise ValueError("a model name has no spaces or control characters")
         return value
 
+    asset_owners: str = Field(
+        "team:data", description="owners of the five assets in Dagster's catalog: comma-separated e-mail "
+        "addresses or `team:NAME`"
+    )
+    freshness_deadline_hour: int = Field(
+        6, ge=4, le=23, description="hour (partitions' timezone) by which yesterday's partition must be "
+        "materialized, else the freshness checks fail; after the 03:00 schedule"
+    )
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:
@@ -228,6 +237,22 @@ class Settings(BaseModel):
                 raise ValueError("extractor 'openai' needs OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible "
                                  "server) in the environment")
         return value
+
+    @field_validator("asset_owners")
+    @classmethod
+    def _owners_are_emails_or_teams(cls, value: str) -> str:
+        # Dagster accepts an owner as an e-mail address or `team:NAME` (AssetSpec.owners).
+        owners = [o.strip() for o in value.split(",") if o.strip()]
+        bad = [o for o in owners if not (re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", o) or
+                                         re.fullmatch(r"team:[^\s,]+", o))]
+        if not owners or bad:
+            raise ValueError(f"owners must be e-mail addresses or team:NAME, comma-separated, not {value!r}")
+        return ",".join(owners)
+
+    @property
+    def owners(self) -> list[str]:
+        """`asset_owners` as a list."""
+        return self.asset_owners.split(",")
 
     @property
     def effective_backlog_date(self) -> date:

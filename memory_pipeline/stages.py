@@ -138,7 +138,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
         unattributed = [c for c in closed if c.is_unattributed]
         closed = [c for c in closed if not c.is_unattributed]
-        store.save_conversations(conn, closed, now)
+        stored = store.save_conversations(conn, closed, now)
         store.save_rejections(conn, unattributed)
     outcomes = Counter(row.status for c in closed + unattributed for row in c.rows)
     reasons = Counter(row.reason for c in closed + unattributed for row in c.rows if row.status == "rejected")
@@ -147,6 +147,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "conversations_closed": len(closed),
         "conversations_deferred": len(of_day) - len(closed) - len(unattributed),
         "conversations_unattributed": len(unattributed),
+        "conversations_stored": stored,  # inserted or changed by this run; 0 on a re-run of a finished day
         "legacy_conversations": sum(c.is_legacy for c in closed),
         "users": len({c.user_key for c in closed}),
         "messages": sum(len(c.rows) for c in closed),
@@ -465,3 +466,37 @@ def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date
     """No conversation of the day was stored while its last message was within the idle gap."""
     still_open = store.scalar(conn, "check_open_conversations", {"partition_date": day})
     return CheckOutcome(still_open == 0, {"open_conversations": still_open})
+
+
+# -- partition state --------------------------------------------------------------------------------------
+# Named queries each asset's partition state reads (sql/queries.sql); every column becomes `partition_<column>`.
+PARTITION_STATE_QUERIES = {
+    "closed_sessions": ["partition_state_conversations"],
+    "session_summaries": ["partition_state_summaries"],
+    "extracted_facts": ["partition_state_candidates"],
+    "active_facts": ["partition_state_facts"],
+    "archived_sessions": ["partition_state_archive"],
+}
+
+
+def partition_state(store: Store, conn: psycopg.Connection, day: date, asset: str) -> dict[str, Any]:
+    """The partition's state for `asset` as the tables hold it now, whichever run wrote it: {column: count}
+    (ints; `candidates_rejected_by_reason` is a {reason: count} dict). Re-running a finished partition gives
+    the same figures, unlike the stage's own counts, which say what one run did.
+
+    Raises KeyError for an asset name not in PARTITION_STATE_QUERIES."""
+    state: dict[str, Any] = {}
+    for name in PARTITION_STATE_QUERIES[asset]:
+        row = conn.execute(store.query(conn, name), {"partition_date": day}).fetchone()
+        state.update({k: (v if isinstance(v, dict) else int(v)) for k, v in row.items()})
+    return state
+
+
+def check_every_conversation_summarised(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every closed conversation of the day has a summary or a recorded failure (extraction_failures, with its
+    reason; tried again next run). A conversation left without either was skipped silently and is never
+    extracted. Metadata: `conversations_without_summary` (the failing ones) and `summary_failures_recorded`."""
+    missing = store.scalar(conn, "check_conversations_without_summary", {"partition_date": day})
+    failures = store.llm_failures_of_partition(conn, day, SUMMARY_STAGE)
+    return CheckOutcome(missing == 0, {"conversations_without_summary": missing,
+                                       "summary_failures_recorded": sum(failures.values())})

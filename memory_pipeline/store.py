@@ -137,8 +137,10 @@ class Store:
     # -- conversations -----------------------------------------------------------------------------------
     def save_conversations(
         self, conn: psycopg.Connection, conversations: Sequence[Conversation], closed_as_of: datetime
-    ) -> None:
-        """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten."""
+    ) -> int:
+        """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten. Returns how
+        many conversations were inserted or changed (0 when a re-run finds them as they were)."""
+        written = 0
         for conv in conversations:
             transcript = [
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
@@ -151,15 +153,16 @@ class Store:
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
                 "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
                 "partition_date": conv.partition_date, "session_key": conv.session_key})
-            conn.execute(self.query(conn, "upsert_conversation"), {
+            written += conn.execute(self.query(conn, "upsert_conversation"), {
                 "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
                 "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
                 "ended_at": conv.ended_at, "is_legacy": conv.is_legacy, "message_ids": list(conv.message_ids),
                 "turn_count": len(transcript), "transcript": Jsonb(transcript),
                 "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
                 "idle_gap_minutes": self.settings.idle_gap_minutes,
-            })
+            }).rowcount
         self.save_rejections(conn, conversations)
+        return written
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
         """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason)."""
@@ -330,7 +333,8 @@ class Store:
         return counts
 
     def fact_totals(self, conn, user_keys: Sequence[str]) -> dict[str, int]:
-        """Counts over these users: active, superseded, expired (active past expires_at)."""
+        """Counts over these users: active (not superseded, time-to-live not over), expired (not superseded,
+        time-to-live over), superseded."""
         return dict(conn.execute(self.query(conn, "active_facts_summary"), {"user_keys": list(user_keys)}).fetchone())
 
     def facts_for_display(self, conn, user_keys: Sequence[str]) -> list[dict[str, Any]]:

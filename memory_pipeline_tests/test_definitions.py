@@ -18,7 +18,9 @@ from memory_pipeline.settings import Settings
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = {"closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"}
 CHECKS = {("closed_sessions", "no_open_conversation_consolidated"), ("extracted_facts", "quotes_found_verbatim"),
-          ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost")}
+          ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost"),
+          ("session_summaries", "every_conversation_summarised")}
+FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 
 
 def test_module_defs_have_five_assets_checks_and_running_schedule():
@@ -26,7 +28,7 @@ def test_module_defs_have_five_assets_checks_and_running_schedule():
 
     graph = defs.resolve_asset_graph()
     assert {k.to_user_string() for k in graph.get_all_asset_keys()} == ASSETS
-    assert {(k.asset_key.to_user_string(), k.name) for k in graph.asset_check_keys} == CHECKS
+    assert {(k.asset_key.to_user_string(), k.name) for k in graph.asset_check_keys} == CHECKS | FRESHNESS
     schedule = defs.resolve_schedule_def("nightly_consolidation_schedule")
     assert schedule.default_status == dg.DefaultScheduleStatus.RUNNING
     assert schedule.cron_schedule == "0 3 * * *"
@@ -94,3 +96,15 @@ def test_resource_carries_every_setting(monkeypatch):
     settings = Settings(dagster_schema="dgx", max_conversation_hours=5, idle_gap_minutes=90, timezone="Asia/Kolkata",
                         user_key_regex=r"^t:(?P<user>.+)$", backlog_date="2024-02-01", database_url="postgresql://u@h/db")
     assert MemoryPipelineResource.from_settings(settings).get_settings() == settings
+
+
+def test_backfills_run_a_range_in_one_run_and_one_process():
+    from memory_pipeline.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for asset in ASSETS:
+        assert graph.get(dg.AssetKey(asset)).backfill_policy == dg.BackfillPolicy.single_run()
+    assert defs.resolve_job_def(JOB_NAME).executor_def is dg.in_process_executor
+    assert defs.resolve_implicit_global_asset_job_def().executor_def is dg.in_process_executor  # UI backfills
+    sensor = defs.resolve_sensor_def("freshness_checks_sensor")
+    assert sensor.default_status == dg.DefaultSensorStatus.RUNNING

@@ -29,6 +29,7 @@ MALFORMED_TEXT = {
     "structured_output": "xml",
     "embeddings": "word2vec",
     "embedding_model": "text embedding 3 small",
+    "asset_owners": "the data team",                     # neither an e-mail address nor team:NAME
 }
 MALFORMED_BY_TYPE = {int: "twelve", float: "fast", bool: "maybe", date: "2023-13-45", Path: MALFORMED_TEXT["home"]}
 

@@ -132,6 +132,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS agent_facts_active_unique
     ON {schema}.agent_facts (user_key, category, md5(fact)) WHERE superseded_at IS NULL;
 CREATE INDEX IF NOT EXISTS agent_facts_user_recent_idx
     ON {schema}.agent_facts (user_key, valid_from DESC) WHERE superseded_at IS NULL;
+-- A partition's facts are found by the conversation they were first said in (partition_* metadata).
+CREATE INDEX IF NOT EXISTS agent_facts_source_session_idx ON {schema}.agent_facts (source_session);
 
 -- Recall (reading facts back into the agent). The functions and the n8n view are in recall.sql.
 -- Text search configuration of the fact's language ('english', 'french', ... or 'simple'), set after
