@@ -1,4 +1,4 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, forget, db, benchmark.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -207,6 +207,27 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    """Erase a user (`--user`), or forget one of their facts (`--fact`); prints counts, never the key."""
+    from memory_pipeline import erasure
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    store = Store(env.settings)
+    with get_pool(env.database_url).connection() as conn:
+        try:
+            if args.fact is None:
+                report = erasure.erase_user(store, conn, args.user)
+            else:
+                report = erasure.forget_fact(store, conn, args.user, args.fact)
+        except (erasure.FactNotFound, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    counts = ", ".join(f"{table} {n}" for table, n in report.counts.items())
+    print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
+          f"{report.total} rows removed ({counts}).")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -233,6 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
     bench.set_defaults(func=cmd_benchmark)
+    forget = sub.add_parser("forget", help="erase a user's every trace, or one of their facts (--fact)")
+    forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
+    forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
+    forget.set_defaults(func=cmd_forget)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)

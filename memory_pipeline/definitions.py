@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import dagster as dg
 
 from memory_pipeline.assets import build_assets
+from memory_pipeline.erasure_job import erase_user_job, erasure_failed_run_cleanup, erasure_run_cleanup
 from memory_pipeline.resources import MemoryPipelineResource
 from memory_pipeline.settings import Settings
 from memory_pipeline.stages import SCHEDULE_HOUR
@@ -64,8 +65,9 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
     return dg.Definitions(
         assets=assets,
         asset_checks=checks,
-        jobs=[job],
+        jobs=[job, erase_user_job],
         schedules=[schedule],
+        sensors=[erasure_run_cleanup, erasure_failed_run_cleanup],
         resources={"memory": MemoryPipelineResource.from_settings(settings)},
     )
 

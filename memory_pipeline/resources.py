@@ -37,6 +37,9 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     max_message_chars: int
     extractor: str
     embedding_dimensions: int
+    erase_on_retraction: bool = False
+    text_retention_days: int | None = None
+    quote_grace_days: int = 30
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

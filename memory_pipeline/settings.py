@@ -57,6 +57,16 @@ class Settings(BaseModel):
     )
     extractor: str = Field("offline", description="fact extractor backend; `offline` is the only one so far")
     embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
+    erase_on_retraction: bool = Field(
+        False, description="a retraction ('forget my phone number') erases the slot's facts and candidates"
+    )
+    text_retention_days: int | None = Field(
+        None, ge=1, description="days conversation text (transcript, summary, rejected candidates) is kept after "
+        "consolidation; unset = archive_retention_days"
+    )
+    quote_grace_days: int = Field(
+        30, ge=0, description="days agent_facts keeps a quote after the fact's time-to-live ended"
+    )
 
     @field_validator("timezone")
     @classmethod
@@ -87,6 +97,11 @@ class Settings(BaseModel):
     def effective_backlog_date(self) -> date:
         """Partition date given to rows without a timestamp (the legacy backlog)."""
         return self.backlog_date or self.partitions_start
+
+    @property
+    def effective_text_retention_days(self) -> int:
+        """Days conversation text is kept after consolidation (default: the archive's retention)."""
+        return self.text_retention_days or self.archive_retention_days
 
     @property
     def home_path(self) -> Path:

@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 
+from memory_pipeline import erasure
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
@@ -106,6 +107,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
     with conn.transaction():
+        store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = store.has_created_at(conn)
         rows = store.rows_for_window(conn, start, end, end + idle)
         is_backlog_day = day == settings.effective_backlog_date
@@ -154,7 +156,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
     was summarised before. A failing conversation is counted and left without summary; the others go on."""
-    hits = misses = failed = tokens_in = tokens_out = 0
+    hits = misses = failed = tokens_in = tokens_out = changed = 0
     for record in store.conversations_of_partition(conn, day):
         conversation = conversation_from_record(record)
         cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, extractor.model)
@@ -173,6 +175,10 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             tokens_in += used_in
             tokens_out += used_out
         with conn.transaction():
+            store.hold_off_erasure(conn)
+            if store.lock_conversation(conn, record["conversation_id"]) != record["transcript_hash"]:
+                changed += 1  # erased or re-split meanwhile: this summary is of a transcript no longer stored
+                continue
             store.save_summary(
                 conn, cache_hit=bool(cached), conversation_id=record["conversation_id"], partition_date=day,
                 user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
@@ -184,6 +190,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         "cache_hits": hits,
         "summaries_computed": misses,
         "conversations_failed": failed,
+        "conversations_changed_during_summary": changed,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
         "model": extractor.model,
@@ -224,6 +231,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         fallback = backlog_start if conversation.is_legacy else None
         candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
         with conn.transaction():
+            store.hold_off_erasure(conn)
             if store.lock_conversation(conn, conversation_id) != record["transcript_hash"]:
                 changed += 1  # re-split by a concurrent run meanwhile: these facts are of an old transcript
                 continue
@@ -261,9 +269,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResu
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():
-            store.lock_user(conn, user_key)
-            versions = reconcile_user(store.accepted_facts_of_user(conn, user_key), DEFAULT_TTL_DAYS)
-            totals.update(store.apply_fact_versions(conn, user_key, versions))
+            totals.update(reconcile_one_user(store, conn, user_key))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     return StageResult({
         "users_reconciled": len(users),
@@ -277,6 +283,18 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResu
     })
 
 
+def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> dict[str, int]:
+    """Make one user's `agent_facts` the fold of their accepted candidates, minus forgotten ones; with
+    MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first. Call inside a transaction; `lock`
+    takes the user's lock (pass False when the caller holds it). Returns `apply_fact_versions` counts."""
+    if lock:
+        store.lock_user(conn, user_key)
+    if store.settings.erase_on_retraction:
+        erasure.erase_retracted_slots(store, conn, user_key)
+    facts = erasure.without_forgotten_facts(store, conn, user_key, store.accepted_facts_of_user(conn, user_key))
+    return store.apply_fact_versions(conn, user_key, reconcile_user(facts, DEFAULT_TTL_DAYS))
+
+
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
@@ -287,6 +305,7 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
             kept += 1
             continue
         with conn.transaction():
+            store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
             a, p = store.archive_and_purge(conn, record["conversation_id"], day, record["message_ids"])
         archived += a
         purged += p

@@ -161,6 +161,10 @@ SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_me
 FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
 
+-- name: lock_erasure_shared
+-- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
+SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));
+
 -- name: lock_user
 SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_key)s));
 
