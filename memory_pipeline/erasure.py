@@ -148,7 +148,7 @@ def forget_slots(
     Returns the number of candidates deleted."""
     salt = store.id_salt(conn)
     candidates = conn.execute(_q(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall()
-    doomed = [r["candidate_id"] for r in matching((_Row(r) for r in candidates), slots)]
+    doomed = [r.candidate_id for r in matching((_Row(r) for r in candidates), slots)]
     deleted = conn.execute(_q(store, conn, "delete_candidates"), {"candidate_ids": doomed}).rowcount
     for slot in sorted(slots):
         conn.execute(_q(store, conn, "forget_slot"), {
