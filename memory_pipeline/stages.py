@@ -156,8 +156,11 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
     was summarised before. A failing conversation is counted and left without summary; the others go on."""
-    hits = misses = failed = tokens_in = tokens_out = changed = 0
+    hits = misses = failed = tokens_in = tokens_out = changed = pruned = 0
     for record in store.conversations_of_partition(conn, day):
+        if record["text_pruned_at"]:
+            pruned += 1  # past text retention: nothing left to summarise, and its summary was dropped on purpose
+            continue
         conversation = conversation_from_record(record)
         cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, extractor.model)
         if cached:
@@ -191,6 +194,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         "summaries_computed": misses,
         "conversations_failed": failed,
         "conversations_changed_during_summary": changed,
+        "conversations_text_pruned": pruned,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
         "model": extractor.model,
@@ -215,6 +219,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         conversation_id = record["conversation_id"]
         if record["facts_extracted_at"] and record["extracted_with"] == signature:
             already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
+            continue
+        if record["text_pruned_at"]:
+            already += 1  # past text retention: its candidates stay as extracted (an empty transcript has none)
             continue
         if conversation_id not in summaries:
             no_summary += 1
@@ -298,7 +305,8 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
-    drop archive rows past retention. Conversations whose facts were not extracted keep their rows."""
+    drop archive rows past retention and conversation text past text retention (`Store.prune_text`).
+    Conversations whose facts were not extracted keep their rows."""
     archived = purged = kept = 0
     for record in store.conversations_of_partition(conn, day):
         if not record["facts_extracted_at"]:
@@ -311,28 +319,39 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
         purged += p
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
+        pruned = store.prune_text(conn)
     return StageResult({
         "rows_archived": archived,
         "rows_purged": purged,
         "conversations_kept_unconsolidated": kept,
         "archive_rows_dropped_past_retention": dropped,
         "archive_retention_days": store.settings.archive_retention_days,
+        "text_retention_days": store.settings.effective_text_retention_days,
+        **{f"text_pruned_{step}": n for step, n in pruned.items()},
     })
 
 
 # -- checks -----------------------------------------------------------------------------------------------
 def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
-    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn."""
+    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
+    Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart."""
     bad = []
+    pruned = 0
     rows = store.accepted_candidates_of_partition(conn, day)
     for row in rows:
+        if row["text_pruned_at"] or row["quote"] == "":
+            # Its transcript was dropped after text retention, or its quote after the fact's time-to-live plus
+            # grace (an accepted candidate never has an empty quote otherwise: validation rejects it, no_quote).
+            pruned += 1
+            continue
         conversation = conversation_from_record({
             "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
             "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
         reason, _ = locate_quote(row["quote"], conversation, row["quote_message_id"])
         if reason:
             bad.append(row["candidate_id"])
-    return CheckOutcome(not bad, {"accepted_checked": len(rows), "quotes_not_found": len(bad),
+    return CheckOutcome(not bad, {"accepted_checked": len(rows) - pruned, "accepted_text_pruned": pruned,
+                                  "quotes_not_found": len(bad),
                                   "failing_candidate_ids": bad[:50]})
 
 

@@ -305,6 +305,15 @@ class Store:
         return conn.execute(self.query(conn, "drop_expired_archive_rows"),
                             {"retention_days": self.settings.archive_retention_days}).rowcount
 
+    def prune_text(self, conn) -> dict[str, int]:
+        """Drop conversation text past `effective_text_retention_days` and fact quotes past time-to-live plus
+        `quote_grace_days` (set-based, queries `prune_*`). Call inside a transaction. Returns rows per step."""
+        params = {"retention_days": self.settings.effective_text_retention_days,
+                  "grace_days": self.settings.quote_grace_days}
+        steps = ("conversation_text", "summaries", "summary_cache", "rejected_candidates", "repeat_quotes",
+                 "expired_fact_quotes", "expired_candidate_quotes")
+        return {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
+
     # -- checks ------------------------------------------------------------------------------------------
     def scalar(self, conn, name: str, params: dict[str, Any] | None = None) -> int:
         """First column of the first row of a named query, as int."""

@@ -70,7 +70,8 @@ WHERE (r.conversation_id, r.partition_date, r.status, r.reason)
 
 -- name: conversations_of_partition
 SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
-       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with
+       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with,
+       text_pruned_at
 FROM {schema}.conversations WHERE partition_date = %(partition_date)s
 ORDER BY conversation_id;
 
@@ -149,7 +150,7 @@ WHERE (f.partition_date, f.user_key, f.value, f.status, f.reject_reason, f.quote
        EXCLUDED.quote_message_id, EXCLUDED.quote_speaker, EXCLUDED.said_at);
 
 -- name: accepted_candidates_of_partition
-SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript
+SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript, v.text_pruned_at
 FROM {schema}.fact_candidates AS c
 JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
@@ -301,3 +302,47 @@ ANALYZE {schema}.conversations;
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
+
+-- name: prune_conversation_text
+-- Text retention: a conversation consolidated more than `retention_days` ago loses its transcript; its ids,
+-- hashes, times and counts stay. Only consolidated (extracted) conversations: the others still need their text.
+UPDATE {schema}.conversations SET transcript = '[]'::jsonb, text_pruned_at = now()
+WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s);
+
+-- name: prune_summaries
+UPDATE {schema}.session_summaries AS s SET summary = NULL
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = s.conversation_id AND c.text_pruned_at IS NOT NULL AND s.summary IS NOT NULL;
+
+-- name: prune_summary_cache
+-- Cached summaries older than the retention that no conversation with its text still uses (orphans included).
+DELETE FROM {schema}.summary_cache AS s
+WHERE s.created_at < now() - make_interval(days => %(retention_days)s)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = s.transcript_hash AND c.text_pruned_at IS NULL);
+
+-- name: prune_rejected_candidates
+-- Rejected candidates of pruned conversations keep category, reason and ids; their text goes.
+UPDATE {schema}.fact_candidates AS f SET fact = '', quote = '', attribute = NULL, value = NULL
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND f.status = 'rejected'
+  AND (f.fact <> '' OR f.quote <> '');
+
+-- name: prune_repeat_quotes
+-- Accepted candidates of pruned conversations keep their fact (reconciliation folds it); their quote goes
+-- unless it is the quote of a fact version (agent_facts keeps that one until time-to-live + grace).
+UPDATE {schema}.fact_candidates AS f SET quote = ''
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND f.status = 'accepted'
+  AND f.quote <> '' AND NOT EXISTS (SELECT 1 FROM {schema}.agent_facts AS a WHERE a.candidate_id = f.candidate_id);
+
+-- name: prune_expired_fact_quotes
+-- A fact version past its time-to-live plus the grace period loses its quote (its fact text is kept for history).
+UPDATE {schema}.agent_facts SET quote = ''
+WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s);
+
+-- name: prune_expired_candidate_quotes
+-- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
+UPDATE {schema}.fact_candidates AS f SET quote = ''
+FROM {schema}.agent_facts AS a
+WHERE a.candidate_id = f.candidate_id AND a.quote = '' AND f.quote <> '';
