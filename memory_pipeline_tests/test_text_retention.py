@@ -65,8 +65,10 @@ def test_a_pruned_day_loses_its_text_and_passes_its_checks(make_settings, monkey
     assert p.snapshot() == before
 
     # Past its time-to-live plus the grace period a fact loses its quote too, and keeps it lost: client_info
-    # facts live one day here, so those said in May 2026 are past it; preferences (730 days) are not.
+    # facts live one day here, so those said in May 2026 are past it; preferences (730 days) are not. A quote is
+    # also kept the grace period after the fact was recorded: the facts were recorded 11 days ago here.
     monkeypatch.setitem(stages.DEFAULT_TTL_DAYS, "client_info", 1)
+    p.rows("UPDATE {schema}.agent_facts SET recorded_at = recorded_at - interval '11 days' RETURNING 1")
     for d in N8N_DAYS:
         assert p.run(d).success
     facts = p.rows("SELECT category, quote FROM {schema}.agent_facts")

@@ -338,8 +338,10 @@ WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND
 
 -- name: prune_expired_fact_quotes
 -- A fact version past its time-to-live plus the grace period loses its quote (its fact text is kept for history).
+-- It keeps it at least the grace period after it was recorded, so a backfill of old history shows its evidence.
 UPDATE {schema}.agent_facts SET quote = ''
-WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s);
+WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s)
+  AND recorded_at < now() - make_interval(days => %(grace_days)s);
 
 -- name: prune_expired_candidate_quotes
 -- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
