@@ -40,6 +40,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     erase_on_retraction: bool = False
     text_retention_days: int | None = None
     quote_grace_days: int = 30
+    near_duplicate_threshold: float = 0.9
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

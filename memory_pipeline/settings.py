@@ -67,6 +67,10 @@ class Settings(BaseModel):
     quote_grace_days: int = Field(
         30, ge=0, description="days agent_facts keeps a quote after the fact's time-to-live ended"
     )
+    near_duplicate_threshold: float = Field(
+        0.9, gt=0, le=1, description="text similarity (pg_trgm trigram, or embedding cosine) from which two facts "
+        "of one user and category are one fact"
+    )
 
     @field_validator("timezone")
     @classmethod

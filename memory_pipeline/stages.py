@@ -24,6 +24,7 @@ from memory_pipeline.domain.conversations import (
 )
 from memory_pipeline.domain.facts import locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
 from memory_pipeline.extractors.base import Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
@@ -299,7 +300,8 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
     if store.settings.erase_on_retraction:
         erasure.erase_retracted_slots(store, conn, user_key)
     facts = erasure.without_forgotten_facts(store, conn, user_key, store.accepted_facts_of_user(conn, user_key))
-    return store.apply_fact_versions(conn, user_key, reconcile_user(facts, DEFAULT_TTL_DAYS))
+    rule = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    return store.apply_fact_versions(conn, user_key, reconcile_user(facts, DEFAULT_TTL_DAYS, rule.same))
 
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------

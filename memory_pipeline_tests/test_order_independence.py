@@ -14,7 +14,8 @@ from psycopg import sql
 
 from memory_pipeline import sample, stages
 from memory_pipeline.db import get_pool
-from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, reconcile_user
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
 from memory_pipeline.store import Store
@@ -34,7 +35,13 @@ FACT_POOL = [
     ("preference", "hobby", "golf", "User plays golf."),
     ("preference", None, None, "User prefers invoices as PDF."),
     ("decision", None, None, "User decided to cancel the gym."),
+    ("decision", None, None, "User decided to cancel their gym."),  # a near-duplicate of the one above
+    ("preference", "favourite:colour", "blue", "User's favourite colour is blue."),  # three stances on blue
+    ("preference", "opinion:blue", "likes", "User likes blue."),
+    ("preference", None, "blue", "User prefers blue."),
+    ("preference", "opinion:blue", "hates", "User hates blue."),
 ]
+NEAR = NearDuplicateRule(0.9, MULTI_VALUED_ATTRIBUTES).same
 
 accepted_facts = st.lists(
     st.tuples(st.sampled_from(FACT_POOL), st.integers(0, 5), st.integers(1, 4), st.integers(0, 2)),
@@ -50,19 +57,21 @@ accepted_facts = st.lists(
 @settings(max_examples=300, deadline=None, database=None)
 @given(facts=accepted_facts, data=st.data())
 def test_reconcile_user_is_a_function_of_the_set(facts, data):
-    expected = reconcile_user(facts, DEFAULT_TTL_DAYS)
+    expected = reconcile_user(facts, DEFAULT_TTL_DAYS, NEAR)
     shuffled = data.draw(st.permutations(facts))
-    assert reconcile_user(shuffled, DEFAULT_TTL_DAYS) == expected
-    assert reconcile_user(list(reversed(facts)), DEFAULT_TTL_DAYS) == expected
+    assert reconcile_user(shuffled, DEFAULT_TTL_DAYS, NEAR) == expected
+    assert reconcile_user(list(reversed(facts)), DEFAULT_TTL_DAYS, NEAR) == expected
+    assert reconcile_user(shuffled, DEFAULT_TTL_DAYS) == reconcile_user(facts, DEFAULT_TTL_DAYS)
     active = [v for v in expected if v.is_active]
     assert len({(v.category, v.fact.casefold().rstrip(".")) for v in active}) == len(active)  # no duplicate
-    slots = [v.attribute for v in active if v.attribute in ("contact_channel", "home_location", "opinion:jazz")]
+    slots = [v.attribute for v in active if v.attribute and v.attribute != "hobby"]
     assert len(slots) == len(set(slots))  # no single-valued slot holds two values
 
 
 DAYS = [date(2026, 5, 1), date(2026, 5, 2), date(2026, 5, 3), date(2026, 5, 4)]  # the first is the backlog date
 SENTENCES = ["Please contact me by email.", "Please contact me by phone.", "I live in Oslo.", "I live in Rome.",
-             "I like jazz.", "I hate jazz.", "I work as a nurse.", "I work as a pilot.", "I play chess."]
+             "I like jazz.", "I hate jazz.", "I work as a nurse.", "I work as a pilot.", "I play chess.",
+             "My favourite colour is blue.", "I like blue.", "I prefer blue."]
 
 # One event: (user, day, minutes after 08:00, sentence, legacy row without time, late row inserted last).
 events = st.lists(
