@@ -217,3 +217,53 @@ def test_retraction_erases_the_slot_when_the_setting_says_so(make_settings, eras
     else:
         assert phone == 2 and logged == []
     assert p.count("agent_facts", "attribute = 'home_location'") == 1
+
+
+def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, capsys):
+    import dagster as dg
+
+    from memory_pipeline import cli
+    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.erasure_job import ERASE_JOB_NAME
+
+    settings = make_settings()
+    p = Install(settings)
+    p.load(chat("u:a", DAY1, "Please contact me by email.", "I live in Oslo.", "I like jazz."))
+    p.run(DAY1)
+    facts = {f["attribute"]: f["id"] for f in p.facts("u:a")}
+    for var, value in {"DATABASE_URL": settings.database_url, "SCHEMA_NAME": settings.schema_name,
+                       "SOURCE_TABLE": settings.source_table, "HOME": str(settings.home)}.items():
+        monkeypatch.setenv("MEMORY_PIPELINE_" + var, value)
+    monkeypatch.setenv("DAGSTER_HOME", "")
+    monkeypatch.setenv("MEMORY_PIPELINE_DAGSTER_STORAGE_URL", "")
+
+    assert cli.main(["forget", "--user", "u:a", "--fact", str(facts["home_location"])]) == 0
+    out = capsys.readouterr().out
+    assert "(fact)" in out and "agent_facts 1" in out and "u:a" not in out
+    assert cli.main(["forget", "--user", "u:a", "--fact", str(facts["home_location"])]) == 2
+    assert "no fact" in capsys.readouterr().err
+
+    job = build_definitions(settings).resolve_job_def(ERASE_JOB_NAME)
+    assert job.partitions_def is None
+    result = job.execute_in_process(instance=dg.DagsterInstance.ephemeral(), run_config={
+        "ops": {"erase": {"config": {"user_key": "u:a", "fact_id": facts["opinion:jazz"]}}}})
+    assert result.success
+    assert {f["attribute"] for f in p.facts("u:a")} == {"contact_channel"}
+    output = [e for e in result.all_events if e.event_type == dg.DagsterEventType.STEP_OUTPUT][0]
+    metadata = {k: v.value for k, v in output.event_specific_data.metadata.items()}
+    assert metadata["scope"] == "fact" and metadata["agent_facts_removed"] == 1
+    assert all(isinstance(v, int) or v == "fact" for v in metadata.values())  # counts, never text
+
+
+def test_erasure_job_and_cleanup_sensors_are_defined():
+    import dagster as dg
+
+    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.settings import Settings
+
+    defs = build_definitions(Settings())
+    job = defs.resolve_job_def("erase_user")
+    fields = job.get_config_schema_snapshot()  # the launchpad shows these
+    assert "user_key" in str(fields) and "fact_id" in str(fields)
+    for name in ("erasure_run_cleanup", "erasure_failed_run_cleanup"):
+        assert defs.resolve_sensor_def(name).default_status == dg.DefaultSensorStatus.RUNNING
