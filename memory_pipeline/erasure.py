@@ -33,6 +33,8 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline.domain.conversations import user_key_mapper
 from memory_pipeline.domain.forgetting import matching, slot_hash, slots_of, without_forgotten
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.store import Store
 
 ERASURE_SQL = "erasure.sql"
@@ -164,8 +166,8 @@ def without_forgotten_facts(store: Store, conn: psycopg.Connection, user_key: st
     return without_forgotten(facts, {r["slot_hash"]: r["said_before"] for r in rows}, store.id_salt(conn))
 
 
-def _chain_slots(versions: dict[int, dict[str, Any]], fact_id: int) -> frozenset[str]:
-    """Slots of the fact and of every version linked to it by `superseded_by`, either way."""
+def _chain(versions: dict[int, dict[str, Any]], fact_id: int) -> list[dict[str, Any]]:
+    """The fact and every version linked to it by `superseded_by`, either way."""
     linked = {fact_id}
     changed = True
     while changed:
@@ -177,15 +179,13 @@ def _chain_slots(versions: dict[int, dict[str, Any]], fact_id: int) -> frozenset
             elif vid not in linked and v["superseded_by"] in linked:
                 linked.add(vid)
                 changed = True
-    slots: frozenset[str] = frozenset()
-    for vid in linked:
-        slots |= slots_of(_Row(versions[vid]))
-    return slots
+    return [versions[vid] for vid in sorted(linked)]
 
 
 def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: int) -> ErasureReport:
     """Forget one fact of a user: every version of its slots (the whole supersede chain of a single-valued
-    attribute, or the same fact text), every candidate (accepted or rejected, with its quote) that fills them,
+    attribute, or the same fact text, and the near-duplicates merged into them), every candidate (accepted or
+    rejected, with its quote) that fills them,
     and mark the slots forgotten for what was said until now (domain.forgetting). Then the user is reconciled
     again, so `agent_facts` is what the remaining candidates give. One audit row (scope `fact`).
 
@@ -199,7 +199,15 @@ def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: 
         versions = {r["id"]: r for r in conn.execute(store.query(conn, "facts_of_user"), {"user_key": user_key})}
         if fact_id not in versions:
             raise FactNotFound(f"no fact {fact_id} of this user")
-        slots = _chain_slots(versions, fact_id)
+        chain = [_Row(v) for v in _chain(versions, fact_id)]
+        slots = frozenset().union(*(slots_of(v) for v in chain))
+        # Candidates the fold merged into the chain as near-duplicates ("User likes blue." into "User's favourite
+        # colour is blue.") are the same fact in other words: their slots are forgotten too.
+        rule = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+        for row in conn.execute(_q(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall():
+            candidate = _Row(row)
+            if any(rule.same(candidate, v) for v in chain):
+                slots |= slots_of(candidate)
         now = conn.execute("SELECT now() AS now").fetchone()["now"]
         deleted = forget_slots(store, conn, user_key, slots, now)
         applied = reconcile_one_user(store, conn, user_key, lock=False)

@@ -91,3 +91,16 @@ def test_blue_case_through_the_pipeline_ends_with_one_active_fact(make_settings)
     assert active[0]["last_seen_at"] == datetime(2026, 5, 3, 10, 0, tzinfo=timezone.utc)
     assert [r["fact"] for r in p.facts("blue:b")] == ["User likes blue."]  # never merged across users
     assert p.count("fact_candidates", "user_key = 'blue:a' AND status = 'accepted'") == 3
+
+
+def test_forgetting_a_merged_fact_forgets_its_other_wordings(make_settings):
+    p = Install(make_settings())
+    days = [date(2026, 5, 1), date(2026, 5, 2), date(2026, 5, 3)]
+    for day, text in zip(days, ["My favourite colour is blue.", "I like blue.", "I prefer blue."]):
+        p.load(chat("blue:a", day, text + " I live in Oslo."))
+    p.run(*days)
+    blue = [r for r in p.facts("blue:a") if "blue" in r["fact"]]
+    assert len(blue) == 1
+    report = p.forget("blue:a", blue[0]["id"])
+    assert report.counts == {"fact_candidates": 3, "agent_facts": 1}
+    assert [r["fact"] for r in p.facts("blue:a")] == ["User lives in Oslo."]
