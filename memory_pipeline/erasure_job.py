@@ -13,6 +13,7 @@ import dagster as dg
 from pydantic import Field
 
 from memory_pipeline import erasure
+from memory_pipeline.assets import _connection
 from memory_pipeline.resources import MemoryPipelineResource
 
 ERASE_JOB_NAME = "erase_user"
@@ -28,7 +29,8 @@ class EraseConfig(dg.Config):
 @dg.op(description="Erase a user (or forget one fact) in one transaction; one erasure_log row; counts only.")
 def erase(context: dg.OpExecutionContext, config: EraseConfig, memory: MemoryPipelineResource) -> dg.Output[int]:
     store = memory.get_store()
-    with memory.connection() as conn:
+    # The assets' connection: database errors reach the event log without DETAIL lines that could quote data.
+    with _connection(memory) as conn:
         if config.fact_id is None:
             report = erasure.erase_user(store, conn, config.user_key)
         else:

@@ -53,7 +53,8 @@ ON CONFLICT (conversation_id) DO UPDATE SET
     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
     message_ids = EXCLUDED.message_ids, turn_count = EXCLUDED.turn_count, transcript = EXCLUDED.transcript,
     transcript_hash = EXCLUDED.transcript_hash, closed_as_of = EXCLUDED.closed_as_of,
-    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL, extracted_with = NULL
+    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL, extracted_with = NULL,
+    text_pruned_at = NULL
 WHERE (c.partition_date, c.user_key, c.message_ids, c.transcript_hash, c.idle_gap_minutes)
       IS DISTINCT FROM
       (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.message_ids, EXCLUDED.transcript_hash,
