@@ -28,6 +28,8 @@ class EraseConfig(dg.Config):
 
 @dg.op(description="Erase a user (or forget one fact) in one transaction; one erasure_log row; counts only.")
 def erase(context: dg.OpExecutionContext, config: EraseConfig, memory: MemoryPipelineResource) -> dg.Output[int]:
+    """`erasure.erase_user`, or `erasure.forget_fact` with `fact_id`; outputs the erasure_log id, with counts as
+    metadata. Raises erasure.FactNotFound for a fact id that is not the user's."""
     store = memory.get_store()
     # The assets' connection: database errors reach the event log without DETAIL lines that could quote data.
     with _connection(memory) as conn:
@@ -40,6 +42,7 @@ def erase(context: dg.OpExecutionContext, config: EraseConfig, memory: MemoryPip
 
 @dg.job(name=ERASE_JOB_NAME, description="Erasure on request: a user's every trace, or one fact (config).")
 def erase_user_job():
+    """One op: `erase`."""
     erase()
 
 
@@ -51,6 +54,7 @@ def _delete_run(context: dg.RunStatusSensorContext) -> None:
                       default_status=dg.DefaultSensorStatus.RUNNING, name="erasure_run_cleanup",
                       description="Deletes the record of a finished erasure run: its config holds the user key.")
 def erasure_run_cleanup(context: dg.RunStatusSensorContext):
+    """Delete the ended run's record (its config holds the user key)."""
     _delete_run(context)
 
 
@@ -59,4 +63,5 @@ def erasure_run_cleanup(context: dg.RunStatusSensorContext):
                        description="Deletes the record of a failed erasure run (nothing was erased: one "
                        "transaction); launch it again.")
 def erasure_failed_run_cleanup(context: dg.RunFailureSensorContext):
+    """Delete the failed run's record (its config holds the user key)."""
     _delete_run(context)

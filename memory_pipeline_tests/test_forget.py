@@ -267,3 +267,35 @@ def test_erasure_job_and_cleanup_sensors_are_defined():
     assert "user_key" in str(fields) and "fact_id" in str(fields)
     for name in ("erasure_run_cleanup", "erasure_failed_run_cleanup"):
         assert defs.resolve_sensor_def(name).default_status == dg.DefaultSensorStatus.RUNNING
+
+
+def test_an_erasure_waits_for_a_split_in_flight_then_deletes_what_it_saved(make_settings, monkeypatch):
+    """closed_sessions has read the user's rows and is splitting them when the erasure comes: the erasure waits
+    for its transaction (the erasure lock is held shared), then deletes the conversation it saved."""
+    p = Install(make_settings())
+    p.load(chat("u:a", DAY1, "I live in Oslo."))
+    splitting, release = threading.Event(), threading.Event()
+    original = stages.build_conversations
+
+    def slow_split(*args, **kwargs):
+        splitting.set()
+        assert release.wait(60)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "build_conversations", slow_split)
+    reports, nightly = {}, threading.Thread(target=lambda: p.run(DAY1))
+    nightly.start()
+    assert splitting.wait(60)
+    eraser = threading.Thread(target=lambda: reports.setdefault("erasure", p.erase("u:a")))
+    eraser.start()
+    for _ in range(600):  # until the erasure is seen waiting for the lock (a condition, not a duration)
+        waiting = p.rows("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")[0]["n"]
+        if waiting:
+            break
+        threading.Event().wait(0.05)
+    assert waiting == 1 and "erasure" not in reports
+    release.set()
+    nightly.join(60)
+    eraser.join(60)
+    assert reports["erasure"].counts["conversations"] == 1 and reports["erasure"].counts["source"] == 2
+    assert set(traces(p, "u:a", ["u:a"]).values()) == {0}
