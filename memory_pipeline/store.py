@@ -310,9 +310,13 @@ class Store:
         `quote_grace_days` (set-based, queries `prune_*`). Call inside a transaction. Returns rows per step."""
         params = {"retention_days": self.settings.effective_text_retention_days,
                   "grace_days": self.settings.quote_grace_days}
-        steps = ("conversation_text", "summaries", "summary_cache", "rejected_candidates", "repeat_quotes",
-                 "expired_fact_quotes", "expired_candidate_quotes")
-        return {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
+        steps = ("conversation_text", "summaries", "summary_cache", "rejected_candidates", "repeat_quotes")
+        counts = {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
+        expired = conn.execute(self.query(conn, "prune_expired_fact_quotes"), params).fetchall()
+        counts["expired_fact_quotes"] = len(expired)
+        counts["expired_candidate_quotes"] = conn.execute(self.query(conn, "prune_expired_candidate_quotes"), {
+            "candidate_ids": [r["candidate_id"] for r in expired]}).rowcount
+        return counts
 
     # -- checks ------------------------------------------------------------------------------------------
     def scalar(self, conn, name: str, params: dict[str, Any] | None = None) -> int:

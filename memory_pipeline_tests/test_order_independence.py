@@ -113,12 +113,12 @@ def final_facts(make_settings, rows, order) -> list[tuple]:
         left = store.scalar(conn, "source_rows_of_sessions", {"keys": [f"prop:u{i}" for i in range(3)]})
     assert left == 0  # every day consolidated, whatever the order
     by_id = {f["id"]: f for f in facts}
-    return sorted(
+    return sorted((
         (f["user_key"], f["category"], f["attribute"], f["value"], f["fact"], f["quote"], f["valid_from"],
          f["last_seen_at"], f["expires_at"], f["superseded_at"],
          (by_id[f["superseded_by"]]["fact"], by_id[f["superseded_by"]]["valid_from"]) if f["superseded_by"] else None)
         for f in facts
-    )
+    ), key=repr)  # attribute and value may be None: compare the tuples' text
 
 
 @settings(max_examples=4, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -311,9 +311,12 @@ UPDATE {schema}.conversations SET transcript = '[]'::jsonb, text_pruned_at = now
 WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s);
 
 -- name: prune_summaries
+-- The prune_* statements run in one transaction: `text_pruned_at = now()` are the conversations pruned just now
+-- (no stage writes text for a pruned conversation, so older ones have none left), which keeps each night's work
+-- proportional to that night's expired conversations.
 UPDATE {schema}.session_summaries AS s SET summary = NULL
 FROM {schema}.conversations AS c
-WHERE c.conversation_id = s.conversation_id AND c.text_pruned_at IS NOT NULL AND s.summary IS NOT NULL;
+WHERE c.conversation_id = s.conversation_id AND c.text_pruned_at = now() AND s.summary IS NOT NULL;
 
 -- name: prune_summary_cache
 -- Cached summaries older than the retention that no conversation with its text still uses (orphans included).
@@ -326,7 +329,7 @@ WHERE s.created_at < now() - make_interval(days => %(retention_days)s)
 -- Rejected candidates of pruned conversations keep category, reason and ids; their text goes.
 UPDATE {schema}.fact_candidates AS f SET fact = '', quote = '', attribute = NULL, value = NULL
 FROM {schema}.conversations AS c
-WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND f.status = 'rejected'
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at = now() AND f.status = 'rejected'
   AND (f.fact <> '' OR f.quote <> '');
 
 -- name: prune_repeat_quotes
@@ -334,7 +337,7 @@ WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND
 -- unless it is the quote of a fact version (agent_facts keeps that one until time-to-live + grace).
 UPDATE {schema}.fact_candidates AS f SET quote = ''
 FROM {schema}.conversations AS c
-WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND f.status = 'accepted'
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at = now() AND f.status = 'accepted'
   AND f.quote <> '' AND NOT EXISTS (SELECT 1 FROM {schema}.agent_facts AS a WHERE a.candidate_id = f.candidate_id);
 
 -- name: prune_expired_fact_quotes
@@ -342,10 +345,10 @@ WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at IS NOT NULL AND
 -- It keeps it at least the grace period after it was recorded, so a backfill of old history shows its evidence.
 UPDATE {schema}.agent_facts SET quote = ''
 WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s)
-  AND recorded_at < now() - make_interval(days => %(grace_days)s);
+  AND recorded_at < now() - make_interval(days => %(grace_days)s)
+RETURNING candidate_id;
 
 -- name: prune_expired_candidate_quotes
 -- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
-UPDATE {schema}.fact_candidates AS f SET quote = ''
-FROM {schema}.agent_facts AS a
-WHERE a.candidate_id = f.candidate_id AND a.quote = '' AND f.quote <> '';
+UPDATE {schema}.fact_candidates SET quote = ''
+WHERE candidate_id = ANY(%(candidate_ids)s) AND quote <> '';

@@ -171,4 +171,6 @@ ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS retraction boolean
 -- Text retention: set when a conversation's transcript (and its summary, cached summary, rejected candidates'
 -- text) was dropped after MEMORY_PIPELINE_TEXT_RETENTION_DAYS; ids, hashes, times and counts stay.
 ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS text_pruned_at timestamptz;
+CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
+    ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
 ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;
