@@ -4,8 +4,8 @@
 What a user's erasure removes, table by table, is `ERASURE_STEPS` (one named query each in sql/erasure.sql, all
 taking the same parameters, so covering a new table is one line here and one query there):
 n8n's table (every row of every session key that maps to the user), `chat_archive`, `conversations`,
-`message_rejections`, `session_summaries`, `summary_cache` (entries of the user's transcripts that no other
-conversation uses), `fact_candidates`, `agent_facts` (every version, with quote and embedding) and
+`message_rejections`, `session_summaries`, `summary_cache` and `extraction_cache` (entries of the user's
+transcripts that no other conversation uses), `extraction_failures`, `fact_candidates`, `agent_facts` (every version, with quote and embedding) and
 `forgotten_facts`. It then writes one `erasure_log` row: a salted sha256 of the key, the rows removed per table,
 the time. Nothing else of the user is kept; callers report counts only.
 
@@ -54,6 +54,8 @@ ERASURE_STEPS: tuple[ErasureStep, ...] = (
     ErasureStep("fact_candidates", "erase_fact_candidates"),
     ErasureStep("session_summaries", "erase_session_summaries"),
     ErasureStep("summary_cache", "erase_summary_cache"),
+    ErasureStep("extraction_cache", "erase_extraction_cache"),
+    ErasureStep("extraction_failures", "erase_extraction_failures"),
     ErasureStep("message_rejections", "erase_message_rejections"),
     ErasureStep("forgotten_facts", "erase_forgotten_facts"),
     ErasureStep("conversations", "erase_conversations"),

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from itertools import chain
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -22,12 +25,12 @@ from memory_pipeline.domain.conversations import (
     partition_window,
     user_key_mapper,
 )
-from memory_pipeline.domain.facts import locate_quote, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
-from memory_pipeline.extractors.base import Extractor, ExtractorError
-from memory_pipeline.settings import DEFAULT_TTL_DAYS
+from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
+from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
 
 log = logging.getLogger(__name__)
@@ -60,11 +63,16 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
     turns = tuple(
         ParsedRow(
             message_id=t["message_id"],
-            at=datetime.fromisoformat(t["at"]) if t.get("at") else None,
+            at=datetime.fromisoformat(t["at"]).astimezone(timezone.utc) if t.get("at") else None,
             status="turn",
             role=t["role"],
             text=t["text"],
             tool_evidence=t.get("tool_evidence"),
+            sender=t.get("sender"),
+            user_key=t.get("user_key"),
+            machine_text=t.get("machine_text"),
+            quotable_chars=t.get("quotable_chars"),
+            truncated=t.get("quotable_chars") is not None,
         )
         for t in record["transcript"]
     )
@@ -123,18 +131,24 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             max_chars=settings.max_message_chars,
             max_span=timedelta(hours=settings.max_conversation_hours),
             id_salt=store.id_salt(conn),
+            sender_template=settings.sender_user_key,
         )
         of_day = [c for c in conversations if c.partition_date == day]
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
         # (and purge nothing) until `memory-pipeline add-time-column` has run.
         closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
+        # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+        unattributed = [c for c in closed if c.is_unattributed]
+        closed = [c for c in closed if not c.is_unattributed]
         store.save_conversations(conn, closed, now)
-    outcomes = Counter(row.status for c in closed for row in c.rows)
-    reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
+        store.save_rejections(conn, unattributed)
+    outcomes = Counter(row.status for c in closed + unattributed for row in c.rows)
+    reasons = Counter(row.reason for c in closed + unattributed for row in c.rows if row.status == "rejected")
     skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
     return StageResult({
         "conversations_closed": len(closed),
-        "conversations_deferred": len(of_day) - len(closed),
+        "conversations_deferred": len(of_day) - len(closed) - len(unattributed),
+        "conversations_unattributed": len(unattributed),
         "legacy_conversations": sum(c.is_legacy for c in closed),
         "users": len({c.user_key for c in closed}),
         "messages": sum(len(c.rows) for c in closed),
@@ -154,52 +168,146 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 
 
 # -- 2. session_summaries ---------------------------------------------------------------------------------
+SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def call_each(fn: Callable[[T], R], items: Sequence[T], max_in_flight: int) -> Iterator[tuple[T, R | ExtractorError]]:
+    """(item, fn(item)) for every item, in order, with at most `max_in_flight` calls running at once on worker
+    threads (the backend's requests in flight per step). A failing call yields its ExtractorError instead of
+    raising (any other exception becomes one with reason `backend_error`), so one conversation cannot sink the
+    others. The caller writes each result on its own connection, in its own thread."""
+
+    def attempt(item: T) -> R | ExtractorError:
+        try:
+            return fn(item)
+        except ExtractorError as exc:
+            return exc
+        except Exception as exc:  # a backend bug or an odd server answer: recorded per conversation, no text
+            log.warning("backend raised %s", type(exc).__name__)
+            return ExtractorError(type(exc).__name__, reason="backend_error")
+
+    if max_in_flight <= 1 or len(items) <= 1:
+        for item in items:
+            yield item, attempt(item)
+        return
+    pool = ThreadPoolExecutor(max_workers=max_in_flight, thread_name_prefix="llm")
+    try:
+        futures = [pool.submit(attempt, item) for item in items]
+        for item, future in zip(items, futures):
+            yield item, future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a failed write stops the requests not yet sent
+
+
+def estimated_cost_usd(settings: Settings, input_tokens: int, output_tokens: int) -> float:
+    """Tokens priced with MEMORY_PIPELINE_LLM_INPUT/OUTPUT_PRICE_PER_MILLION (USD per million tokens)."""
+    return round((input_tokens * settings.llm_input_price_per_million
+                  + output_tokens * settings.llm_output_price_per_million) / 1_000_000, 6)
+
+
+def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str, extractor: Extractor, model: str,
+                  failed: Counter[str], tokens_in: int, tokens_out: int) -> dict[str, Any]:
+    """Failures, tokens and cost of this run, and the partition's state (what its stored answers cost)."""
+    stored_in, stored_out = store.llm_tokens_of_partition(conn, day, stage, extractor.prompt_version, model)
+    metadata: dict[str, Any] = {
+        "conversations_failed": sum(failed.values()),
+        "failed_by_reason": dict(sorted(failed.items())),
+        "failures_recorded_by_reason": store.llm_failures_of_partition(conn, day, stage),
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "estimated_cost_usd": estimated_cost_usd(store.settings, tokens_in, tokens_out),
+        "partition_input_tokens": stored_in,
+        "partition_output_tokens": stored_out,
+        "partition_estimated_cost_usd": estimated_cost_usd(store.settings, stored_in, stored_out),
+        "prompt_version": extractor.prompt_version,
+        "model": model,
+    }
+    level = getattr(extractor, "structured_output", None)
+    if level:
+        metadata["structured_output"] = level
+    return metadata
+
+
+def _still_stored(store: Store, conn: psycopg.Connection, record: dict[str, Any]) -> bool:
+    """Inside a write transaction: hold an erasure off until commit, lock the conversation, and tell whether it
+    is still stored with the transcript `record` was read with (not erased or re-split meanwhile)."""
+    store.hold_off_erasure(conn)
+    return store.lock_conversation(conn, record["conversation_id"]) == record["transcript_hash"]
+
+
+def _record_failure(store: Store, conn: psycopg.Connection, day: date, stage: str, record: dict[str, Any],
+                    model: str, extractor: Extractor, exc: ExtractorError) -> None:
+    log.warning("%s failed for conversation %s: %s", stage, record["conversation_id"], exc.reason)
+    with conn.transaction():
+        if not _still_stored(store, conn, record):
+            return  # erased meanwhile: nothing to record about it
+        store.record_llm_failure(conn, conversation_id=record["conversation_id"], stage=stage, partition_date=day,
+                                 reason=exc.reason, model=model, prompt_version=extractor.prompt_version)
+
+
 def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
-    was summarised before. A failing conversation is counted and left without summary; the others go on."""
-    hits = misses = failed = tokens_in = tokens_out = changed = pruned = 0
+    was summarised before. Requests run `max_in_flight` at a time. A failing conversation is recorded with its
+    reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
+    request also returned the facts, they are cached for the extraction stage."""
+    model = getattr(extractor, "summary_model", extractor.model)
+    caches_facts = getattr(extractor, "cache_answers", False)
+    hits = computed = tokens_in = tokens_out = changed = pruned = 0
+    failed: Counter[str] = Counter()
+    todo = []
+
+    def save(record: dict[str, Any], text: str, used_in: int, used_out: int, cache_hit: bool) -> None:
+        store.save_summary(
+            conn, cache_hit=cache_hit, conversation_id=record["conversation_id"], partition_date=day,
+            user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
+            extractor=extractor.name, model=model, prompt_version=extractor.prompt_version,
+            input_tokens=used_in, output_tokens=used_out,
+        )
+
     for record in store.conversations_of_partition(conn, day):
         if record["text_pruned_at"]:
             pruned += 1  # past text retention: nothing left to summarise, and its summary was dropped on purpose
             continue
-        conversation = conversation_from_record(record)
-        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, extractor.model)
-        if cached:
-            hits += 1
-            text, used_in, used_out = cached["summary"], cached["input_tokens"], cached["output_tokens"]
-        else:
-            try:
-                result = extractor.summarize(conversation)
-            except ExtractorError as exc:
-                failed += 1
-                log.warning("summary failed for conversation %s: %s", record["conversation_id"], type(exc).__name__)
-                continue
-            misses += 1
-            text, used_in, used_out = result.text, result.input_tokens, result.output_tokens
-            tokens_in += used_in
-            tokens_out += used_out
+        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, model)
+        if not cached:
+            todo.append(record)
+            continue
+        hits += 1
         with conn.transaction():
-            store.hold_off_erasure(conn)
-            if store.lock_conversation(conn, record["conversation_id"]) != record["transcript_hash"]:
+            if not _still_stored(store, conn, record):
                 changed += 1  # erased or re-split meanwhile: this summary is of a transcript no longer stored
                 continue
-            store.save_summary(
-                conn, cache_hit=bool(cached), conversation_id=record["conversation_id"], partition_date=day,
-                user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
-                extractor=extractor.name, model=extractor.model, prompt_version=extractor.prompt_version,
-                input_tokens=used_in, output_tokens=used_out,
-            )
+            save(record, cached["summary"], cached["input_tokens"], cached["output_tokens"], True)
+    summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
+    for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            _record_failure(store, conn, day, SUMMARY_STAGE, record, model, extractor, result)
+            continue
+        computed += 1
+        tokens_in += result.input_tokens
+        tokens_out += result.output_tokens
+        with conn.transaction():
+            if not _still_stored(store, conn, record):
+                changed += 1
+                continue
+            save(record, result.text, result.input_tokens, result.output_tokens, False)
+            if result.facts is not None and caches_facts:
+                # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
+                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                             prompt_version=extractor.prompt_version, model=extractor.model,
+                                             facts=result.facts, input_tokens=0, output_tokens=0)
+            store.clear_llm_failure(conn, record["conversation_id"], SUMMARY_STAGE)
     return StageResult({
-        "summaries": hits + misses,
+        "summaries": hits + computed,
         "cache_hits": hits,
-        "summaries_computed": misses,
-        "conversations_failed": failed,
+        "summaries_computed": computed,
         "conversations_changed_during_summary": changed,
         "conversations_text_pruned": pruned,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
-        "model": extractor.model,
-        "prompt_version": extractor.prompt_version,
+        **_llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, model, failed, tokens_in, tokens_out),
     })
 
 
@@ -207,49 +315,69 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
 def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """Extract and validate candidates for each summarised conversation of the day; keep every candidate with
     its status and rejection reason. A conversation is marked extracted only when this succeeded, and is not
-    extracted again while its transcript and the extractor (name, model, prompt version) stay the same."""
+    extracted again while its transcript and the extractor (name, model, prompt version) stay the same. With a
+    backend that caches its answers, a transcript extracted before (or answered by the summary request) sends no
+    request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     summaries = store.summaries_of_partition(conn, day)
+    caches = getattr(extractor, "cache_answers", False)
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
-    failed = no_summary = already = changed = tokens_in = tokens_out = 0
+    failed: Counter[str] = Counter()
+    no_summary = already = changed = tokens_in = tokens_out = retractions = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
+    from_cache: list[tuple[dict[str, Any], ExtractionResult]] = []
+    todo = []
     for record in store.conversations_of_partition(conn, day):
-        conversation_id = record["conversation_id"]
         if record["facts_extracted_at"] and record["extracted_with"] == signature:
             already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
             continue
         if record["text_pruned_at"]:
             already += 1  # past text retention: its candidates stay as extracted (an empty transcript has none)
             continue
-        if conversation_id not in summaries:
+        if record["conversation_id"] not in summaries:
             no_summary += 1
             continue
-        conversation = conversation_from_record(record)
-        try:
-            result = extractor.extract(conversation, summaries[conversation_id])
-        except ExtractorError as exc:
-            failed += 1
-            log.warning("extraction failed for conversation %s: %s", conversation_id, type(exc).__name__)
+        cached = caches and store.cached_extraction(conn, record["transcript_hash"], extractor.prompt_version,
+                                                    extractor.model)
+        if cached:
+            facts = [ExtractedFact.model_validate(f) for f in cached["facts"]]
+            from_cache.append((record, ExtractionResult(facts=facts)))
+        else:
+            todo.append(record)
+    cached_ids = {record["conversation_id"] for record, _ in from_cache}
+    extract = lambda r: extractor.extract(conversation_from_record(r), summaries[r["conversation_id"]])  # noqa: E731
+    for record, result in chain(from_cache, call_each(extract, todo, getattr(extractor, "max_in_flight", 1))):
+        conversation_id = record["conversation_id"]
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            _record_failure(store, conn, day, EXTRACTION_STAGE, record, extractor.model, extractor, result)
             continue
         tokens_in += result.input_tokens
         tokens_out += result.output_tokens
+        conversation = conversation_from_record(record)
         fallback = backlog_start if conversation.is_legacy else None
         candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
         with conn.transaction():
-            store.hold_off_erasure(conn)
-            if store.lock_conversation(conn, conversation_id) != record["transcript_hash"]:
-                changed += 1  # re-split by a concurrent run meanwhile: these facts are of an old transcript
+            if not _still_stored(store, conn, record):
+                changed += 1  # erased or re-split by a concurrent run meanwhile: facts of an old transcript
                 continue
+            if caches and conversation_id not in cached_ids:
+                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                             prompt_version=extractor.prompt_version, model=extractor.model,
+                                             facts=result.facts, input_tokens=result.input_tokens,
+                                             output_tokens=result.output_tokens)
             store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
                                      extractor.prompt_version)
             conn.execute(store.query(conn, "mark_facts_extracted"), {
                 "conversation_id": conversation_id, "extracted_with": signature,
                 "transcript_hash": record["transcript_hash"]})
+            store.clear_llm_failure(conn, conversation_id, EXTRACTION_STAGE)
         for c in candidates:
             statuses[c.status] += 1
+            retractions += c.status == "accepted" and c.retraction
             if c.reason:
                 reasons[c.reason] += 1
             else:
@@ -260,12 +388,13 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "rejected": statuses["rejected"],
         "rejected_by_reason": dict(sorted(reasons.items())),
         "accepted_by_category": dict(sorted(categories.items())),
-        "conversations_failed": failed,
+        "retractions_accepted": retractions,
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,
         "conversations_changed_during_extraction": changed,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
+        "cache_hits": len(cached_ids),
+        **_llm_metadata(store, conn, day, EXTRACTION_STAGE, extractor, extractor.model, failed, tokens_in,
+                        tokens_out),
     })
 
 
@@ -273,7 +402,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
     depend on the order partitions ran in."""
-    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]})
+    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]}
+                   | set(store.candidate_user_keys_of_partition(conn, day)))  # group chats: each sender
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():

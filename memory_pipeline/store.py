@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import Candidate, fact_key
+from memory_pipeline.domain.facts import Candidate, ExtractedFact, fact_key
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
@@ -142,7 +142,10 @@ class Store:
         for conv in conversations:
             transcript = [
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
-                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
+                 **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
+                 **({"machine_text": t.machine_text} if t.machine_text else {}),
+                 **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
                 for t in conv.turns
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
@@ -156,6 +159,11 @@ class Store:
                 "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
                 "idle_gap_minutes": self.settings.idle_gap_minutes,
             })
+        self.save_rejections(conn, conversations)
+
+    def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
+        """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason)."""
+        for conv in conversations:
             for row in conv.rows:
                 if row.status != "turn":
                     conn.execute(self.query(conn, "upsert_rejection"), {
@@ -187,6 +195,44 @@ class Store:
         rows = conn.execute(self.query(conn, "summaries_of_partition"), {"partition_date": day}).fetchall()
         return {r["conversation_id"]: r["summary"] for r in rows}
 
+    # -- LLM answers and failures ------------------------------------------------------------------------
+    def cached_extraction(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
+        """Cached {facts (list of ExtractedFact dicts), input_tokens, output_tokens}, or None."""
+        return conn.execute(self.query(conn, "cached_extraction"), {
+            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
+
+    def save_cached_extraction(self, conn, *, transcript_hash: str, prompt_version: str, model: str,
+                               facts: Sequence[ExtractedFact], input_tokens: int, output_tokens: int) -> None:
+        """Cache a backend's facts for this transcript, prompt version and model (first answer wins)."""
+        conn.execute(self.query(conn, "insert_cached_extraction"), {
+            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model,
+            "facts": Jsonb([f.model_dump(mode="json") for f in facts]), "input_tokens": input_tokens,
+            "output_tokens": output_tokens})
+
+    def record_llm_failure(self, conn, *, conversation_id: str, stage: str, partition_date: date, reason: str,
+                           model: str, prompt_version: str) -> None:
+        """Record (or count again) a conversation's failed LLM call in `stage`, with its reason code."""
+        conn.execute(self.query(conn, "record_llm_failure"), {
+            "conversation_id": conversation_id, "stage": stage, "partition_date": partition_date,
+            "reason": reason, "model": model, "prompt_version": prompt_version})
+
+    def clear_llm_failure(self, conn, conversation_id: str, stage: str) -> None:
+        """Forget a conversation's recorded failure in `stage` (it succeeded)."""
+        conn.execute(self.query(conn, "clear_llm_failure"), {"conversation_id": conversation_id, "stage": stage})
+
+    def llm_tokens_of_partition(self, conn, day: date, stage: str, prompt_version: str, model: str) -> tuple[int, int]:
+        """(input, output) tokens the partition's stored answers of `stage` cost when they were computed."""
+        name = "summary_tokens_of_partition" if stage == "session_summaries" else "extraction_tokens_of_partition"
+        row = conn.execute(self.query(conn, name), {"partition_date": day, "prompt_version": prompt_version,
+                                                     "model": model}).fetchone()
+        return int(row["input_tokens"]), int(row["output_tokens"])
+
+    def llm_failures_of_partition(self, conn, day: date, stage: str) -> dict[str, int]:
+        """{reason: conversations} of the partition's recorded failures in `stage`."""
+        rows = conn.execute(self.query(conn, "llm_failures_of_partition"),
+                            {"partition_date": day, "stage": stage}).fetchall()
+        return {r["reason"]: r["n"] for r in rows}
+
     # -- candidates --------------------------------------------------------------------------------------
     def replace_candidates(
         self, conn, day: date, conversation_ids: Sequence[str], candidates: Sequence[Candidate],
@@ -202,6 +248,7 @@ class Store:
                 "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
                 "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
                 "extractor": extractor, "model": model, "prompt_version": prompt_version,
+                "retraction": c.retraction,
             })
 
     def lock_conversation(self, conn, conversation_id: str) -> str | None:
@@ -212,6 +259,11 @@ class Store:
     def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
         """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
         return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
+
+    def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
+        """User keys of a partition's accepted candidates (a group chat's senders have their own)."""
+        rows = conn.execute(self.query(conn, "candidate_user_keys_of_partition"), {"partition_date": day}).fetchall()
+        return [r["user_key"] for r in rows]
 
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
         """Every accepted candidate of a user, from every partition (reconciliation's input)."""
@@ -310,7 +362,8 @@ class Store:
         `quote_grace_days` (set-based, queries `prune_*`). Call inside a transaction. Returns rows per step."""
         params = {"retention_days": self.settings.effective_text_retention_days,
                   "grace_days": self.settings.quote_grace_days}
-        steps = ("conversation_text", "summaries", "summary_cache", "rejected_candidates", "repeat_quotes")
+        steps = ("conversation_text", "summaries", "summary_cache", "extraction_cache", "rejected_candidates",
+                 "repeat_quotes")
         counts = {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
         expired = conn.execute(self.query(conn, "prune_expired_fact_quotes"), params).fetchall()
         counts["expired_fact_quotes"] = len(expired)

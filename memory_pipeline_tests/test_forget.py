@@ -200,23 +200,20 @@ def test_forget_one_fact_removes_its_chain_and_it_is_not_rebuilt(make_settings):
 @pytest.mark.parametrize("erase_on_retraction", [True, False])
 def test_retraction_erases_the_slot_when_the_setting_says_so(make_settings, erase_on_retraction):
     p = Install(make_settings(erase_on_retraction=erase_on_retraction))
-    p.load(chat("u:a", DAY1, "My phone number is 555-0100.", "I live in Oslo."))
-    p.load(chat("u:a", DAY2, "My phone number is 555-0199."))
+    p.load(chat("u:a", DAY1, "I live in Oslo.", "Please contact me by email."))
+    p.load(chat("u:a", DAY2, "I do not live in Oslo anymore."))  # the offline extractor reads a retraction
     p.run(DAY1, DAY2)
-    # An LLM backend returns "forget my phone number" as an accepted candidate with retraction set; the offline
-    # extractor has no retractions, so the stored flag is set on the 2nd day's candidate here.
-    p.rows("UPDATE {schema}.fact_candidates SET retraction = true WHERE said_at >= %s "
-           "AND attribute = 'phone_number' RETURNING 1", (at(DAY2, 0),))
-    with p.pool.connection() as conn:
-        stages.active_facts(p.store, conn, DAY2)
-    phone = p.count("agent_facts", "user_key = 'u:a' AND attribute = 'phone_number'")
+    home = p.rows("SELECT value, superseded_at, superseded_by FROM {schema}.agent_facts "
+                  "WHERE user_key = 'u:a' AND attribute = 'home_location'")
     logged = p.rows("SELECT scope, counts FROM {schema}.erasure_log")
-    if erase_on_retraction:
-        assert phone == 0 and p.count("fact_candidates", "attribute = 'phone_number'") == 0
+    if erase_on_retraction:  # the slot's facts and candidates said up to the retraction are gone
+        assert home == [] and p.count("fact_candidates", "attribute = 'home_location'") == 0
         assert logged == [{"scope": "retraction", "counts": {"fact_candidates": 2}}]
-    else:
-        assert phone == 2 and logged == []
-    assert p.count("agent_facts", "attribute = 'home_location'") == 1
+        p.run(DAY1, DAY2)  # and stay gone
+        assert p.count("agent_facts", "attribute = 'home_location'") == 0
+    else:  # the reconciler only ends the fact, history kept
+        assert home == [{"value": "Oslo", "superseded_at": at(DAY2, 10), "superseded_by": None}] and logged == []
+    assert p.count("agent_facts", "attribute = 'contact_channel' AND superseded_at IS NULL") == 1
 
 
 def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, capsys):

@@ -47,6 +47,16 @@ WHERE NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
                   WHERE c.transcript_hash = s.transcript_hash
                     AND NOT (c.conversation_id = ANY(%(conversation_ids)s)));
 
+-- name: erase_extraction_cache
+-- Cached extraction answers (facts and quotes) by transcript hash: the same rule as the summary cache.
+DELETE FROM {schema}.extraction_cache AS e
+WHERE NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = e.transcript_hash
+                    AND NOT (c.conversation_id = ANY(%(conversation_ids)s)));
+
+-- name: erase_extraction_failures
+DELETE FROM {schema}.extraction_failures WHERE conversation_id = ANY(%(conversation_ids)s);
+
 -- name: erase_message_rejections
 DELETE FROM {schema}.message_rejections
 WHERE user_key = %(user_key)s OR conversation_id = ANY(%(conversation_ids)s);

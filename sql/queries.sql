@@ -136,10 +136,10 @@ WHERE conversation_id = ANY(%(conversation_ids)s) AND NOT (candidate_id = ANY(%(
 -- name: upsert_candidate
 INSERT INTO {schema}.fact_candidates AS f
     (candidate_id, partition_date, conversation_id, user_key, position, category, attribute, value, fact, quote,
-     status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version)
+     status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version, retraction)
 VALUES (%(candidate_id)s, %(partition_date)s, %(conversation_id)s, %(user_key)s, %(position)s, %(category)s,
         %(attribute)s, %(value)s, %(fact)s, %(quote)s, %(status)s, %(reject_reason)s, %(quote_message_id)s,
-        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s)
+        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s, %(retraction)s)
 ON CONFLICT (candidate_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, value = EXCLUDED.value,
     status = EXCLUDED.status, reject_reason = EXCLUDED.reject_reason, quote_message_id = EXCLUDED.quote_message_id,
@@ -157,9 +157,13 @@ JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
 ORDER BY c.candidate_id;
 
+-- name: candidate_user_keys_of_partition
+SELECT DISTINCT user_key FROM {schema}.fact_candidates
+WHERE partition_date = %(partition_date)s AND status = 'accepted';
+
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position
+       conversation_id, said_at, position, retraction
 FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
 
@@ -304,6 +308,44 @@ ANALYZE {schema}.conversations;
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
 
+-- name: cached_extraction
+SELECT facts, input_tokens, output_tokens FROM {schema}.extraction_cache
+WHERE transcript_hash = %(transcript_hash)s AND prompt_version = %(prompt_version)s AND model = %(model)s;
+
+-- name: insert_cached_extraction
+INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, input_tokens, output_tokens)
+VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(facts)s, %(input_tokens)s, %(output_tokens)s)
+ON CONFLICT DO NOTHING;
+
+-- name: record_llm_failure
+INSERT INTO {schema}.extraction_failures AS f
+    (conversation_id, stage, partition_date, reason, model, prompt_version)
+VALUES (%(conversation_id)s, %(stage)s, %(partition_date)s, %(reason)s, %(model)s, %(prompt_version)s)
+ON CONFLICT (conversation_id, stage) DO UPDATE SET
+    partition_date = EXCLUDED.partition_date, reason = EXCLUDED.reason, model = EXCLUDED.model,
+    prompt_version = EXCLUDED.prompt_version, attempts = f.attempts + 1, recorded_at = now();
+
+-- name: clear_llm_failure
+DELETE FROM {schema}.extraction_failures WHERE conversation_id = %(conversation_id)s AND stage = %(stage)s;
+
+-- name: llm_failures_of_partition
+SELECT reason, count(*) AS n FROM {schema}.extraction_failures
+WHERE partition_date = %(partition_date)s AND stage = %(stage)s
+GROUP BY reason ORDER BY reason;
+
+-- name: summary_tokens_of_partition
+-- What the partition's stored summaries cost when they were computed (cache hits carry the cached figures).
+SELECT coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens
+FROM {schema}.session_summaries WHERE partition_date = %(partition_date)s;
+
+-- name: extraction_tokens_of_partition
+-- What the extraction answers of the partition's conversations cost (0 when the summary request answered both).
+SELECT coalesce(sum(e.input_tokens), 0) AS input_tokens, coalesce(sum(e.output_tokens), 0) AS output_tokens
+FROM {schema}.conversations AS c
+JOIN {schema}.extraction_cache AS e
+  ON e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s AND e.model = %(model)s
+WHERE c.partition_date = %(partition_date)s;
+
 -- name: prune_conversation_text
 -- Text retention: a conversation consolidated more than `retention_days` ago loses its transcript; its ids,
 -- hashes, times and counts stay. Only consolidated (extracted) conversations: the others still need their text.
@@ -324,6 +366,13 @@ DELETE FROM {schema}.summary_cache AS s
 WHERE s.created_at < now() - make_interval(days => %(retention_days)s)
   AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
                   WHERE c.transcript_hash = s.transcript_hash AND c.text_pruned_at IS NULL);
+
+-- name: prune_extraction_cache
+-- Cached extraction answers (facts and their quotes), by the same rule as cached summaries.
+DELETE FROM {schema}.extraction_cache AS e
+WHERE e.created_at < now() - make_interval(days => %(retention_days)s)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = e.transcript_hash AND c.text_pruned_at IS NULL);
 
 -- name: prune_rejected_candidates
 -- Rejected candidates of pruned conversations keep category, reason and ids; their text goes.

@@ -100,6 +100,8 @@ CREATE TABLE IF NOT EXISTS {schema}.fact_candidates (
     prompt_version    text NOT NULL,
     recorded_at       timestamptz NOT NULL DEFAULT now()
 );
+-- retraction: the user withdrew what `attribute` held ("I no longer like Vim."); it ends that fact, never becomes one.
+ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS retraction boolean NOT NULL DEFAULT false;
 CREATE INDEX IF NOT EXISTS fact_candidates_partition_idx ON {schema}.fact_candidates (partition_date);
 CREATE INDEX IF NOT EXISTS fact_candidates_conversation_idx ON {schema}.fact_candidates (conversation_id);
 CREATE INDEX IF NOT EXISTS fact_candidates_user_idx ON {schema}.fact_candidates (user_key) WHERE status = 'accepted';
@@ -145,6 +147,36 @@ CREATE INDEX IF NOT EXISTS chat_archive_session_idx ON {schema}.chat_archive (se
 CREATE INDEX IF NOT EXISTS chat_archive_partition_idx ON {schema}.chat_archive (partition_date);
 CREATE INDEX IF NOT EXISTS chat_archive_created_idx ON {schema}.chat_archive (created_at);
 
+-- LLM extraction answers (the model's facts before quote verification), cached like summaries by (transcript
+-- hash, prompt version, model): re-materializing a day, even after a re-split that changed conversation ids,
+-- sends no request. Filled by the extraction stage, or by the summary stage when one request answered both.
+CREATE TABLE IF NOT EXISTS {schema}.extraction_cache (
+    transcript_hash   text NOT NULL,
+    prompt_version    text NOT NULL,
+    model             text NOT NULL,
+    facts             jsonb NOT NULL,          -- list of ExtractedFact objects
+    input_tokens      integer NOT NULL DEFAULT 0,
+    output_tokens     integer NOT NULL DEFAULT 0,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (transcript_hash, prompt_version, model)
+);
+
+-- The last failed LLM call of a conversation per stage, with its reason code (invalid_output, refusal, timeout,
+-- rate_limited, server_error, ...); removed when the stage succeeds for it. A failed conversation keeps its raw
+-- rows (it is not archived) and is tried again at the next materialization.
+CREATE TABLE IF NOT EXISTS {schema}.extraction_failures (
+    conversation_id   text NOT NULL REFERENCES {schema}.conversations ON DELETE CASCADE,
+    stage             text NOT NULL,           -- session_summaries | extracted_facts
+    partition_date    date NOT NULL,
+    reason            text NOT NULL,
+    model             text NOT NULL,
+    prompt_version    text NOT NULL,
+    attempts          integer NOT NULL DEFAULT 1,
+    recorded_at       timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (conversation_id, stage)
+);
+CREATE INDEX IF NOT EXISTS extraction_failures_partition_idx ON {schema}.extraction_failures (partition_date);
+
 -- Erasure (memory_pipeline/erasure.py). One audit row per request: the key only as a salted sha256, the number
 -- of rows removed per table, the time. Nothing else of the erased user is kept.
 CREATE TABLE IF NOT EXISTS {schema}.erasure_log (
@@ -164,9 +196,6 @@ CREATE TABLE IF NOT EXISTS {schema}.forgotten_facts (
     said_before       timestamptz NOT NULL,
     PRIMARY KEY (user_key, slot_hash)
 );
-
--- A retraction ("forget my phone number") proposed by an LLM backend.
-ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS retraction boolean NOT NULL DEFAULT false;
 
 -- Text retention: set when a conversation's transcript (and its summary, cached summary, rejected candidates'
 -- text) was dropped after MEMORY_PIPELINE_TEXT_RETENTION_DAYS; ids, hashes, times and counts stay.
