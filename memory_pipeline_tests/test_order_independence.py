@@ -2,9 +2,8 @@
 
 Two levels: the domain fold (`reconcile_user`) with many generated candidate sets and every kind of input
 order; the whole pipeline (stages on the real database, offline extractor) with a few generated histories of
-several users over several days (repeats, contradictions, late rows with high ids, legacy rows without time),
-materialized forward, reversed and in a random order. Retractions are not generated: the reconciler on this
-branch has no retraction rule yet (the flag is only used by erase-on-retraction, tested in test_forget.py).
+several users over several days (repeats, contradictions, retractions, late rows with high ids, legacy rows
+without time), materialized forward, reversed and in a random order.
 """
 
 from datetime import date, datetime, timedelta, timezone
@@ -40,6 +39,9 @@ FACT_POOL = [
     ("preference", "opinion:blue", "likes", "User likes blue."),
     ("preference", None, "blue", "User prefers blue."),
     ("preference", "opinion:blue", "hates", "User hates blue."),
+    ("preference", "opinion:jazz", None, "User no longer likes jazz.", True),  # retractions
+    ("client_info", "home_location", "Oslo", "User no longer lives in Oslo.", True),
+    ("preference", "hobby", "chess", "User no longer plays chess.", True),
 ]
 NEAR = NearDuplicateRule(0.9, MULTI_VALUED_ATTRIBUTES).same
 
@@ -47,10 +49,11 @@ accepted_facts = st.lists(
     st.tuples(st.sampled_from(FACT_POOL), st.integers(0, 5), st.integers(1, 4), st.integers(0, 2)),
     min_size=1, max_size=14,
 ).map(lambda items: [
-    AcceptedFact(candidate_id=f"c{i}", user_key="u", category=cat, attribute=attr, value=value, fact=fact,
-                 quote=fact, quote_message_id=msg, quote_speaker="human", conversation_id=f"v{day}",
-                 said_at=T0 + timedelta(days=day), position=pos)
-    for i, ((cat, attr, value, fact), day, msg, pos) in enumerate(items)
+    AcceptedFact(candidate_id=f"c{i}", user_key="u", category=pooled[0], attribute=pooled[1], value=pooled[2],
+                 fact=pooled[3], quote=pooled[3], quote_message_id=msg, quote_speaker="human",
+                 conversation_id=f"v{day}", said_at=T0 + timedelta(days=day), position=pos,
+                 retraction=len(pooled) > 4)
+    for i, (pooled, day, msg, pos) in enumerate(items)
 ])
 
 
@@ -71,7 +74,8 @@ def test_reconcile_user_is_a_function_of_the_set(facts, data):
 DAYS = [date(2026, 5, 1), date(2026, 5, 2), date(2026, 5, 3), date(2026, 5, 4)]  # the first is the backlog date
 SENTENCES = ["Please contact me by email.", "Please contact me by phone.", "I live in Oslo.", "I live in Rome.",
              "I like jazz.", "I hate jazz.", "I work as a nurse.", "I work as a pilot.", "I play chess.",
-             "My favourite colour is blue.", "I like blue.", "I prefer blue."]
+             "My favourite colour is blue.", "I like blue.", "I prefer blue.",
+             "I no longer like jazz.", "I do not live in Oslo anymore."]  # the last two are retractions
 
 # One event: (user, day, minutes after 08:00, sentence, legacy row without time, late row inserted last).
 events = st.lists(
