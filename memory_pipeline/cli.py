@@ -1,5 +1,5 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, recall, db, benchmark, benchmark-recall,
-token-budget.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, forget, recall, db, benchmark,
+benchmark-recall, benchmark-backfill, token-budget, eval.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -285,6 +285,27 @@ def cmd_benchmark_backfill(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    """Erase a user (`--user`), or forget one of their facts (`--fact`); prints counts, never the key."""
+    from memory_pipeline import erasure
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    store = Store(env.settings)
+    with get_pool(env.database_url).connection() as conn:
+        try:
+            if args.fact is None:
+                report = erasure.erase_user(store, conn, args.user)
+            else:
+                report = erasure.forget_fact(store, conn, args.user, args.fact)
+        except (erasure.FactNotFound, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    counts = ", ".join(f"{table} {n}" for table, n in report.counts.items())
+    print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
+          f"{report.total} rows removed ({counts}).")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -361,6 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
         "times, then drop the scratch data.")
     bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
     bfb.set_defaults(func=cmd_benchmark_backfill)
+    forget = sub.add_parser("forget", help="erase a user's every trace, or one of their facts (--fact)")
+    forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
+    forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
+    forget.set_defaults(func=cmd_forget)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db_sub = db.add_subparsers(dest="db_action", required=True)
     db_sub.add_parser(

@@ -60,6 +60,10 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     recall_ef_search: int
     asset_owners: str = "team:data"
     freshness_deadline_hour: int = 6
+    erase_on_retraction: bool = False
+    text_retention_days: int | None = None
+    quote_grace_days: int = 30
+    near_duplicate_threshold: float = 0.9
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

@@ -124,6 +124,20 @@ class Settings(BaseModel):
         365, ge=0, description="at most this many days after its last recall a fact stays alive through recalls"
     )
     recall_ef_search: int = Field(100, gt=0, le=1000, description="hnsw.ef_search of a vector search")
+    erase_on_retraction: bool = Field(
+        False, description="a retraction ('forget my phone number') erases the slot's facts and candidates"
+    )
+    text_retention_days: int | None = Field(
+        None, ge=1, description="days conversation text (transcript, summary, rejected candidates) is kept after "
+        "consolidation; unset = archive_retention_days"
+    )
+    quote_grace_days: int = Field(
+        30, ge=0, description="days agent_facts keeps a quote after the fact's time-to-live ended"
+    )
+    near_duplicate_threshold: float = Field(
+        0.9, gt=0, le=1, description="text similarity (pg_trgm trigram, or embedding cosine) from which two facts "
+        "of one user and category are one fact"
+    )
 
     @field_validator("schema_name", "dagster_schema", "source_schema")
     @classmethod
@@ -258,6 +272,11 @@ class Settings(BaseModel):
     def effective_backlog_date(self) -> date:
         """Partition date given to rows without a timestamp (the legacy backlog)."""
         return self.backlog_date or self.partitions_start
+
+    @property
+    def effective_text_retention_days(self) -> int:
+        """Days conversation text is kept after consolidation (default: the archive's retention)."""
+        return self.text_retention_days or self.archive_retention_days
 
     @property
     def home_path(self) -> Path:

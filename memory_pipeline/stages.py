@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
+from memory_pipeline import erasure
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
@@ -26,6 +27,7 @@ from memory_pipeline.domain.conversations import (
 )
 from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
 from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
@@ -115,6 +117,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
     with conn.transaction():
+        store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = store.has_created_at(conn)
         rows = store.rows_for_window(conn, start, end, end + idle)
         is_backlog_day = day == settings.effective_backlog_date
@@ -230,10 +233,19 @@ def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str,
     return metadata
 
 
+def _still_stored(store: Store, conn: psycopg.Connection, record: dict[str, Any]) -> bool:
+    """Inside a write transaction: hold an erasure off until commit, lock the conversation, and tell whether it
+    is still stored with the transcript `record` was read with (not erased or re-split meanwhile)."""
+    store.hold_off_erasure(conn)
+    return store.lock_conversation(conn, record["conversation_id"]) == record["transcript_hash"]
+
+
 def _record_failure(store: Store, conn: psycopg.Connection, day: date, stage: str, record: dict[str, Any],
                     model: str, extractor: Extractor, exc: ExtractorError) -> None:
     log.warning("%s failed for conversation %s: %s", stage, record["conversation_id"], exc.reason)
     with conn.transaction():
+        if not _still_stored(store, conn, record):
+            return  # erased meanwhile: nothing to record about it
         store.record_llm_failure(conn, conversation_id=record["conversation_id"], stage=stage, partition_date=day,
                                  reason=exc.reason, model=model, prompt_version=extractor.prompt_version)
 
@@ -245,7 +257,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     request also returned the facts, they are cached for the extraction stage."""
     model = getattr(extractor, "summary_model", extractor.model)
     caches_facts = getattr(extractor, "cache_answers", False)
-    hits = computed = tokens_in = tokens_out = 0
+    hits = computed = tokens_in = tokens_out = changed = pruned = 0
     failed: Counter[str] = Counter()
     todo = []
 
@@ -258,12 +270,18 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         )
 
     for record in store.conversations_of_partition(conn, day):
+        if record["text_pruned_at"]:
+            pruned += 1  # past text retention: nothing left to summarise, and its summary was dropped on purpose
+            continue
         cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, model)
         if not cached:
             todo.append(record)
             continue
         hits += 1
         with conn.transaction():
+            if not _still_stored(store, conn, record):
+                changed += 1  # erased or re-split meanwhile: this summary is of a transcript no longer stored
+                continue
             save(record, cached["summary"], cached["input_tokens"], cached["output_tokens"], True)
     summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
     for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
@@ -275,6 +293,9 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         tokens_in += result.input_tokens
         tokens_out += result.output_tokens
         with conn.transaction():
+            if not _still_stored(store, conn, record):
+                changed += 1
+                continue
             save(record, result.text, result.input_tokens, result.output_tokens, False)
             if result.facts is not None and caches_facts:
                 # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
@@ -286,6 +307,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         "summaries": hits + computed,
         "cache_hits": hits,
         "summaries_computed": computed,
+        "conversations_changed_during_summary": changed,
+        "conversations_text_pruned": pruned,
         **_llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, model, failed, tokens_in, tokens_out),
     })
 
@@ -313,6 +336,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         if record["facts_extracted_at"] and record["extracted_with"] == signature:
             already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
             continue
+        if record["text_pruned_at"]:
+            already += 1  # past text retention: its candidates stay as extracted (an empty transcript has none)
+            continue
         if record["conversation_id"] not in summaries:
             no_summary += 1
             continue
@@ -337,14 +363,14 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         fallback = backlog_start if conversation.is_legacy else None
         candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
         with conn.transaction():
+            if not _still_stored(store, conn, record):
+                changed += 1  # erased or re-split by a concurrent run meanwhile: facts of an old transcript
+                continue
             if caches and conversation_id not in cached_ids:
                 store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
                                              prompt_version=extractor.prompt_version, model=extractor.model,
                                              facts=result.facts, input_tokens=result.input_tokens,
                                              output_tokens=result.output_tokens)
-            if store.lock_conversation(conn, conversation_id) != record["transcript_hash"]:
-                changed += 1  # re-split by a concurrent run meanwhile: these facts are of an old transcript
-                continue
             store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
                                      extractor.prompt_version)
             conn.execute(store.query(conn, "mark_facts_extracted"), {
@@ -384,9 +410,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():
-            store.lock_user(conn, user_key)
-            versions = reconcile_user(store.accepted_facts_of_user(conn, user_key), DEFAULT_TTL_DAYS)
-            totals.update(store.apply_fact_versions(conn, user_key, versions))
+            totals.update(reconcile_one_user(store, conn, user_key))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
     return StageResult({
@@ -402,43 +426,69 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     })
 
 
+def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> dict[str, int]:
+    """Make one user's `agent_facts` the fold of their accepted candidates, minus forgotten ones; with
+    MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first. Call inside a transaction; `lock`
+    takes the user's lock (pass False when the caller holds it). Returns `apply_fact_versions` counts."""
+    if lock:
+        store.lock_user(conn, user_key)
+    if store.settings.erase_on_retraction:
+        erasure.erase_retracted_slots(store, conn, user_key)
+    facts = erasure.without_forgotten_facts(store, conn, user_key, store.accepted_facts_of_user(conn, user_key))
+    rule = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    return store.apply_fact_versions(conn, user_key, reconcile_user(facts, DEFAULT_TTL_DAYS, rule.same))
+
+
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
-    drop archive rows past retention. Conversations whose facts were not extracted keep their rows."""
+    drop archive rows past retention and conversation text past text retention (`Store.prune_text`).
+    Conversations whose facts were not extracted keep their rows."""
     archived = purged = kept = 0
     for record in store.conversations_of_partition(conn, day):
         if not record["facts_extracted_at"]:
             kept += 1
             continue
         with conn.transaction():
+            store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
             a, p = store.archive_and_purge(conn, record["conversation_id"], day, record["message_ids"])
         archived += a
         purged += p
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
+        pruned = store.prune_text(conn)
     return StageResult({
         "rows_archived": archived,
         "rows_purged": purged,
         "conversations_kept_unconsolidated": kept,
         "archive_rows_dropped_past_retention": dropped,
         "archive_retention_days": store.settings.archive_retention_days,
+        "text_retention_days": store.settings.effective_text_retention_days,
+        **{f"text_pruned_{step}": n for step, n in pruned.items()},
     })
 
 
 # -- checks -----------------------------------------------------------------------------------------------
 def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
-    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn."""
+    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
+    Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart."""
     bad = []
+    pruned = 0
     rows = store.accepted_candidates_of_partition(conn, day)
     for row in rows:
+        if row["text_pruned_at"] or row["quote"] == "":
+            # Its transcript was dropped after text retention, or its quote after the fact's time-to-live plus
+            # grace (an accepted candidate never has an empty quote otherwise: validation rejects it, no_quote).
+            pruned += 1
+            continue
         conversation = conversation_from_record({
             "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
             "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
         reason, _ = locate_quote(row["quote"], conversation, row["quote_message_id"])
         if reason:
             bad.append(row["candidate_id"])
-    return CheckOutcome(not bad, {"accepted_checked": len(rows), "quotes_not_found": len(bad),
+    return CheckOutcome(not bad, {"accepted_checked": len(rows) - pruned, "accepted_text_pruned": pruned,
+                                  "quotes_not_found": len(bad),
                                   "failing_candidate_ids": bad[:50]})
 
 

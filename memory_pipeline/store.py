@@ -41,10 +41,10 @@ class Store:
         """The n8n table as a schema-qualified identifier."""
         return sql.Identifier(self.settings.source_schema, self.settings.source_table)
 
-    def query(self, conn: psycopg.Connection, name: str) -> sql.Composed:
-        """Named query `name` with {schema}, {source} and {created_at} filled in. The n8n table's catalog is
-        read only for queries that use {created_at}."""
-        text = named_queries()[name]
+    def query(self, conn: psycopg.Connection, name: str, filename: str = "queries.sql") -> sql.Composed:
+        """Named query `name` of `sql/<filename>` with {schema}, {source} and {created_at} filled in. The n8n
+        table's catalog is read only for queries that use {created_at}."""
+        text = named_queries(filename)[name]
         created_at = self.created_at_expr(conn) if "{created_at}" in text else sql.SQL("")
         return sql.SQL(text).format(
             schema=sql.Identifier(self.settings.schema_name), source=self.source, created_at=created_at
@@ -274,6 +274,12 @@ class Store:
         return [AcceptedFact(**r) for r in rows]
 
     # -- facts -------------------------------------------------------------------------------------------
+    def hold_off_erasure(self, conn) -> None:
+        """Take the erasure lock shared until the transaction ends: an erasure (which takes it exclusive) waits
+        for this write to commit, and a write that starts during an erasure waits for it, then re-reads. Take it
+        first in every stage transaction that writes a user's data."""
+        conn.execute(self.query(conn, "lock_erasure_shared"))
+
     def lock_user(self, conn, user_key: str) -> None:
         """Serialise reconciliation of one user across processes until the transaction ends. Take it before
         reading the user's candidates, or a concurrent partition's newer facts can be overwritten."""
@@ -354,6 +360,20 @@ class Store:
         """Delete archive rows archived more than `archive_retention_days` ago; returns how many."""
         return conn.execute(self.query(conn, "drop_expired_archive_rows"),
                             {"retention_days": self.settings.archive_retention_days}).rowcount
+
+    def prune_text(self, conn) -> dict[str, int]:
+        """Drop conversation text past `effective_text_retention_days` and fact quotes past time-to-live plus
+        `quote_grace_days` (set-based, queries `prune_*`). Call inside a transaction. Returns rows per step."""
+        params = {"retention_days": self.settings.effective_text_retention_days,
+                  "grace_days": self.settings.quote_grace_days}
+        steps = ("conversation_text", "summaries", "summary_cache", "extraction_cache", "rejected_candidates",
+                 "repeat_quotes")
+        counts = {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
+        expired = conn.execute(self.query(conn, "prune_expired_fact_quotes"), params).fetchall()
+        counts["expired_fact_quotes"] = len(expired)
+        counts["expired_candidate_quotes"] = conn.execute(self.query(conn, "prune_expired_candidate_quotes"), {
+            "candidate_ids": [r["candidate_id"] for r in expired]}).rowcount
+        return counts
 
     # -- checks ------------------------------------------------------------------------------------------
     def scalar(self, conn, name: str, params: dict[str, Any] | None = None) -> int:

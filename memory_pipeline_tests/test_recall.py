@@ -309,6 +309,30 @@ def test_the_nightly_job_embeds_new_facts_when_embeddings_are_configured(make_se
     assert metadata(results[0], "active_facts")["embeddings"] == f"test-embedding/{DIMS}"
     assert {r["body"]["model"] for r in embedding_server.requests} == {"test-embedding"}
 
+    # Erasing a user takes their embeddings (cache included) and recall bookkeeping with them; others keep theirs.
+    from memory_pipeline import erasure
+    from memory_pipeline.embeddings import text_sha256
+
+    def cached(user):
+        texts = [r["fact"] for r in pipeline.rows("SELECT fact FROM {schema}.agent_facts WHERE user_key = %s", (user,))]
+        hashes = [text_sha256(t) for t in texts]
+        return pipeline.rows("SELECT count(*) AS n FROM {schema}.embedding_cache WHERE text_sha256 = ANY(%s)",
+                             (hashes,))[0]["n"]
+
+    emily, lucy = "memorybank:emily", "memorybank:lucy"
+    assert cached(emily) > 0 and cached(lucy) > 0
+    emily_texts = [text_sha256(r["fact"]) for r in pipeline.rows(
+        "SELECT fact FROM {schema}.agent_facts WHERE user_key = %s", (emily,))]
+    with pipeline.pool.connection() as conn:
+        conn.execute(sql.SQL("SELECT {}.record_recalls(%s, ARRAY(SELECT id FROM {}.agent_facts WHERE user_key = %s))")
+                     .format(sql.Identifier(pipeline.settings.schema_name),
+                             sql.Identifier(pipeline.settings.schema_name)), (emily, emily))
+        report = erasure.erase_user(Store(pipeline.settings), conn, emily)
+    assert report.counts["embedding_cache"] > 0 and report.counts["fact_recalls"] > 0
+    assert pipeline.rows("SELECT count(*) AS n FROM {schema}.embedding_cache WHERE text_sha256 = ANY(%s)",
+                         (emily_texts,))[0]["n"] == 0
+    assert cached(lucy) > 0
+
 
 def test_two_runs_embedding_at_once_pay_for_each_text_once(facts, embedding_server):
     from concurrent.futures import ThreadPoolExecutor

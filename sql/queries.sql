@@ -53,7 +53,8 @@ ON CONFLICT (conversation_id) DO UPDATE SET
     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
     message_ids = EXCLUDED.message_ids, turn_count = EXCLUDED.turn_count, transcript = EXCLUDED.transcript,
     transcript_hash = EXCLUDED.transcript_hash, closed_as_of = EXCLUDED.closed_as_of,
-    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL, extracted_with = NULL
+    idle_gap_minutes = EXCLUDED.idle_gap_minutes, facts_extracted_at = NULL, extracted_with = NULL,
+    text_pruned_at = NULL
 WHERE (c.partition_date, c.user_key, c.message_ids, c.transcript_hash, c.idle_gap_minutes)
       IS DISTINCT FROM
       (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.message_ids, EXCLUDED.transcript_hash,
@@ -70,7 +71,8 @@ WHERE (r.conversation_id, r.partition_date, r.status, r.reason)
 
 -- name: conversations_of_partition
 SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
-       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with
+       transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with,
+       text_pruned_at
 FROM {schema}.conversations WHERE partition_date = %(partition_date)s
 ORDER BY conversation_id;
 
@@ -149,7 +151,7 @@ WHERE (f.partition_date, f.user_key, f.value, f.status, f.reject_reason, f.quote
        EXCLUDED.quote_message_id, EXCLUDED.quote_speaker, EXCLUDED.said_at);
 
 -- name: accepted_candidates_of_partition
-SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript
+SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript, v.text_pruned_at
 FROM {schema}.fact_candidates AS c
 JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
@@ -164,6 +166,10 @@ SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_me
        conversation_id, said_at, position, retraction
 FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
+
+-- name: lock_erasure_shared
+-- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
+SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));
 
 -- name: lock_user
 SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_key)s));
@@ -474,3 +480,59 @@ WHERE c.partition_date = %(partition_date)s
   AND NOT EXISTS (SELECT 1 FROM {schema}.session_summaries AS s WHERE s.conversation_id = c.conversation_id)
   AND NOT EXISTS (SELECT 1 FROM {schema}.extraction_failures AS e
                   WHERE e.conversation_id = c.conversation_id AND e.stage = 'session_summaries');
+
+-- name: prune_conversation_text
+-- Text retention: a conversation consolidated more than `retention_days` ago loses its transcript; its ids,
+-- hashes, times and counts stay. Only consolidated (extracted) conversations: the others still need their text.
+UPDATE {schema}.conversations SET transcript = '[]'::jsonb, text_pruned_at = now()
+WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s);
+
+-- name: prune_summaries
+-- The prune_* statements run in one transaction: `text_pruned_at = now()` are the conversations pruned just now
+-- (no stage writes text for a pruned conversation, so older ones have none left), which keeps each night's work
+-- proportional to that night's expired conversations.
+UPDATE {schema}.session_summaries AS s SET summary = NULL
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = s.conversation_id AND c.text_pruned_at = now() AND s.summary IS NOT NULL;
+
+-- name: prune_summary_cache
+-- Cached summaries older than the retention that no conversation with its text still uses (orphans included).
+DELETE FROM {schema}.summary_cache AS s
+WHERE s.created_at < now() - make_interval(days => %(retention_days)s)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = s.transcript_hash AND c.text_pruned_at IS NULL);
+
+-- name: prune_extraction_cache
+-- Cached extraction answers (facts and their quotes), by the same rule as cached summaries.
+DELETE FROM {schema}.extraction_cache AS e
+WHERE e.created_at < now() - make_interval(days => %(retention_days)s)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = e.transcript_hash AND c.text_pruned_at IS NULL);
+
+-- name: prune_rejected_candidates
+-- Rejected candidates of pruned conversations keep category, reason and ids; their text goes.
+UPDATE {schema}.fact_candidates AS f SET fact = '', quote = '', attribute = NULL, value = NULL
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at = now() AND f.status = 'rejected'
+  AND (f.fact <> '' OR f.quote <> '');
+
+-- name: prune_repeat_quotes
+-- Accepted candidates of pruned conversations keep their fact (reconciliation folds it); their quote goes
+-- unless it is the quote of a fact version (agent_facts keeps that one until time-to-live + grace).
+UPDATE {schema}.fact_candidates AS f SET quote = ''
+FROM {schema}.conversations AS c
+WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at = now() AND f.status = 'accepted'
+  AND f.quote <> '' AND NOT EXISTS (SELECT 1 FROM {schema}.agent_facts AS a WHERE a.candidate_id = f.candidate_id);
+
+-- name: prune_expired_fact_quotes
+-- A fact version past its time-to-live plus the grace period loses its quote (its fact text is kept for history).
+-- It keeps it at least the grace period after it was recorded, so a backfill of old history shows its evidence.
+UPDATE {schema}.agent_facts SET quote = ''
+WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s)
+  AND recorded_at < now() - make_interval(days => %(grace_days)s)
+RETURNING candidate_id;
+
+-- name: prune_expired_candidate_quotes
+-- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
+UPDATE {schema}.fact_candidates SET quote = ''
+WHERE candidate_id = ANY(%(candidate_ids)s) AND quote <> '';

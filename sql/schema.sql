@@ -234,3 +234,30 @@ CREATE TABLE IF NOT EXISTS {schema}.extraction_failures (
     PRIMARY KEY (conversation_id, stage)
 );
 CREATE INDEX IF NOT EXISTS extraction_failures_partition_idx ON {schema}.extraction_failures (partition_date);
+
+-- Erasure (memory_pipeline/erasure.py). One audit row per request: the key only as a salted sha256, the number
+-- of rows removed per table, the time. Nothing else of the erased user is kept.
+CREATE TABLE IF NOT EXISTS {schema}.erasure_log (
+    erasure_id        bigserial PRIMARY KEY,
+    key_hash          text NOT NULL,           -- sha256 hex of installation.id_salt, 0x1f, user key
+    scope             text NOT NULL CHECK (scope IN ('user', 'fact', 'retraction')),
+    counts            jsonb NOT NULL,          -- table name -> rows deleted or cleared
+    erased_at         timestamptz NOT NULL DEFAULT now()
+);
+
+-- Facts forgotten on request: reconciliation ignores a user's candidates said up to `said_before` whose slot
+-- (single-valued attribute, or category + fact text) hashes to `slot_hash` (salted sha256: no fact text here),
+-- so a re-extraction cannot rebuild them; anything said later is remembered again.
+CREATE TABLE IF NOT EXISTS {schema}.forgotten_facts (
+    user_key          text NOT NULL,
+    slot_hash         text NOT NULL,
+    said_before       timestamptz NOT NULL,
+    PRIMARY KEY (user_key, slot_hash)
+);
+
+-- Text retention: set when a conversation's transcript (and its summary, cached summary, rejected candidates'
+-- text) was dropped after MEMORY_PIPELINE_TEXT_RETENTION_DAYS; ids, hashes, times and counts stay.
+ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS text_pruned_at timestamptz;
+CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
+    ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
+ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;

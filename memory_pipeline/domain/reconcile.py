@@ -13,12 +13,14 @@ them in order. Rules:
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
   value (`values_match`); a retraction of a slot with no active version, or without an attribute, does nothing.
   For a multi-valued attribute it ends the active versions with that value;
+- with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
+  other words is a repeat of it too;
 - `expires_at` = `last_seen_at` + the category's time-to-live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
@@ -114,10 +116,15 @@ class _State:
     active_by_slot: dict[str, int] = field(default_factory=dict)
 
 
-def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -> list[FactVersion]:
+def reconcile_user(
+    facts: Iterable[AcceptedFact],
+    ttl_days: Mapping[str, int],
+    near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+) -> list[FactVersion]:
     """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
 
     `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
+    `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
     """
     state = _State()
     for item in sorted(facts, key=lambda f: f.said_order):
@@ -133,6 +140,8 @@ def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -
             current = state.versions[holder]
             if item.value and current.value and fact_key(item.value) == fact_key(current.value):
                 same_fact = holder  # same slot, same value, other wording: a repeat
+        if same_fact is None and holder is None and near_duplicate is not None:
+            same_fact = _first_near_duplicate(state, item, near_duplicate)
         if same_fact is not None:
             current = state.versions[same_fact]
             state.versions[same_fact] = replace(current, last_seen_at=item.said_at, expires_at=expires)
@@ -180,3 +189,11 @@ def _retract(state: _State, item: AcceptedFact) -> None:
         state.active_by_fact.pop((old.category, fact_key(old.fact)), None)
         if state.active_by_slot.get(old.attribute) == index:
             del state.active_by_slot[old.attribute]
+
+
+def _first_near_duplicate(state: _State, item: AcceptedFact, near_duplicate: Callable) -> int | None:
+    """Index of the oldest active version `item` near-duplicates (deterministic: versions are in fold order)."""
+    for index in sorted(state.active_by_fact.values()):
+        if near_duplicate(item, state.versions[index]):
+            return index
+    return None

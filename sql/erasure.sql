@@ -1,0 +1,116 @@
+-- Named queries of memory_pipeline/erasure.py (same placeholders as queries.sql: {schema}, {source}).
+-- Every `erase_*` query takes the same parameters, so covering a new table is one query here and one line in
+-- erasure.ERASURE_STEPS: %(user_key)s, %(session_keys)s (every session key that maps to the user),
+-- %(conversation_ids)s and %(transcript_hashes)s (the user's conversations), %(fact_texts)s (the user's fact
+-- texts, for caches keyed by text).
+
+-- name: lock_erasure_exclusive
+-- Stages take this lock shared around each write transaction (queries.sql, hold_off_erasure): an erasure waits
+-- for those in flight, and those that start later wait for the erasure, then find the user's rows gone.
+SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.erasure'));
+
+-- name: session_keys_in_source
+SELECT DISTINCT session_id::text AS session_id FROM {source};
+
+-- name: session_keys_in_archive
+SELECT DISTINCT session_id FROM {schema}.chat_archive;
+
+-- name: session_keys_of_user
+SELECT DISTINCT session_key AS session_id FROM {schema}.conversations WHERE user_key = %(user_key)s;
+
+-- name: conversations_of_user
+SELECT conversation_id, transcript_hash FROM {schema}.conversations
+WHERE user_key = %(user_key)s OR session_key = ANY(%(session_keys)s);
+
+-- name: fact_texts_of_user
+SELECT fact FROM {schema}.agent_facts WHERE user_key = %(user_key)s
+UNION
+SELECT fact FROM {schema}.fact_candidates WHERE user_key = %(user_key)s;
+
+-- name: erase_fact_recalls
+-- Recall bookkeeping (would cascade from agent_facts; deleted first so the count is reported).
+DELETE FROM {schema}.fact_recalls WHERE user_key = %(user_key)s;
+
+-- name: erase_embedding_cache
+-- Cached embeddings of the user's fact texts (keyed by the text's sha256), unless another user's fact has the
+-- same text: an embedding is derived from the text, so it goes with it.
+DELETE FROM {schema}.embedding_cache AS e
+WHERE e.text_sha256 IN (SELECT encode(sha256(convert_to(t, 'UTF8')), 'hex') FROM unnest(%(fact_texts)s::text[]) AS t)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.agent_facts AS f
+                  WHERE f.user_key <> %(user_key)s AND encode(sha256(convert_to(f.fact, 'UTF8')), 'hex') = e.text_sha256);
+
+-- name: erase_agent_facts
+-- Every version (active, superseded, expired) with its quote and embedding.
+DELETE FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
+
+-- name: erase_fact_candidates
+DELETE FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s OR conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_session_summaries
+DELETE FROM {schema}.session_summaries
+WHERE user_key = %(user_key)s OR conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_summary_cache
+-- The cache has no user column: an entry goes when no conversation outside the erased ones has its transcript
+-- hash (entries another user's identical transcript still uses stay; orphans left by a replaced conversation go).
+DELETE FROM {schema}.summary_cache AS s
+WHERE NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = s.transcript_hash
+                    AND NOT (c.conversation_id = ANY(%(conversation_ids)s)));
+
+-- name: erase_extraction_cache
+-- Cached extraction answers (facts and quotes) by transcript hash: the same rule as the summary cache.
+DELETE FROM {schema}.extraction_cache AS e
+WHERE NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c
+                  WHERE c.transcript_hash = e.transcript_hash
+                    AND NOT (c.conversation_id = ANY(%(conversation_ids)s)));
+
+-- name: erase_extraction_failures
+DELETE FROM {schema}.extraction_failures WHERE conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_message_rejections
+DELETE FROM {schema}.message_rejections
+WHERE user_key = %(user_key)s OR conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_forgotten_facts
+DELETE FROM {schema}.forgotten_facts WHERE user_key = %(user_key)s;
+
+-- name: erase_conversations
+DELETE FROM {schema}.conversations WHERE conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_chat_archive
+DELETE FROM {schema}.chat_archive
+WHERE session_id = ANY(%(session_keys)s) OR conversation_id = ANY(%(conversation_ids)s);
+
+-- name: erase_source_rows
+-- n8n's own table: every row of every session key of the user.
+DELETE FROM {source} WHERE session_id = ANY(%(session_keys)s);
+
+-- name: insert_erasure_log
+INSERT INTO {schema}.erasure_log (key_hash, scope, counts) VALUES (%(key_hash)s, %(scope)s, %(counts)s)
+RETURNING erasure_id, erased_at;
+
+-- name: fact_of_user
+SELECT id, user_key, category, attribute, value, fact, superseded_by FROM {schema}.agent_facts
+WHERE id = %(fact_id)s AND user_key = %(user_key)s;
+
+-- name: candidates_of_user
+SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s;
+
+-- name: delete_candidates
+DELETE FROM {schema}.fact_candidates WHERE candidate_id = ANY(%(candidate_ids)s);
+
+-- name: forget_slot
+INSERT INTO {schema}.forgotten_facts (user_key, slot_hash, said_before)
+VALUES (%(user_key)s, %(slot_hash)s, %(said_before)s)
+ON CONFLICT (user_key, slot_hash) DO UPDATE SET said_before = greatest(forgotten_facts.said_before, EXCLUDED.said_before);
+
+-- name: forgotten_of_user
+SELECT slot_hash, said_before FROM {schema}.forgotten_facts WHERE user_key = %(user_key)s;
+
+-- name: retractions_of_user
+-- Accepted retractions ("forget my phone number") of a user, for MEMORY_PIPELINE_ERASE_ON_RETRACTION.
+SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s AND status = 'accepted' AND retraction AND said_at IS NOT NULL;
