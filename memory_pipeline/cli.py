@@ -1,4 +1,4 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark, eval.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -207,6 +207,21 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Score the configured backend against the gold sets (see memory_pipeline/evaluation); prints tables."""
+    from memory_pipeline.evaluation import GoldSetError, evaluate
+    from memory_pipeline.extractors import make_extractor
+
+    extractor = make_extractor(Settings.from_env())
+    try:
+        result = evaluate(extractor, args.gold_set or ("cases", "n8n", "memorybank"), args.locomo)
+    except GoldSetError as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
+        return 2
+    print(result.render())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -233,6 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
     bench.set_defaults(func=cmd_benchmark)
+    ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
+    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],
+                    help="only this gold set (repeatable); default all three")
+    ev.add_argument("--locomo", type=Path, metavar="PATH",
+                    help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
+    ev.set_defaults(func=cmd_eval)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)
