@@ -15,7 +15,7 @@ from memory_pipeline.evaluation.gold import (
     GoldFact, behaviour_cases, eval_data, keyword_found, message_shape_cases, parse_behaviour_cases)
 from memory_pipeline.evaluation.locomo import evaluate_locomo
 from memory_pipeline.evaluation.memorybank import hobby_gold
-from memory_pipeline.evaluation.runs import extract
+from memory_pipeline.evaluation.runs import conversations_of, extract
 from memory_pipeline.evaluation.scoring import score_case
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.offline import OfflineExtractor
@@ -220,3 +220,25 @@ def test_a_malformed_locomo_file_ends_eval_with_a_message(tmp_path, capsys):
                                                   "session_1_date_time": "yesterday"}}]))
     assert main(["eval", "--gold-set", "cases", "--locomo", str(path)]) == 2
     assert "session_1_date_time 'yesterday'" in capsys.readouterr().err
+
+
+def test_a_failing_conversation_is_counted_and_the_others_go_on():
+    from memory_pipeline.extractors.base import ExtractorError
+
+    def flaky(conversation):
+        said = " ".join(t.text for t in conversation.turns)
+        if "Vim" in said:
+            raise ExtractorError("scripted failure")
+        if "blue" in said:
+            raise ValueError("a backend bug")
+        return quote_every_user_turn(conversation)
+
+    report = evaluate(ScriptedExtractor(flaky), ["cases"])
+    runs = report.tables["Runs: conversations, failures and tokens per gold set"].iloc[0]
+    failing = [conv for case in CASES.values() for conv in conversations_of(case.rows)
+               if re.search(r"Vim|blue", " ".join(t.text for t in conv.turns))]
+    assert len(failing) == 6  # 2 Vim sessions, the assistant's Vim suggestion, 3 "blue" sessions
+    assert runs.failed == 6 and runs.failed_by_reason == "backend_error:6"
+    assert runs.accepted > 0
+    not_passed = report.tables["Cases not passed"].set_index("case")
+    assert not_passed.loc["same-preference-three-ways", "failed"] == 3

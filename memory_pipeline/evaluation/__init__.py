@@ -44,7 +44,7 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
             scores.append(score_case(case, run))
             total.conversations += run.conversations
             total.candidates += run.candidates
-            total.conversations_failed += run.conversations_failed
+            total.failed_by_reason += run.failed_by_reason
             total.input_tokens += run.input_tokens
             total.output_tokens += run.output_tokens
     memory_bank = evaluate_memory_bank(extractor) if "memorybank" in wanted else None

@@ -73,9 +73,10 @@ def rejections_table(runs: dict[str, ExtractionRun]) -> pd.DataFrame:
 
 
 def runs_table(runs: dict[str, ExtractionRun]) -> pd.DataFrame:
-    """Per gold set: conversations, failed ones, candidates, accepted, tokens reported by the backend."""
+    """Per gold set: conversations, failed ones (and why), candidates, accepted, tokens reported by the backend."""
     return pd.DataFrame.from_records([
         {"gold_set": name, "conversations": len(run.conversations), "failed": run.conversations_failed,
+         "failed_by_reason": ", ".join(f"{r}:{n}" for r, n in sorted(run.failed_by_reason.items())),
          "candidates": len(run.candidates), "accepted": len(run.accepted), "input_tokens": run.input_tokens,
          "output_tokens": run.output_tokens}
         for name, run in runs.items()])

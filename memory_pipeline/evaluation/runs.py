@@ -4,7 +4,9 @@ summarise, extract, validate each candidate, and reconcile a user's accepted fac
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -12,7 +14,7 @@ from memory_pipeline.domain.conversations import Conversation, build_conversatio
 from memory_pipeline.domain.facts import Candidate, validate_candidate
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion, reconcile_user
-from memory_pipeline.extractors.base import Extractor, ExtractorError
+from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 
 # Gold sets are written for the pipeline's defaults (3 h idle gap, UTC days, backlog on the partitions start),
@@ -28,9 +30,14 @@ class ExtractionRun:
 
     conversations: list[Conversation] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
-    conversations_failed: int = 0
+    failed_by_reason: Counter[str] = field(default_factory=Counter)
     input_tokens: int = 0
     output_tokens: int = 0
+
+    @property
+    def conversations_failed(self) -> int:
+        """Conversations the backend failed on (any reason)."""
+        return sum(self.failed_by_reason.values())
 
     @property
     def accepted(self) -> list[Candidate]:
@@ -51,21 +58,42 @@ def conversations_of(rows: Iterable[SourceRow]) -> list[Conversation]:
     )
 
 
+def _propose(extractor: Extractor, conversation: Conversation) -> ExtractionResult | ExtractorError:
+    """The facts the pipeline's two LLM stages would get for `conversation`: the summary request's facts when the
+    backend returned them with the summary (one request for both stages), else the extraction request's; the
+    summary's tokens are added. A failure is returned, not raised; any other exception becomes an
+    ExtractorError (reason `backend_error`), as in the stages."""
+    try:
+        summary = extractor.summarize(conversation)
+        facts = getattr(summary, "facts", None)
+        if facts is not None:
+            result = ExtractionResult(facts=facts)
+        else:
+            result = extractor.extract(conversation, summary.text)
+    except ExtractorError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - a backend bug or odd answer fails this conversation only
+        return ExtractorError(type(exc).__name__)  # the exception's name only: its text may quote the transcript
+    return result.model_copy(update={"input_tokens": result.input_tokens + summary.input_tokens,
+                                     "output_tokens": result.output_tokens + summary.output_tokens})
+
+
 def extract(extractor: Extractor, rows: Sequence[SourceRow]) -> ExtractionRun:
     """Summarise and extract every conversation of `rows` with `extractor`, validating each proposed fact as
-    the `extracted_facts` stage does. A conversation whose summary or extraction raises `ExtractorError` is
-    counted in `conversations_failed` and skipped (its facts are then missing from the scores)."""
+    the `extracted_facts` stage does. Requests run `extractor.max_in_flight` at a time when the backend sets
+    it (1 otherwise). A conversation that fails is counted in `failed_by_reason` and skipped (its facts are
+    then missing from the scores)."""
     run = ExtractionRun(conversations=conversations_of(rows))
     backlog_start = partition_window(_DEFAULTS.effective_backlog_date, _DEFAULTS.timezone)[0]
-    for conversation in run.conversations:
-        try:
-            summary = extractor.summarize(conversation)
-            result = extractor.extract(conversation, summary.text)
-        except ExtractorError:
-            run.conversations_failed += 1
+    in_flight = max(1, int(getattr(extractor, "max_in_flight", 1) or 1))
+    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="eval") as pool:
+        results = list(pool.map(lambda c: _propose(extractor, c), run.conversations))
+    for conversation, result in zip(run.conversations, results):
+        if isinstance(result, ExtractorError):
+            run.failed_by_reason[getattr(result, "reason", None) or "backend_error"] += 1
             continue
-        run.input_tokens += summary.input_tokens + result.input_tokens
-        run.output_tokens += summary.output_tokens + result.output_tokens
+        run.input_tokens += result.input_tokens
+        run.output_tokens += result.output_tokens
         fallback = backlog_start if conversation.is_legacy else None
         run.candidates.extend(validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts))
     return run
