@@ -20,6 +20,7 @@ _schema_ready: set[tuple[str, str]] = set()
 class MemoryPipelineResource(dg.ConfigurableResource):
     """Settings of a run, shown in the UI's resource tab. The database URL is not a field (it may hold a
     password): it is read from MEMORY_PIPELINE_DATABASE_URL when the run starts, or the embedded server is used.
+    Neither is the LLM's key nor its server: the openai SDK reads OPENAI_API_KEY / OPENAI_BASE_URL itself.
     """
 
     home: str
@@ -36,6 +37,15 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     archive_retention_days: int
     max_message_chars: int
     extractor: str
+    summary_model: str
+    extraction_model: str
+    llm_timeout_seconds: float
+    llm_max_retries: int
+    structured_output: str
+    llm_max_in_flight: int
+    llm_chunk_tokens: int
+    llm_input_price_per_million: float
+    llm_output_price_per_million: float
     embedding_dimensions: int
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default

@@ -9,9 +9,10 @@ import os
 import re
 from datetime import date
 from pathlib import Path
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 ENV_PREFIX = "MEMORY_PIPELINE_"
 
@@ -55,7 +56,23 @@ class Settings(BaseModel):
     max_message_chars: int = Field(
         20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
     )
-    extractor: str = Field("offline", description="fact extractor backend; `offline` is the only one so far")
+    extractor: str = Field("offline", description="summary and fact backend: `offline` (rules) or `openai` (LLM)")
+    # -- LLM backend (extractor=openai). The key and the server come from the openai SDK's own variables
+    # OPENAI_API_KEY and OPENAI_BASE_URL: never a field here, so they never reach the UI or metadata.
+    summary_model: str = Field("gpt-4o-mini", description="model of the session_summaries stage")
+    extraction_model: str = Field("gpt-4o-mini", description="model of the extracted_facts stage")
+    llm_timeout_seconds: float = Field(60.0, gt=0, description="per-request timeout given to the openai SDK")
+    llm_max_retries: int = Field(3, ge=0, description="openai SDK retries of 408/409/429/5xx (honouring Retry-After)")
+    structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
+        "auto", description="how JSON is asked for; auto falls back json_schema -> json_object -> prompt"
+    )
+    llm_max_in_flight: int = Field(4, ge=1, description="LLM requests in flight at once inside one step")
+    llm_chunk_tokens: int = Field(
+        6000, ge=200, description="transcript tokens per request; a longer conversation is sent in chunks"
+    )
+    # gpt-4o-mini's list prices (openai.com/api/pricing, USD per million tokens), for the metadata's estimate.
+    llm_input_price_per_million: float = Field(0.15, ge=0, description="USD per million prompt tokens")
+    llm_output_price_per_million: float = Field(0.60, ge=0, description="USD per million completion tokens")
     embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
 
     @field_validator("timezone")
@@ -78,9 +95,16 @@ class Settings(BaseModel):
 
     @field_validator("extractor")
     @classmethod
-    def _known_extractor(cls, value: str) -> str:
-        if value != "offline":
-            raise ValueError(f"unknown extractor {value!r}: only 'offline' exists in this version")
+    def _known_extractor(cls, value: str, info: ValidationInfo) -> str:
+        if value not in ("offline", "openai"):
+            raise ValueError(f"unknown extractor {value!r}: use 'offline' or 'openai'")
+        if value == "openai":
+            # The SDK reads OPENAI_API_KEY / OPENAI_BASE_URL itself; a local server (Ollama, vLLM, llama.cpp)
+            # needs only the base URL. Only their presence is checked here, their values are never kept.
+            env = (info.context or {}).get("environ", os.environ)
+            if not (env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL")):
+                raise ValueError("extractor 'openai' needs OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible "
+                                 "server) in the environment")
         return value
 
     @property
@@ -102,4 +126,4 @@ class Settings(BaseModel):
             raw = env.get(ENV_PREFIX + name.upper())
             if raw is not None and raw.strip() != "":
                 values[name] = raw.strip()
-        return cls(**values)
+        return cls.model_validate(values, context={"environ": env})

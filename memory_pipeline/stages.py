@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from itertools import chain
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -21,11 +24,11 @@ from memory_pipeline.domain.conversations import (
     partition_window,
     user_key_mapper,
 )
-from memory_pipeline.domain.facts import locate_quote, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
-from memory_pipeline.extractors.base import Extractor, ExtractorError
-from memory_pipeline.settings import DEFAULT_TTL_DAYS
+from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
+from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
 
 log = logging.getLogger(__name__)
@@ -151,43 +154,126 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 
 
 # -- 2. session_summaries ---------------------------------------------------------------------------------
-def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
-    """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
-    was summarised before. A failing conversation is counted and left without summary; the others go on."""
-    hits = misses = failed = tokens_in = tokens_out = 0
-    for record in store.conversations_of_partition(conn, day):
-        conversation = conversation_from_record(record)
-        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, extractor.model)
-        if cached:
-            hits += 1
-            text, used_in, used_out = cached["summary"], cached["input_tokens"], cached["output_tokens"]
-        else:
-            try:
-                result = extractor.summarize(conversation)
-            except ExtractorError as exc:
-                failed += 1
-                log.warning("summary failed for conversation %s: %s", record["conversation_id"], type(exc).__name__)
-                continue
-            misses += 1
-            text, used_in, used_out = result.text, result.input_tokens, result.output_tokens
-            tokens_in += used_in
-            tokens_out += used_out
-        with conn.transaction():
-            store.save_summary(
-                conn, cache_hit=bool(cached), conversation_id=record["conversation_id"], partition_date=day,
-                user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
-                extractor=extractor.name, model=extractor.model, prompt_version=extractor.prompt_version,
-                input_tokens=used_in, output_tokens=used_out,
-            )
-    return StageResult({
-        "summaries": hits + misses,
-        "cache_hits": hits,
-        "summaries_computed": misses,
-        "conversations_failed": failed,
+SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def call_each(fn: Callable[[T], R], items: Sequence[T], max_in_flight: int) -> Iterator[tuple[T, R | ExtractorError]]:
+    """(item, fn(item)) for every item, in order, with at most `max_in_flight` calls running at once on worker
+    threads (the backend's requests in flight per step). A failing call yields its ExtractorError instead of
+    raising (any other exception becomes one with reason `backend_error`), so one conversation cannot sink the
+    others. The caller writes each result on its own connection, in its own thread."""
+
+    def attempt(item: T) -> R | ExtractorError:
+        try:
+            return fn(item)
+        except ExtractorError as exc:
+            return exc
+        except Exception as exc:  # a backend bug or an odd server answer: recorded per conversation, no text
+            log.warning("backend raised %s", type(exc).__name__)
+            return ExtractorError(type(exc).__name__, reason="backend_error")
+
+    if max_in_flight <= 1 or len(items) <= 1:
+        for item in items:
+            yield item, attempt(item)
+        return
+    pool = ThreadPoolExecutor(max_workers=max_in_flight, thread_name_prefix="llm")
+    try:
+        futures = [pool.submit(attempt, item) for item in items]
+        for item, future in zip(items, futures):
+            yield item, future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a failed write stops the requests not yet sent
+
+
+def estimated_cost_usd(settings: Settings, input_tokens: int, output_tokens: int) -> float:
+    """Tokens priced with MEMORY_PIPELINE_LLM_INPUT/OUTPUT_PRICE_PER_MILLION (USD per million tokens)."""
+    return round((input_tokens * settings.llm_input_price_per_million
+                  + output_tokens * settings.llm_output_price_per_million) / 1_000_000, 6)
+
+
+def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str, extractor: Extractor, model: str,
+                  failed: Counter[str], tokens_in: int, tokens_out: int) -> dict[str, Any]:
+    """Failures, tokens and cost of this run, and the partition's state (what its stored answers cost)."""
+    stored_in, stored_out = store.llm_tokens_of_partition(conn, day, stage, extractor.prompt_version, model)
+    metadata: dict[str, Any] = {
+        "conversations_failed": sum(failed.values()),
+        "failed_by_reason": dict(sorted(failed.items())),
+        "failures_recorded_by_reason": store.llm_failures_of_partition(conn, day, stage),
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
-        "model": extractor.model,
+        "estimated_cost_usd": estimated_cost_usd(store.settings, tokens_in, tokens_out),
+        "partition_input_tokens": stored_in,
+        "partition_output_tokens": stored_out,
+        "partition_estimated_cost_usd": estimated_cost_usd(store.settings, stored_in, stored_out),
         "prompt_version": extractor.prompt_version,
+        "model": model,
+    }
+    level = getattr(extractor, "structured_output", None)
+    if level:
+        metadata["structured_output"] = level
+    return metadata
+
+
+def _record_failure(store: Store, conn: psycopg.Connection, day: date, stage: str, record: dict[str, Any],
+                    model: str, extractor: Extractor, exc: ExtractorError) -> None:
+    log.warning("%s failed for conversation %s: %s", stage, record["conversation_id"], exc.reason)
+    with conn.transaction():
+        store.record_llm_failure(conn, conversation_id=record["conversation_id"], stage=stage, partition_date=day,
+                                 reason=exc.reason, model=model, prompt_version=extractor.prompt_version)
+
+
+def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
+    """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
+    was summarised before. Requests run `max_in_flight` at a time. A failing conversation is recorded with its
+    reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
+    request also returned the facts, they are cached for the extraction stage."""
+    model = getattr(extractor, "summary_model", extractor.model)
+    caches_facts = getattr(extractor, "cache_answers", False)
+    hits = computed = tokens_in = tokens_out = 0
+    failed: Counter[str] = Counter()
+    todo = []
+
+    def save(record: dict[str, Any], text: str, used_in: int, used_out: int, cache_hit: bool) -> None:
+        store.save_summary(
+            conn, cache_hit=cache_hit, conversation_id=record["conversation_id"], partition_date=day,
+            user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
+            extractor=extractor.name, model=model, prompt_version=extractor.prompt_version,
+            input_tokens=used_in, output_tokens=used_out,
+        )
+
+    for record in store.conversations_of_partition(conn, day):
+        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, model)
+        if not cached:
+            todo.append(record)
+            continue
+        hits += 1
+        with conn.transaction():
+            save(record, cached["summary"], cached["input_tokens"], cached["output_tokens"], True)
+    summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
+    for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            _record_failure(store, conn, day, SUMMARY_STAGE, record, model, extractor, result)
+            continue
+        computed += 1
+        tokens_in += result.input_tokens
+        tokens_out += result.output_tokens
+        with conn.transaction():
+            save(record, result.text, result.input_tokens, result.output_tokens, False)
+            if result.facts is not None and caches_facts:
+                # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
+                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                             prompt_version=extractor.prompt_version, model=extractor.model,
+                                             facts=result.facts, input_tokens=0, output_tokens=0)
+            store.clear_llm_failure(conn, record["conversation_id"], SUMMARY_STAGE)
+    return StageResult({
+        "summaries": hits + computed,
+        "cache_hits": hits,
+        "summaries_computed": computed,
+        **_llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, model, failed, tokens_in, tokens_out),
     })
 
 
@@ -195,35 +281,54 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
 def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """Extract and validate candidates for each summarised conversation of the day; keep every candidate with
     its status and rejection reason. A conversation is marked extracted only when this succeeded, and is not
-    extracted again while its transcript and the extractor (name, model, prompt version) stay the same."""
+    extracted again while its transcript and the extractor (name, model, prompt version) stay the same. With a
+    backend that caches its answers, a transcript extracted before (or answered by the summary request) sends no
+    request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     summaries = store.summaries_of_partition(conn, day)
+    caches = getattr(extractor, "cache_answers", False)
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
-    failed = no_summary = already = changed = tokens_in = tokens_out = 0
+    failed: Counter[str] = Counter()
+    no_summary = already = changed = tokens_in = tokens_out = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
+    from_cache: list[tuple[dict[str, Any], ExtractionResult]] = []
+    todo = []
     for record in store.conversations_of_partition(conn, day):
-        conversation_id = record["conversation_id"]
         if record["facts_extracted_at"] and record["extracted_with"] == signature:
             already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
             continue
-        if conversation_id not in summaries:
+        if record["conversation_id"] not in summaries:
             no_summary += 1
             continue
-        conversation = conversation_from_record(record)
-        try:
-            result = extractor.extract(conversation, summaries[conversation_id])
-        except ExtractorError as exc:
-            failed += 1
-            log.warning("extraction failed for conversation %s: %s", conversation_id, type(exc).__name__)
+        cached = caches and store.cached_extraction(conn, record["transcript_hash"], extractor.prompt_version,
+                                                    extractor.model)
+        if cached:
+            facts = [ExtractedFact.model_validate(f) for f in cached["facts"]]
+            from_cache.append((record, ExtractionResult(facts=facts)))
+        else:
+            todo.append(record)
+    cached_ids = {record["conversation_id"] for record, _ in from_cache}
+    extract = lambda r: extractor.extract(conversation_from_record(r), summaries[r["conversation_id"]])  # noqa: E731
+    for record, result in chain(from_cache, call_each(extract, todo, getattr(extractor, "max_in_flight", 1))):
+        conversation_id = record["conversation_id"]
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            _record_failure(store, conn, day, EXTRACTION_STAGE, record, extractor.model, extractor, result)
             continue
         tokens_in += result.input_tokens
         tokens_out += result.output_tokens
+        conversation = conversation_from_record(record)
         fallback = backlog_start if conversation.is_legacy else None
         candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
         with conn.transaction():
+            if caches and conversation_id not in cached_ids:
+                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                             prompt_version=extractor.prompt_version, model=extractor.model,
+                                             facts=result.facts, input_tokens=result.input_tokens,
+                                             output_tokens=result.output_tokens)
             if store.lock_conversation(conn, conversation_id) != record["transcript_hash"]:
                 changed += 1  # re-split by a concurrent run meanwhile: these facts are of an old transcript
                 continue
@@ -232,6 +337,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
             conn.execute(store.query(conn, "mark_facts_extracted"), {
                 "conversation_id": conversation_id, "extracted_with": signature,
                 "transcript_hash": record["transcript_hash"]})
+            store.clear_llm_failure(conn, conversation_id, EXTRACTION_STAGE)
         for c in candidates:
             statuses[c.status] += 1
             if c.reason:
@@ -244,12 +350,12 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "rejected": statuses["rejected"],
         "rejected_by_reason": dict(sorted(reasons.items())),
         "accepted_by_category": dict(sorted(categories.items())),
-        "conversations_failed": failed,
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,
         "conversations_changed_during_extraction": changed,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
+        "cache_hits": len(cached_ids),
+        **_llm_metadata(store, conn, day, EXTRACTION_STAGE, extractor, extractor.model, failed, tokens_in,
+                        tokens_out),
     })
 
 

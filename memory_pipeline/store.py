@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import Candidate, fact_key
+from memory_pipeline.domain.facts import Candidate, ExtractedFact, fact_key
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
@@ -186,6 +186,44 @@ class Store:
         """{conversation_id: summary} of a partition."""
         rows = conn.execute(self.query(conn, "summaries_of_partition"), {"partition_date": day}).fetchall()
         return {r["conversation_id"]: r["summary"] for r in rows}
+
+    # -- LLM answers and failures ------------------------------------------------------------------------
+    def cached_extraction(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
+        """Cached {facts (list of ExtractedFact dicts), input_tokens, output_tokens}, or None."""
+        return conn.execute(self.query(conn, "cached_extraction"), {
+            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
+
+    def save_cached_extraction(self, conn, *, transcript_hash: str, prompt_version: str, model: str,
+                               facts: Sequence[ExtractedFact], input_tokens: int, output_tokens: int) -> None:
+        """Cache a backend's facts for this transcript, prompt version and model (first answer wins)."""
+        conn.execute(self.query(conn, "insert_cached_extraction"), {
+            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model,
+            "facts": Jsonb([f.model_dump(mode="json") for f in facts]), "input_tokens": input_tokens,
+            "output_tokens": output_tokens})
+
+    def record_llm_failure(self, conn, *, conversation_id: str, stage: str, partition_date: date, reason: str,
+                           model: str, prompt_version: str) -> None:
+        """Record (or count again) a conversation's failed LLM call in `stage`, with its reason code."""
+        conn.execute(self.query(conn, "record_llm_failure"), {
+            "conversation_id": conversation_id, "stage": stage, "partition_date": partition_date,
+            "reason": reason, "model": model, "prompt_version": prompt_version})
+
+    def clear_llm_failure(self, conn, conversation_id: str, stage: str) -> None:
+        """Forget a conversation's recorded failure in `stage` (it succeeded)."""
+        conn.execute(self.query(conn, "clear_llm_failure"), {"conversation_id": conversation_id, "stage": stage})
+
+    def llm_tokens_of_partition(self, conn, day: date, stage: str, prompt_version: str, model: str) -> tuple[int, int]:
+        """(input, output) tokens the partition's stored answers of `stage` cost when they were computed."""
+        name = "summary_tokens_of_partition" if stage == "session_summaries" else "extraction_tokens_of_partition"
+        row = conn.execute(self.query(conn, name), {"partition_date": day, "prompt_version": prompt_version,
+                                                     "model": model}).fetchone()
+        return int(row["input_tokens"]), int(row["output_tokens"])
+
+    def llm_failures_of_partition(self, conn, day: date, stage: str) -> dict[str, int]:
+        """{reason: conversations} of the partition's recorded failures in `stage`."""
+        rows = conn.execute(self.query(conn, "llm_failures_of_partition"),
+                            {"partition_date": day, "stage": stage}).fetchall()
+        return {r["reason"]: r["n"] for r in rows}
 
     # -- candidates --------------------------------------------------------------------------------------
     def replace_candidates(

@@ -6,8 +6,13 @@ Chat answers come from a script (`Reply` objects consumed in order) or, when the
 refusal, or a raw body (malformed JSON). `refuse_json_schema=True` answers a `response_format` of type
 `json_schema` the way llama-cpp-python's server 0.3.36 does (HTTP 500, "Input should be 'text' or
 'json_object'"). Embeddings are deterministic: a bag of hashed words, L2-normalised, so texts sharing words
-are close. Every request is recorded in `requests` (path, headers, parsed body) so tests can count calls and
-prompt tokens.
+are close. Every request is recorded in `requests` (path, headers, parsed body, monotonic arrival time `at`) so
+tests can count calls and prompt tokens; `max_concurrent` is the most chat requests it ever held at once.
+
+`transcript_responder` answers like a model that follows the prompt, by reading the transcript lines back and
+applying the offline extractor's rules to the user's lines. Run it as a server for the demo, from the clone:
+
+    python -m memory_pipeline_tests.openai_server --port 8765 [--latency 0.2] [--refuse-json-schema]
 """
 
 from __future__ import annotations
@@ -61,14 +66,16 @@ class ScriptedOpenAIServer:
     """Start with `with ScriptedOpenAIServer() as server:`; point the SDK at `server.base_url`."""
 
     def __init__(self, responder: Callable[[dict[str, Any]], Reply] | None = None, *,
-                 refuse_json_schema: bool = False, embedding_dimensions: int = 16):
+                 refuse_json_schema: bool = False, embedding_dimensions: int = 16, port: int = 0):
         self.script: deque[Reply] = deque()
+        self.max_concurrent = 0
+        self._active = 0
         self.responder = responder
         self.refuse_json_schema = refuse_json_schema
         self.embedding_dimensions = embedding_dimensions
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -103,6 +110,9 @@ class ScriptedOpenAIServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: without TCP_NODELAY, Nagle's algorithm and the client's
+            # delayed ACK hold each answer back ~40 ms, which would swamp scripted latencies.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # quiet test output
                 pass
@@ -125,11 +135,19 @@ class ScriptedOpenAIServer:
                 except ValueError:
                     body = {}
                 with server._lock:
-                    server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                    server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body,
+                                            "at": time.monotonic()})
                 if self.path.endswith("/embeddings"):
                     self._embeddings(body)
                 elif self.path.endswith("/chat/completions"):
-                    self._chat(body)
+                    with server._lock:
+                        server._active += 1
+                        server.max_concurrent = max(server.max_concurrent, server._active)
+                    try:
+                        self._chat(body)
+                    finally:
+                        with server._lock:
+                            server._active -= 1
                 else:
                     self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}))
 
@@ -174,3 +192,73 @@ class ScriptedOpenAIServer:
                 self._send(200, json.dumps(payload), reply.headers)
 
         return Handler
+
+
+# -- a responder that reads the prompt back ---------------------------------------------------------------
+_LINE = re.compile(r"^\[(\d+)\|[^|\]]*\|(user|assistant|tool)\] (.*)$")
+_ROLES = {"user": "human", "assistant": "ai", "tool": "tool"}
+
+
+def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
+    """Answer a memory_pipeline prompt as a well-behaved model would: read the transcript lines
+    (`[id|when|speaker] text`) of the first user message, run the offline extractor's rules on the user's
+    lines, cite each quote's message id, and return the JSON the system prompt's shape line asks for
+    (summary, facts, or both)."""
+    from datetime import date
+
+    from memory_pipeline.domain.conversations import Conversation
+    from memory_pipeline.domain.facts import normalize_for_quote
+    from memory_pipeline.domain.messages import ParsedRow
+    from memory_pipeline.extractors.offline import OfflineExtractor
+    from memory_pipeline.extractors.prompts import SHAPE_PREFIX
+
+    messages = body.get("messages") or []
+    system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
+    chat = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+    shape = next((line for line in system.splitlines() if line.startswith(SHAPE_PREFIX)), "")
+    rows = []
+    for line in chat.splitlines():
+        match = _LINE.match(line)
+        if match:
+            rows.append(ParsedRow(int(match.group(1)), None, "turn", role=_ROLES[match.group(2)],
+                                  text=match.group(3)))
+    conversation = Conversation("scripted", "scripted", "scripted", date(2000, 1, 1), None, None, tuple(rows), False)
+    extractor = OfflineExtractor()
+    answer: dict[str, Any] = {}
+    if '"summary"' in shape:
+        answer["summary"] = extractor.summarize(conversation).text or "An empty chat."
+    if '"facts"' in shape:
+        facts = []
+        for fact in extractor.extract(conversation, "").facts:
+            quote = normalize_for_quote(fact.quote)
+            cited = next((r.message_id for r in rows if r.role == "human" and quote in normalize_for_quote(r.text)),
+                         None)
+            facts.append({"category": fact.category, "attribute": fact.attribute, "value": fact.value,
+                          "fact": fact.fact, "quote": fact.quote, "message_id": cited,
+                          "retraction": getattr(fact, "retraction", False)})
+        answer["facts"] = facts
+    return Reply(content=json.dumps(answer, ensure_ascii=False), delay=latency)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve `transcript_responder` on 127.0.0.1:PORT until Ctrl-C (for the README's LLM demo)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="OpenAI-compatible test server answering from the transcript")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each chat answer")
+    parser.add_argument("--refuse-json-schema", action="store_true", help="answer json_schema like llama.cpp")
+    args = parser.parse_args(argv)
+    server = ScriptedOpenAIServer(lambda body: transcript_responder(body, args.latency),
+                                  refuse_json_schema=args.refuse_json_schema, port=args.port)
+    with server:
+        print(f"OpenAI-compatible test server on {server.base_url} (Ctrl-C stops it)", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

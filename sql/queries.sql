@@ -297,3 +297,41 @@ ANALYZE {schema}.conversations;
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
+
+-- name: cached_extraction
+SELECT facts, input_tokens, output_tokens FROM {schema}.extraction_cache
+WHERE transcript_hash = %(transcript_hash)s AND prompt_version = %(prompt_version)s AND model = %(model)s;
+
+-- name: insert_cached_extraction
+INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, input_tokens, output_tokens)
+VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(facts)s, %(input_tokens)s, %(output_tokens)s)
+ON CONFLICT DO NOTHING;
+
+-- name: record_llm_failure
+INSERT INTO {schema}.extraction_failures AS f
+    (conversation_id, stage, partition_date, reason, model, prompt_version)
+VALUES (%(conversation_id)s, %(stage)s, %(partition_date)s, %(reason)s, %(model)s, %(prompt_version)s)
+ON CONFLICT (conversation_id, stage) DO UPDATE SET
+    partition_date = EXCLUDED.partition_date, reason = EXCLUDED.reason, model = EXCLUDED.model,
+    prompt_version = EXCLUDED.prompt_version, attempts = f.attempts + 1, recorded_at = now();
+
+-- name: clear_llm_failure
+DELETE FROM {schema}.extraction_failures WHERE conversation_id = %(conversation_id)s AND stage = %(stage)s;
+
+-- name: llm_failures_of_partition
+SELECT reason, count(*) AS n FROM {schema}.extraction_failures
+WHERE partition_date = %(partition_date)s AND stage = %(stage)s
+GROUP BY reason ORDER BY reason;
+
+-- name: summary_tokens_of_partition
+-- What the partition's stored summaries cost when they were computed (cache hits carry the cached figures).
+SELECT coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens
+FROM {schema}.session_summaries WHERE partition_date = %(partition_date)s;
+
+-- name: extraction_tokens_of_partition
+-- What the extraction answers of the partition's conversations cost (0 when the summary request answered both).
+SELECT coalesce(sum(e.input_tokens), 0) AS input_tokens, coalesce(sum(e.output_tokens), 0) AS output_tokens
+FROM {schema}.conversations AS c
+JOIN {schema}.extraction_cache AS e
+  ON e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s AND e.model = %(model)s
+WHERE c.partition_date = %(partition_date)s;

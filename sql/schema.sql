@@ -144,3 +144,33 @@ CREATE TABLE IF NOT EXISTS {schema}.chat_archive (
 CREATE INDEX IF NOT EXISTS chat_archive_session_idx ON {schema}.chat_archive (session_id, created_at);
 CREATE INDEX IF NOT EXISTS chat_archive_partition_idx ON {schema}.chat_archive (partition_date);
 CREATE INDEX IF NOT EXISTS chat_archive_created_idx ON {schema}.chat_archive (created_at);
+
+-- LLM extraction answers (the model's facts before quote verification), cached like summaries by (transcript
+-- hash, prompt version, model): re-materializing a day, even after a re-split that changed conversation ids,
+-- sends no request. Filled by the extraction stage, or by the summary stage when one request answered both.
+CREATE TABLE IF NOT EXISTS {schema}.extraction_cache (
+    transcript_hash   text NOT NULL,
+    prompt_version    text NOT NULL,
+    model             text NOT NULL,
+    facts             jsonb NOT NULL,          -- list of ExtractedFact objects
+    input_tokens      integer NOT NULL DEFAULT 0,
+    output_tokens     integer NOT NULL DEFAULT 0,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (transcript_hash, prompt_version, model)
+);
+
+-- The last failed LLM call of a conversation per stage, with its reason code (invalid_output, refusal, timeout,
+-- rate_limited, server_error, ...); removed when the stage succeeds for it. A failed conversation keeps its raw
+-- rows (it is not archived) and is tried again at the next materialization.
+CREATE TABLE IF NOT EXISTS {schema}.extraction_failures (
+    conversation_id   text NOT NULL REFERENCES {schema}.conversations ON DELETE CASCADE,
+    stage             text NOT NULL,           -- session_summaries | extracted_facts
+    partition_date    date NOT NULL,
+    reason            text NOT NULL,
+    model             text NOT NULL,
+    prompt_version    text NOT NULL,
+    attempts          integer NOT NULL DEFAULT 1,
+    recorded_at       timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (conversation_id, stage)
+);
+CREATE INDEX IF NOT EXISTS extraction_failures_partition_idx ON {schema}.extraction_failures (partition_date);

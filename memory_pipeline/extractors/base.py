@@ -11,11 +11,16 @@ from memory_pipeline.domain.facts import ExtractedFact
 
 
 class SummaryResult(BaseModel):
-    """A conversation summary with the tokens it cost (0 for the offline backend)."""
+    """A conversation summary with the tokens it cost (0 for the offline backend).
+
+    `facts`: set by a backend whose summary request also extracted the conversation's facts (the LLM backend
+    when both stages use one model); the summary stage caches them so the extraction stage sends no request.
+    None when the backend did not extract."""
 
     text: str
     input_tokens: int = Field(0, ge=0)
     output_tokens: int = Field(0, ge=0)
+    facts: list[ExtractedFact] | None = None
 
 
 class ExtractionResult(BaseModel):
@@ -32,6 +37,11 @@ class Extractor(Protocol):
 
     Implementations must not raise on odd text; a backend error for one conversation (network, malformed
     output) raises `ExtractorError`, which the asset records and skips without sinking the run.
+
+    Optional attributes the stages read when present: `summary_model` (model keying the summary cache, default
+    `model`), `max_in_flight` (requests a step may run at once, default 1) and `cache_answers` (True: extraction
+    answers are cached by (transcript hash, prompt version, model); default False, for rule backends whose
+    output changes with their code, not their prompt version).
     """
 
     name: str
@@ -48,4 +58,11 @@ class Extractor(Protocol):
 
 
 class ExtractorError(RuntimeError):
-    """One conversation could not be summarised or extracted; the message carries no conversation text."""
+    """One conversation could not be summarised or extracted; the message carries no conversation text.
+
+    `reason` is a short code recorded with the failure (invalid_output, refusal, timeout, rate_limited,
+    server_error, connection_error, auth_error, bad_request, format_refused, or backend_error by default)."""
+
+    def __init__(self, message: str = "", *, reason: str = "backend_error"):
+        super().__init__(message)
+        self.reason = reason

@@ -1,0 +1,86 @@
+"""Pydantic shapes of what the LLM answers, and the strict JSON schema sent as `response_format`.
+
+Every answer, whatever the structured-output mode that produced it, is validated against these models; an
+answer that does not validate is asked again once, then recorded as failed (`invalid_output`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from memory_pipeline.domain.facts import ExtractedFact
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LLMFact(_Strict):
+    """One fact as the model returns it. `message_id` is the id of the user line the quote is copied from;
+    `attribute` is the reconciliation slot (None for a fact that fills no slot)."""
+
+    category: Literal["preference", "decision", "client_info"]
+    attribute: str | None = None
+    value: str | None = None
+    fact: str
+    quote: str
+    message_id: int | None = None
+    retraction: bool = False
+
+    @model_validator(mode="after")
+    def _retraction_names_its_slot(self) -> "LLMFact":
+        # Reconciliation ends the active fact of the retracted slot: without the slot there is nothing to end.
+        if self.retraction and not (self.attribute or "").strip():
+            raise ValueError("a retraction needs the attribute it withdraws")
+        return self
+
+    def to_extracted(self) -> ExtractedFact:
+        """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text)."""
+        return ExtractedFact(category=self.category, fact=self.fact, quote=self.quote,
+                             attribute=(self.attribute or "").strip() or None, value=self.value,
+                             quote_message_id=self.message_id, retraction=self.retraction)
+
+
+class SummaryAnswer(_Strict):
+    """Answer of the summary-only prompt. An empty summary is accepted: refusing it would leave a trivial chat
+    unconsolidated night after night."""
+
+    summary: str
+
+
+class FactsAnswer(_Strict):
+    """Answer of the extraction-only prompt; an empty list is a normal answer."""
+
+    facts: list[LLMFact]
+
+
+class SummaryAndFactsAnswer(_Strict):
+    """Answer of the combined prompt (one request serves both LLM stages when they use the same model)."""
+
+    summary: str
+    facts: list[LLMFact]
+
+
+def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """`model`'s JSON schema made acceptable to OpenAI's strict structured outputs: every object closed
+    (`additionalProperties: false`), every property required, no `default` keys (OpenAI's documented rules for
+    `strict: true`). Validation stays lenient: a server that omits a defaulted field still validates."""
+    schema = copy.deepcopy(model.model_json_schema())
+
+    def close(node: Any) -> None:
+        if isinstance(node, dict):
+            node.pop("default", None)
+            if node.get("type") == "object" and "properties" in node:
+                node["additionalProperties"] = False
+                node["required"] = list(node["properties"])
+            for value in node.values():
+                close(value)
+        elif isinstance(node, list):
+            for value in node:
+                close(value)
+
+    close(schema)
+    return schema

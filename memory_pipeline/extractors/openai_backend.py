@@ -1,0 +1,125 @@
+"""The LLM backend: summaries and facts from any OpenAI-compatible chat server, through the `openai` SDK.
+
+The SDK reads OPENAI_API_KEY and OPENAI_BASE_URL itself (OpenAI, Azure's v1 endpoint, LiteLLM, Ollama, vLLM,
+llama.cpp's server); the key never passes through this project's settings. Requests: one per conversation when
+both stages use the same model (the summary request asks for the facts too, and the summary stage caches them
+for the extraction stage), else one per stage. A conversation longer than MEMORY_PIPELINE_LLM_CHUNK_TOKENS is
+sent in chunks on message boundaries (`domain.chunking`), then merged: chunk summaries joined in order, facts
+concatenated with repeats dropped. Every answer is validated (`structured.StructuredChat`); the quotes are
+verified later, against the cited message, by `domain.facts.validate_candidate`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import openai
+
+from memory_pipeline.domain.chunking import chunk_messages
+from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.facts import ExtractedFact, fact_key, normalize_for_quote
+from memory_pipeline.extractors import prompts
+from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
+from memory_pipeline.extractors.llm_output import FactsAnswer, LLMFact, SummaryAndFactsAnswer, SummaryAnswer
+from memory_pipeline.extractors.structured import StructuredChat
+from memory_pipeline.extractors.tokens import token_counter
+from memory_pipeline.settings import Settings
+
+# Stands in for the key when only OPENAI_BASE_URL is set: local servers (Ollama, vLLM, llama.cpp) ignore it,
+# but the SDK refuses to start without one.
+LOCAL_SERVER_KEY = "not-needed-for-a-local-server"
+CHUNK_OVERLAP_MESSAGES = 1
+
+
+def make_client(settings: Settings) -> openai.OpenAI:
+    """The SDK client: key and base URL from the SDK's own environment variables, timeout and retries from
+    settings (the SDK retries 408/409/429/5xx and timeouts with exponential backoff, honouring Retry-After)."""
+    key = os.environ.get("OPENAI_API_KEY") or (LOCAL_SERVER_KEY if os.environ.get("OPENAI_BASE_URL") else None)
+    return openai.OpenAI(api_key=key, timeout=settings.llm_timeout_seconds, max_retries=settings.llm_max_retries)
+
+
+def merge_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """Facts in order with repeats dropped: same category and fact text (case, whitespace and end punctuation
+    ignored), or same slot, value and quote (the same statement read twice in overlapping chunks)."""
+    seen: set[tuple] = set()
+    merged = []
+    for fact in facts:
+        keys = {("fact", fact.category, fact_key(fact.fact), fact.retraction),
+                ("slot", fact.attribute, (fact.value or "").casefold(), normalize_for_quote(fact.quote),
+                 fact.retraction)}
+        if keys & seen:
+            continue
+        seen |= keys
+        merged.append(fact)
+    return merged
+
+
+class OpenAIExtractor:
+    """`Extractor` over an OpenAI-compatible server. `model` is the extraction model, `summary_model` the
+    summary one; `prompt_version` keys both caches. Raises ExtractorError (with a reason code) per conversation."""
+
+    name = "openai"
+    prompt_version = prompts.PROMPT_VERSION
+    cache_answers = True
+
+    def __init__(self, settings: Settings, client: openai.OpenAI | None = None):
+        self.model = settings.extraction_model
+        self.summary_model = settings.summary_model
+        self.max_in_flight = settings.llm_max_in_flight
+        self.chat = StructuredChat(client or make_client(settings), settings.structured_output)
+        self._timezone = settings.timezone
+        self._budget = settings.llm_chunk_tokens
+
+    @property
+    def structured_output(self) -> str:
+        """The structured-output level this run uses (for metadata): json_schema, json_object_schema, ..."""
+        return self.chat.level
+
+    @property
+    def combined(self) -> bool:
+        """True when one request per conversation serves both stages (same model for both)."""
+        return self.summary_model == self.model
+
+    def _chunks(self, conversation: Conversation, model: str) -> list[list[str]]:
+        count = token_counter(model)
+        lines = [prompts.format_line(t, self._timezone) for t in conversation.turns]
+        return chunk_messages(lines, count, self._budget, CHUNK_OVERLAP_MESSAGES)
+
+    def summarize(self, conversation: Conversation) -> SummaryResult:
+        """Summary of the conversation (chunk summaries joined in order); with `combined`, its facts too."""
+        if not any(t.role == "human" for t in conversation.turns):
+            # Nothing the user said (an agent's greeting, tool rows): no fact is possible, no request is worth it.
+            return SummaryResult(text="", facts=[] if self.combined else None)
+        output = SummaryAndFactsAnswer if self.combined else SummaryAnswer
+        system = prompts.COMBINED_SYSTEM if self.combined else prompts.SUMMARY_SYSTEM
+        summaries: list[str] = []
+        facts: list[ExtractedFact] = []
+        tokens_in = tokens_out = 0
+        chunks = self._chunks(conversation, self.summary_model)
+        for index, lines in enumerate(chunks, 1):
+            answer = self.chat.ask(self.summary_model, system, prompts.transcript_message(lines, index, len(chunks)),
+                                   output)
+            summaries.append(answer.value.summary.strip())
+            if self.combined:
+                facts += [f.to_extracted() for f in answer.value.facts]
+            tokens_in += answer.input_tokens
+            tokens_out += answer.output_tokens
+        return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in, output_tokens=tokens_out,
+                             facts=merge_facts(facts) if self.combined else None)
+
+    def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
+        """Facts of the conversation from the extraction-only prompt (the summary is not sent: the transcript
+        is the evidence, and the summary would cost tokens for nothing the model cannot read there)."""
+        if not any(t.role == "human" for t in conversation.turns):
+            return ExtractionResult()
+        facts: list[LLMFact] = []
+        tokens_in = tokens_out = 0
+        chunks = self._chunks(conversation, self.model)
+        for index, lines in enumerate(chunks, 1):
+            answer = self.chat.ask(self.model, prompts.EXTRACTION_SYSTEM,
+                                   prompts.transcript_message(lines, index, len(chunks)), FactsAnswer)
+            facts += answer.value.facts
+            tokens_in += answer.input_tokens
+            tokens_out += answer.output_tokens
+        return ExtractionResult(facts=merge_facts([f.to_extracted() for f in facts]), input_tokens=tokens_in,
+                                output_tokens=tokens_out)

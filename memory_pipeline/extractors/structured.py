@@ -1,0 +1,198 @@
+"""Ask an OpenAI-compatible chat server for JSON that validates against a pydantic model, on any server.
+
+Structured-output support differs by server: OpenAI, Ollama and vLLM take `response_format: json_schema`;
+llama-cpp-python's server (0.3.36) answers it with HTTP 500 "Input should be 'text' or 'json_object'" and
+takes `json_object` with a `schema`; some gateways take only plain `json_object`, and some nothing at all. So
+the request walks down these levels until the server accepts one, and remembers it for the rest of the run
+(one `StructuredChat` per extractor, i.e. per Dagster step):
+
+    json_schema         response_format {"type": "json_schema", "json_schema": {strict schema}}
+    json_object_schema  response_format {"type": "json_object", "schema": {schema}}   (llama.cpp's form)
+    json_object         response_format {"type": "json_object"}
+    prompt              no response_format; the JSON shape is in the instructions only
+
+The system prompt always describes the JSON shape, so every level gets the same messages. Whatever the level,
+the answer is validated with pydantic; an invalid answer is asked again once with the validation error, then the
+call fails with reason `invalid_output`. Transient errors (429, 5xx, timeouts) are retried by the openai SDK
+itself (`max_retries`, honouring Retry-After); what is left after its retries becomes an `ExtractorError` with a
+reason code, and no chat text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from memory_pipeline.extractors.base import ExtractorError
+from memory_pipeline.extractors.llm_output import strict_json_schema
+from memory_pipeline.extractors.prompts import retry_message
+
+log = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=BaseModel)
+
+LEVELS = ("json_schema", "json_object_schema", "json_object", "prompt")
+# Setting MEMORY_PIPELINE_STRUCTURED_OUTPUT -> (first level, last level) it may use. `auto` walks them all; an
+# explicit mode stays within itself (json_object drops the schema key only if the server refuses that key).
+MODE_LEVELS = {"auto": (0, 3), "json_schema": (0, 0), "json_object": (1, 2), "prompt": (3, 3)}
+
+# Words an error about an unsupported response_format carries (llama.cpp: "Input should be 'text' or
+# 'json_object'"; OpenAI/vLLM/LiteLLM: "response_format", "json_schema", "Unrecognized ... schema").
+_FORMAT_ERROR = re.compile(r"response_format|json_schema|json_object|\bschema\b|Input should be 'text'", re.I)
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+
+FAILURE_REASONS = ("invalid_output", "refusal", "timeout", "rate_limited", "server_error", "connection_error",
+                   "auth_error", "bad_request", "format_refused")
+
+
+@dataclass
+class Answer:
+    """A validated answer and the tokens its request(s) cost, as the server reported them."""
+
+    value: BaseModel
+    input_tokens: int
+    output_tokens: int
+    requests: int
+
+
+def failure_reason(exc: openai.OpenAIError) -> str:
+    """Reason code of an SDK error left after the SDK's own retries."""
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection_error"
+    if isinstance(exc, openai.RateLimitError):
+        return "rate_limited"
+    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+        return "auth_error"
+    if isinstance(exc, openai.APIStatusError) and exc.status_code >= 500:
+        return "server_error"
+    return "bad_request"
+
+
+def _refuses_format(exc: openai.OpenAIError) -> bool:
+    """True when the server's error says it does not take this response_format (400/422/500/501)."""
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code not in (400, 422, 500, 501):
+        return False
+    return bool(_FORMAT_ERROR.search(f"{exc.message} {exc.body}"))
+
+
+def _reason(exc: openai.OpenAIError) -> str:
+    return "format_refused" if _refuses_format(exc) else failure_reason(exc)
+
+
+def _response_format(level: str, model: type[BaseModel]) -> dict[str, Any] | None:
+    if level == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": model.__name__, "strict": True, "schema": strict_json_schema(model)}}
+    if level == "json_object_schema":
+        return {"type": "json_object", "schema": strict_json_schema(model)}
+    if level == "json_object":
+        return {"type": "json_object"}
+    return None
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    """The errors' locations and messages, without the input values (they may quote chat text)."""
+    parts = [f"{'.'.join(str(p) for p in e['loc']) or 'answer'}: {e['msg']}" for e in exc.errors(include_input=False)]
+    return "; ".join(parts)[:800]
+
+
+class StructuredChat:
+    """Chat completions that return validated pydantic objects; thread-safe (one per extractor, shared by the
+    step's worker threads). `mode` is MEMORY_PIPELINE_STRUCTURED_OUTPUT. `temperature` 0 asks for the most
+    likely answer; a server that refuses a temperature (reasoning models) gets none for the rest of the run."""
+
+    def __init__(self, client: openai.OpenAI, mode: str = "auto", temperature: float | None = 0.0):
+        first, last = MODE_LEVELS[mode]
+        self._client = client
+        self._level, self._last = first, last
+        self._settled = first == last  # a fixed mode has nothing to find out
+        self._probe = threading.Lock()
+        self._temperature = temperature
+
+    @property
+    def level(self) -> str:
+        """The structured-output level in use (settled after the first accepted request in `auto`)."""
+        return LEVELS[self._level]
+
+    def ask(self, model: str, system: str, user: str, output: type[M]) -> Answer:
+        """Validated `output` for one (system, user) exchange. Raises ExtractorError (reason in FAILURE_REASONS)."""
+        messages: list[dict[str, str]] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        tokens_in = tokens_out = requests = 0
+        for attempt in (1, 2):
+            response = self._create(model, messages, output)
+            requests += 1
+            usage = response.usage
+            tokens_in += (usage.prompt_tokens or 0) if usage else 0
+            tokens_out += (usage.completion_tokens or 0) if usage else 0
+            choice = response.choices[0] if response.choices else None
+            message = choice.message if choice else None
+            if message is not None and (getattr(message, "refusal", None) or choice.finish_reason == "content_filter"):
+                raise ExtractorError("the model refused to answer", reason="refusal")
+            content = (message.content if message else None) or ""
+            fenced = _FENCE.match(content)
+            try:
+                value = output.model_validate_json(fenced.group(1) if fenced else content)
+            except ValidationError as exc:
+                if attempt == 2:
+                    raise ExtractorError("the answer did not validate twice", reason="invalid_output") from None
+                messages += [{"role": "assistant", "content": content[:8000]},
+                             {"role": "user", "content": retry_message(_validation_summary(exc))}]
+                continue
+            return Answer(value, tokens_in, tokens_out, requests)
+        raise AssertionError("unreachable")
+
+    def _create(self, model: str, messages: list[dict[str, str]], output: type[BaseModel]) -> Any:
+        if self._settled:
+            return self._send(model, messages, output, LEVELS[self._level], probe=False)
+        with self._probe:  # one request finds the level; the others wait for it instead of each probing
+            if self._settled:
+                return self._send(model, messages, output, LEVELS[self._level], probe=False)
+            while True:
+                level = LEVELS[self._level]
+                try:
+                    response = self._send(model, messages, output, level, probe=True)
+                except openai.OpenAIError as exc:
+                    if _refuses_format(exc) and self._level < self._last:
+                        log.info("server refused response_format %s; falling back to %s for this run",
+                                    level, LEVELS[self._level + 1])
+                        self._level += 1
+                        continue
+                    if _refuses_format(exc):
+                        raise ExtractorError(f"server refused response_format {level}", reason="format_refused") from None
+                    # Not about the format (429, a transient 5xx, a timeout): ask again with the SDK's retries.
+                    response = self._send(model, messages, output, level, probe=False)
+                self._settled = True
+                return response
+
+    def _send(self, model: str, messages: list[dict[str, str]], output: type[BaseModel], level: str, probe: bool):
+        # A probe is sent once, without the SDK's retries: a refused format must not be retried with backoff.
+        client = self._client.with_options(max_retries=0) if probe else self._client
+        kwargs: dict[str, Any] = {}
+        response_format = _response_format(level, output)
+        if response_format is not None:
+            kwargs["response_format"] = response_format
+        if self._temperature is not None:
+            kwargs["temperature"] = self._temperature
+        try:
+            return client.chat.completions.create(model=model, messages=messages, **kwargs)
+        except openai.BadRequestError as exc:
+            if self._temperature is not None and "temperature" in f"{exc.message} {exc.body}".lower():
+                # Reasoning models (o1, gpt-5, ...) take only their default temperature: drop it for the run.
+                log.info("server refused temperature=%s; using the model's default for this run", self._temperature)
+                self._temperature = None
+                return self._send(model, messages, output, level, probe)
+            if probe:
+                raise
+            raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=_reason(exc)) from None
+        except openai.OpenAIError as exc:
+            if probe:
+                raise
+            raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=_reason(exc)) from None
