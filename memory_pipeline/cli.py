@@ -200,7 +200,13 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
-    """Time each stage on synthetic MemoryBank-based chat memory (see memory_pipeline/benchmark.py)."""
+    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmark.py), or with --llm the
+    two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmark_llm.py)."""
+    if args.llm:
+        from memory_pipeline import benchmark_llm
+
+        benchmark_llm.run(args.conversations, args.latency, args.in_flight)
+        return 0
     from memory_pipeline import benchmark
 
     benchmark.run(args.users, args.days, args.history_days)
@@ -247,6 +253,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the first N of the 10 sample days (more than 10 runs all 10)")
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
+    bench.add_argument("--llm", action="store_true",
+                       help="instead: the two LLM stages against a scripted OpenAI-compatible server it starts")
+    bench.add_argument("--conversations", type=_positive_int, default=2000,
+                       help="with --llm: conversations of the throughput night")
+    bench.add_argument("--latency", type=float, default=0.2, help="with --llm: seconds the server takes per request")
+    bench.add_argument("--in-flight", type=_positive_int, default=None,
+                       help="with --llm: requests in flight (default MEMORY_PIPELINE_LLM_MAX_IN_FLIGHT)")
     bench.set_defaults(func=cmd_benchmark)
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
     ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],
