@@ -242,3 +242,25 @@ def test_a_failing_conversation_is_counted_and_the_others_go_on():
     assert runs.accepted > 0
     not_passed = report.tables["Cases not passed"].set_index("case")
     assert not_passed.loc["same-preference-three-ways", "failed"] == 3
+
+
+def test_eval_scores_the_llm_backend_through_the_scripted_server(monkeypatch, capsys):
+    from memory_pipeline.testing.openai_server import ScriptedOpenAIServer, transcript_responder
+
+    with ScriptedOpenAIServer(transcript_responder) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        monkeypatch.setenv("MEMORY_PIPELINE_EXTRACTOR", "openai")
+        monkeypatch.setenv("MEMORY_PIPELINE_LLM_MAX_RETRIES", "0")
+        assert main(["eval", "--gold-set", "cases", "--gold-set", "n8n"]) == 0
+        requests = len(server.chat_requests())
+    out = capsys.readouterr().out
+    assert "backend openai (model gpt-4o-mini" in out
+    # One request per conversation with a user line: the summary request returns the facts too.
+    with_user_lines = sum(1 for case in (*CASES.values(), *message_shape_cases())
+                          for conv in conversations_of(case.rows) if any(t.role == "human" for t in conv.turns))
+    assert requests == with_user_lines
+    runs = re.search(r"^\s*cases\s+(\d+)\s+0\s+\d+\s+\d+\s+(\d+)\s+(\d+)\s*$", out, re.MULTILINE)
+    assert runs and int(runs.group(2)) > 0  # the server's prompt tokens are reported
+    # The model cites message ids: its quotes are checked against the cited message and accepted.
+    assert "quote_not_in_cited_message" not in out and "Cases not passed" in out
