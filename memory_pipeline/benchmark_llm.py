@@ -278,7 +278,8 @@ def run(conversations: int = 2000, latency: float = 0.2, in_flight: int | None =
     print(f"    session_summaries {night.seconds['session_summaries']:.1f} s + extracted_facts "
           f"{night.seconds['extracted_facts']:.1f} s = {night.wall_seconds:.1f} s; ideal {night.ideal_seconds:.1f} s "
           f"(conversations x requests per conversation x latency / in flight): ratio {night.ratio:.2f} "
-          "(target <= 1.25)")
+          f"(target <= 1.25); session_summaries alone {night.seconds['session_summaries'] / night.ideal_seconds:.2f}"
+          if night.ideal_seconds else "    (no latency: no ideal to compare with)")
     n = len(cost.requests)
     print(f"  per MemoryBank conversation ({n} conversations, {cost.days} days): requests max {max(cost.requests)}, "
           f"mean {statistics.mean(cost.requests):.2f} (target <= 2)" if n else "  no MemoryBank conversation")
