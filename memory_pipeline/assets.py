@@ -11,6 +11,7 @@ import psycopg
 
 from memory_pipeline import stages
 from memory_pipeline.resources import MemoryPipelineResource
+from memory_pipeline.run_health import HOST_TAG, this_host
 
 GROUP = "memory_consolidation"
 LLM_POOL = "llm"
@@ -39,6 +40,13 @@ def _connection(memory: MemoryPipelineResource) -> Iterator[psycopg.Connection]:
         ) from None
 
 
+def _tag_worker_host(context: dg.AssetExecutionContext) -> None:
+    # The host of the run's worker, so a run whose worker is gone can be told apart from one running elsewhere
+    # (run_health.fail_dead_runs); runs started by the CLI carry it from the start.
+    if HOST_TAG not in context.run.tags:
+        context.instance.add_run_tags(context.run_id, {HOST_TAG: this_host()})
+
+
 def _day(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> date:
     return date.fromisoformat(context.partition_key)
 
@@ -60,12 +68,14 @@ def build_assets(
 
     @dg.asset(**common, description="Closed conversations of the day, split from n8n's chat memory by idle gap.")
     def closed_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
+        _tag_worker_host(context)
         with _connection(memory) as conn:
             return _result(stages.closed_sessions(memory.get_store(), conn, _day(context)))
 
     @dg.asset(**common, deps=[closed_sessions], pool=LLM_POOL,
               description="One short decision-oriented summary per conversation, cached by transcript hash.")
     def session_summaries(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
+        _tag_worker_host(context)
         with _connection(memory) as conn:
             return _result(stages.session_summaries(memory.get_store(), conn, _day(context), memory.get_extractor()))
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 import pydantic
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
-from memory_pipeline.settings import ENV_PREFIX, Settings
+from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError
 from memory_pipeline.store import SourceTableMissing, Store
 
 
@@ -35,7 +35,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from memory_pipeline.domain.facts import normalize_whitespace
     from memory_pipeline.runner import materialize_days, prepare
 
-    env = prepare()
+    env = prepare(args.settings)
     settings = env.settings
     data = sample.load_memory_bank()
     days = sample.memory_bank_days(data, settings.timezone)
@@ -104,7 +104,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
     """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database."""
     from memory_pipeline.runner import REPO_ROOT, prepare
 
-    env = prepare()
+    env = prepare(args.settings)
     print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
     # The dagster script installed beside this Python, so it works without an activated virtualenv.
     local = Path(sys.executable).parent / "dagster"
@@ -119,7 +119,7 @@ def cmd_materialize(args: argparse.Namespace) -> int:
     from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
 
     first, last = _date_argument(args.date), _date_argument(args.to or args.date)
-    env = prepare()
+    env = prepare(args.settings)
     days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
     yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
     if last < first:
@@ -129,7 +129,8 @@ def cmd_materialize(args: argparse.Namespace) -> int:
               f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
               file=sys.stderr)
         return 2
-    results = materialize_days(env, days, quiet=not args.verbose)
+    results = materialize_days(env, days, quiet=not args.verbose,
+                               notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))
     for day, result in zip(days, results):
         closed = materialization_metadata(result, "closed_sessions")
         counts = (f"{closed.get('conversations_closed', 0)} conversations closed, "
@@ -162,7 +163,7 @@ def cmd_init_db(args: argparse.Namespace) -> int:
     """Apply sql/schema.sql (idempotent) and print where the data lives."""
     from memory_pipeline.runner import prepare
 
-    env = prepare()
+    env = prepare(args.settings)
     print(f"Schema {env.settings.schema_name} ready; Dagster home {env.dagster_home}.")
     return 0
 
@@ -171,7 +172,7 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
     """Add created_at to n8n's table (old rows stay NULL = legacy backlog; new rows get now())."""
     from memory_pipeline.runner import prepare
 
-    env = prepare()
+    env = prepare(args.settings)
     store = Store(env.settings)
     with get_pool(env.database_url).connection() as conn:
         had_it = store.has_created_at(conn)  # raises SourceTableMissing with the settings to fix
@@ -189,7 +190,7 @@ def cmd_add_time_column(args: argparse.Namespace) -> int:
 
 def cmd_db(args: argparse.Namespace) -> int:
     """`db url` prints the database URL (starting the embedded server); `db stop` stops the embedded server."""
-    settings = Settings.from_env()
+    settings = args.settings
     if args.action == "stop":
         print("stopped" if stop_embedded(settings) else "not running")
         return 0
@@ -218,7 +219,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from memory_pipeline.evaluation import GoldSetError, evaluate
     from memory_pipeline.extractors import make_extractor
 
-    extractor = make_extractor(Settings.from_env())
+    extractor = make_extractor(args.settings)
     try:
         result = evaluate(extractor, args.gold_set or ("cases", "n8n", "memorybank"), args.locomo)
     except GoldSetError as exc:
@@ -278,7 +279,18 @@ def main(argv: list[str] | None = None) -> int:
     _quiet_libraries()
     args = build_parser().parse_args(argv)
     try:
+        # Every setting is read (and refused) here, before any command starts: one message, never a traceback.
+        args.settings = Settings.from_env()
+    except SettingError as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a failure outside any one variable is still a settings failure
+        print(f"memory-pipeline: invalid setting MEMORY_PIPELINE_*: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    try:
         return args.func(args)
+    except SettingError as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
     except pydantic.ValidationError as exc:
         error = exc.errors()[0]
         variable = ENV_PREFIX + str(error["loc"][0]).upper() if error["loc"] else "a setting"

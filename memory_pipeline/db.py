@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from datetime import datetime, timezone
 from urllib.parse import quote
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
+from psycopg.types.datetime import TimestamptzBinaryLoader, TimestamptzLoader
 from psycopg_pool import ConnectionPool
 
 from memory_pipeline.settings import Settings
@@ -97,14 +99,41 @@ def dagster_storage_url(database_url: str, dagster_schema: str | None = None) ->
     return url
 
 
+class UtcTimestamptzLoader(TimestamptzLoader):
+    """timestamptz values read as UTC datetimes, whatever the session's TimeZone.
+
+    psycopg returns timestamptz in the session's TimeZone, and Python compares and subtracts two datetimes that
+    share one tzinfo by wall clock: on a server in a DST zone, 02:10 CET sorts before 02:50 CEST although it is
+    later. In UTC wall clock and instant agree. (The session's TimeZone itself is left alone: it is how PostgreSQL
+    reads a `timestamp without time zone` column that n8n's now() filled, so changing it would move those rows.)"""
+
+    def load(self, data) -> datetime:
+        return super().load(data).astimezone(timezone.utc)
+
+
+class UtcTimestamptzBinaryLoader(TimestamptzBinaryLoader):
+    """Binary-format twin of `UtcTimestamptzLoader`."""
+
+    def load(self, data) -> datetime:
+        return super().load(data).astimezone(timezone.utc)
+
+
+def configure_connection(conn: psycopg.Connection) -> None:
+    """Per-connection set-up of the pool: timestamptz read as UTC (`UtcTimestamptzLoader`)."""
+    conn.adapters.register_loader("timestamptz", UtcTimestamptzLoader)
+    conn.adapters.register_loader("timestamptz", UtcTimestamptzBinaryLoader)
+
+
 def get_pool(database_url: str) -> ConnectionPool:
     """One psycopg_pool per database URL per process. Connections are in autocommit mode: callers group
-    statements with `conn.transaction()`, which is then a real transaction (not a savepoint)."""
+    statements with `conn.transaction()`, which is then a real transaction (not a savepoint). Every timestamptz
+    they read is a UTC datetime (`configure_connection`)."""
     with _pools_lock:
         pool = _pools.get(database_url)
         if pool is None:
             pool = ConnectionPool(
-                database_url, min_size=1, max_size=4, kwargs={"row_factory": dict_row, "autocommit": True}, open=True, timeout=30
+                database_url, min_size=1, max_size=4, kwargs={"row_factory": dict_row, "autocommit": True},
+                configure=configure_connection, open=True, timeout=30,
             )
             _pools[database_url] = pool
         return pool

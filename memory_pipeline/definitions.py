@@ -39,11 +39,33 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
         "again to catch conversations that were still open at the previous run.",
     )
     def nightly_consolidation_schedule(context: dg.ScheduleEvaluationContext):
+        from memory_pipeline.assets import LLM_POOL
+        from memory_pipeline.run_health import fail_dead_runs
+
+        if context.instance_ref is not None:  # a real tick: a dead run must not hold the slot tonight's runs need
+            fail_dead_runs(context.instance, JOB_NAME, [LLM_POOL])
         tick = context.scheduled_execution_time.astimezone(ZoneInfo(settings.timezone))
         for key in nightly_partitions(tick.date(), settings.partitions_start):
             yield dg.RunRequest(run_key=f"{key}@{tick.date().isoformat()}", partition_key=key)
 
     return nightly_consolidation_schedule
+
+
+def dead_run_sensor() -> dg.SensorDefinition:
+    """The daemon's side of `run_health.fail_dead_runs`: every minute, runs of the nightly job whose worker is
+    gone are failed and their pool slots freed, so a backfill or the schedule does not wait on a dead run for
+    run monitoring's 12 hours. Running by default."""
+
+    @dg.sensor(name="dead_run_sensor", minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.RUNNING,
+               description="Fails runs of the nightly job whose worker process is gone and frees their pool slots.")
+    def _sensor(context: dg.SensorEvaluationContext):
+        from memory_pipeline.assets import LLM_POOL
+        from memory_pipeline.run_health import fail_dead_runs
+
+        dead = fail_dead_runs(context.instance, JOB_NAME, [LLM_POOL])
+        return dg.SkipReason(f"{len(dead)} dead run(s) failed: {', '.join(d.run_id for d in dead) or 'none'}")
+
+    return _sensor
 
 
 def build_definitions(settings: Settings | None = None) -> dg.Definitions:
@@ -66,6 +88,7 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
         asset_checks=checks,
         jobs=[job],
         schedules=[schedule],
+        sensors=[dead_run_sensor()],
         resources={"memory": MemoryPipelineResource.from_settings(settings)},
     )
 

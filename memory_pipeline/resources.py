@@ -34,6 +34,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     idle_gap_minutes: int
     max_conversation_hours: int
     user_key_regex: str | None = None
+    sender_user_key: str
     archive_retention_days: int
     max_message_chars: int
     extractor: str

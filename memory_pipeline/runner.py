@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
 
+from memory_pipeline.assets import LLM_POOL
 from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.definitions import JOB_NAME, build_definitions
+from memory_pipeline.run_health import (
+    HOST_TAG, ensure_pool_limits, fail_dead_runs, pool_holders, pool_is_full, this_host,
+)
 from memory_pipeline.settings import Settings
 
 REPO_ROOT = SQL_DIR.parent
@@ -44,21 +49,83 @@ def prepare(settings: Settings | None = None) -> Environment:
     if settings.database_url is None:
         # Run workers resolve the same embedded server from MEMORY_PIPELINE_HOME.
         os.environ["MEMORY_PIPELINE_HOME"] = str(settings.home_path)
+    # Everything the Dagster instance needs exists before the first run: its tables and the `llm` pool's limit
+    # record. Two first commands would race to create them (UniqueViolation), so one process at a time does it.
+    with get_pool(url).connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtext('memory_pipeline.dagster_instance'))")
+        try:
+            with dg.DagsterInstance.get() as instance:
+                ensure_pool_limits(instance, [LLM_POOL])
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtext('memory_pipeline.dagster_instance'))")
     return Environment(settings, url, home)
 
 
-def materialize_days(env: Environment, days: Iterable[str], quiet: bool = True) -> list[dg.ExecuteInProcessResult]:
+PARTITION_POLL_SECONDS = 2.0
+# Runs that hold or may soon hold the partition (a QUEUED run waits for the daemon, which may not run: not waited on).
+_IN_PROGRESS = [dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+
+
+def materialize_days(
+    env: Environment, days: Iterable[str], quiet: bool = True, notify: Callable[[str], None] = lambda _: None,
+) -> list[dg.ExecuteInProcessResult]:
     """Run the nightly job for each partition key (YYYY-MM-DD) in this process, recorded in the Dagster
-    instance of `env` (so the runs show in the UI). Raises dagster's error for a key outside the partitions."""
+    instance of `env` (so the runs show in the UI). Raises dagster's error for a key outside the partitions.
+
+    Before each run: runs of the job whose worker is gone are failed and their pool slots freed
+    (`run_health.fail_dead_runs`); runs of the same partition queue one after the other, as dagster.yaml's
+    `tag_concurrency_limits` make the UI's runs do (an advisory lock between CLI processes, then a wait for runs
+    launched by the daemon); and a full `llm` pool is announced with the run holding it. `notify` receives those
+    one-line messages (run ids and pids only)."""
     job = build_definitions(env.settings).resolve_job_def(JOB_NAME)
     results = []
-    with dg.DagsterInstance.get() as instance:
+    with dg.DagsterInstance.get() as instance, get_pool(env.database_url).connection() as lock_conn:
         for day in days:
-            results.append(job.execute_in_process(
-                partition_key=day, instance=instance, raise_on_error=False,
-                run_config=QUIET_RUN_CONFIG if quiet else None,
-            ))
+            _fail_dead_runs(instance, notify)
+            lock = ("SELECT pg_{}advisory_lock(hashtext('memory_pipeline.partition'), hashtext(%s)) AS ok")
+            if not lock_conn.execute(lock.format("try_"), (day,)).fetchone()["ok"]:
+                notify(f"{day}: another memory-pipeline process is materializing this partition "
+                       f"({_runs_of(instance, day) or 'starting'}); waiting for it")
+                lock_conn.execute(lock.format(""), (day,))
+            try:
+                _wait_for_other_runs(instance, day, notify)
+                if pool_is_full(instance, LLM_POOL):
+                    holders = ", ".join(f"run {run} ({step})" for run, step in pool_holders(instance, LLM_POOL))
+                    notify(f"{day}: pool {LLM_POOL} is full, held by {holders}: this run's {LLM_POOL} steps wait")
+                results.append(job.execute_in_process(
+                    partition_key=day, instance=instance, raise_on_error=False,
+                    run_config=QUIET_RUN_CONFIG if quiet else None, tags={HOST_TAG: this_host()},
+                ))
+            finally:
+                lock_conn.execute("SELECT pg_advisory_unlock(hashtext('memory_pipeline.partition'), hashtext(%s))",
+                                  (day,))
     return results
+
+
+def _fail_dead_runs(instance: dg.DagsterInstance, notify: Callable[[str], None]) -> None:
+    for dead in fail_dead_runs(instance, JOB_NAME, [LLM_POOL]):
+        freed = f"; freed its {', '.join(dead.pools)} slot" if dead.pools else ""
+        notify(f"run {dead.run_id}: its worker (pid {dead.pid}) is gone; marked failed{freed}")
+
+
+def _runs_of(instance: dg.DagsterInstance, day: str) -> str:
+    runs = instance.get_runs(filters=dg.RunsFilter(job_name=JOB_NAME, statuses=_IN_PROGRESS,
+                                                   tags={"dagster/partition": day}))
+    return ", ".join(f"run {r.run_id}" for r in runs)
+
+
+def _wait_for_other_runs(instance: dg.DagsterInstance, day: str, notify: Callable[[str], None]) -> None:
+    """Wait while a run of partition `day` launched elsewhere (the UI, the schedule) is in progress."""
+    announced = False
+    while True:
+        _fail_dead_runs(instance, notify)
+        others = _runs_of(instance, day)
+        if not others:
+            return
+        if not announced:
+            notify(f"{day}: waiting for {others} of the same partition to end")
+            announced = True
+        time.sleep(PARTITION_POLL_SECONDS)
 
 
 def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str) -> dict:

@@ -7,14 +7,41 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from datetime import date
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 ENV_PREFIX = "MEMORY_PIPELINE_"
+SENDER_TEMPLATE_FIELDS = frozenset({"session_key", "user_key", "sender"})
+
+# A schema name that may go into a libpq `options` value (`-csearch_path=...`) and into SQL: an unquoted
+# PostgreSQL identifier as PostgreSQL stores it (lower case; unquoted names are folded to lower case) and at most
+# 63 bytes (NAMEDATALEN - 1: a longer name is silently truncated, so it would name another schema). No space,
+# comma, quote or backslash can reach libpq's option parser or a search_path list.
+SCHEMA_NAME_PATTERN = re.compile(r"[a-z_][a-z0-9_]*")
+MAX_IDENTIFIER_BYTES = 63
+
+
+class SettingError(ValueError):
+    """A `MEMORY_PIPELINE_*` variable holds a value that cannot be used. `variable` is its full name,
+    `problem` says why (never the value of the database URL, which may hold a password)."""
+
+    def __init__(self, variable: str, problem: str):
+        super().__init__(f"invalid setting {variable}: {problem}")
+        self.variable = variable
+        self.problem = problem
+
+
+def _first_error(exc: Exception) -> str:
+    """One line saying why a value was refused, from pydantic's error or any other exception."""
+    if isinstance(exc, ValidationError):
+        error = exc.errors()[0]
+        return str(error["msg"])
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 # Default time-to-live per category, in days. DESIGN section 4: "years for a contact preference, weeks for a
 # purchase intent"; a category-level default until attribute-level TTLs land.
@@ -24,7 +51,8 @@ DEFAULT_TTL_DAYS = {"preference": 730, "decision": 365, "client_info": 1095}
 class Settings(BaseModel):
     """memory_pipeline configuration. Field `x` is read from `MEMORY_PIPELINE_X` (upper case).
 
-    Raises pydantic.ValidationError on a malformed value (bad timezone, bad regex, bad date).
+    Raises pydantic.ValidationError on a malformed value (bad timezone, bad regex, bad date, a schema name that is
+    not a plain lower-case identifier); `from_env` turns any failure into a SettingError naming the variable.
     """
 
     database_url: str | None = Field(
@@ -52,6 +80,11 @@ class Settings(BaseModel):
     user_key_regex: str | None = Field(
         None, description="regex with a named group `user` mapping session key -> user key; unset = identity"
     )
+    sender_user_key: str = Field(
+        "{user_key}#{sender}",
+        description="user key of a group chat's sender (a `## Message from NAME` header): a template of "
+        "{session_key}, {user_key} (the session key's user key) and {sender}; `{user_key}` alone merges senders",
+    )
     archive_retention_days: int = Field(30, ge=1, description="days archived raw rows are kept before dropping")
     max_message_chars: int = Field(
         20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
@@ -75,6 +108,59 @@ class Settings(BaseModel):
     llm_output_price_per_million: float = Field(0.60, ge=0, description="USD per million completion tokens")
     embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
 
+    @field_validator("schema_name", "dagster_schema", "source_schema")
+    @classmethod
+    def _safe_schema_name(cls, value: str) -> str:
+        if len(value.encode()) > MAX_IDENTIFIER_BYTES or not SCHEMA_NAME_PATTERN.fullmatch(value):
+            raise ValueError(
+                f"{value!r} is not a plain schema name: use lower-case letters, digits and _ (not starting with a "
+                f"digit), at most {MAX_IDENTIFIER_BYTES} bytes"
+            )
+        return value
+
+    @field_validator("source_table")
+    @classmethod
+    def _usable_table_name(cls, value: str) -> str:
+        # Always quoted with psycopg.sql.Identifier (never in a URL or an option), so any name PostgreSQL can hold
+        # is accepted, case-sensitive as `\dt` shows it; refused: control characters (they cannot be typed in n8n's
+        # node and only hide what the name is) and names PostgreSQL would truncate.
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+            raise ValueError("the table name holds control characters")
+        if len(value.encode()) > MAX_IDENTIFIER_BYTES:
+            raise ValueError(f"the table name is longer than {MAX_IDENTIFIER_BYTES} bytes (PostgreSQL's limit)")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _parsable_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from psycopg.conninfo import conninfo_to_dict  # libpq's own parser: what psycopg will do with it
+
+        try:
+            conninfo_to_dict(value)
+        except Exception:  # noqa: BLE001 - the driver's message may quote the password: say only that it failed
+            raise ValueError("not a libpq URL or connection string (postgresql://user:pass@host:5432/db)") from None
+        return value
+
+    @field_validator("home")
+    @classmethod
+    def _usable_home(cls, value: Path) -> Path:
+        try:
+            value.expanduser().resolve()
+        except (RuntimeError, OSError) as exc:  # "~nosuchuser/...": no home directory to expand
+            raise ValueError(f"cannot resolve the path ({exc})") from None
+        return value
+
+    @field_validator("summary_model", "extraction_model")
+    @classmethod
+    def _model_name(cls, value: str) -> str:
+        # Model and deployment names (OpenAI, Azure, Ollama's `llama3.1:8b`, vLLM's paths) never hold whitespace;
+        # one that does is a pasted line or a typo that would fail every request of the night.
+        if not value or any(c.isspace() or ord(c) < 0x20 for c in value):
+            raise ValueError("a model name has no spaces or control characters")
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:
@@ -89,8 +175,27 @@ class Settings(BaseModel):
     def _regex_has_user_group(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if "user" not in re.compile(value).groupindex:
+        try:
+            compiled = re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from None
+        if "user" not in compiled.groupindex:
             raise ValueError("user_key_regex needs a named group (?P<user>...)")
+        return value
+
+    @field_validator("sender_user_key")
+    @classmethod
+    def _sender_template(cls, value: str) -> str:
+        try:
+            fields = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
+            unknown = fields - SENDER_TEMPLATE_FIELDS
+            if unknown:
+                raise ValueError(f"unknown field(s) {sorted(unknown)}: use {{session_key}}, {{user_key}}, {{sender}}")
+            rendered = value.format(session_key="k", user_key="u", sender="s")
+        except (ValueError, IndexError, KeyError, AttributeError) as exc:
+            raise ValueError(f"not a user key template ({exc})") from None
+        if not rendered.strip():
+            raise ValueError("the template gives a blank user key")
         return value
 
     @field_validator("extractor")
@@ -119,11 +224,26 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> "Settings":
-        """Build settings from `MEMORY_PIPELINE_*` variables; unset or empty variables take the default."""
+        """Build settings from `MEMORY_PIPELINE_*` variables; unset or empty variables take the default.
+
+        Raises SettingError naming the variable for ANY failure to parse it, whatever the exception (a
+        validator's ValueError, a library error that escaped one): each variable is first validated alone, the
+        others at their defaults, so the culprit is known; then all together."""
         env = os.environ if environ is None else environ
         values = {}
         for name in cls.model_fields:
             raw = env.get(ENV_PREFIX + name.upper())
             if raw is not None and raw.strip() != "":
                 values[name] = raw.strip()
-        return cls.model_validate(values, context={"environ": env})
+        for name, raw in values.items():
+            try:
+                cls.model_validate({name: raw}, context={"environ": env})
+            except Exception as exc:  # noqa: BLE001 - any error while parsing one variable is that variable's
+                raise SettingError(ENV_PREFIX + name.upper(), _first_error(exc)) from None
+        try:
+            return cls.model_validate(values, context={"environ": env})
+        except Exception as exc:  # noqa: BLE001 - a rule across several variables
+            variable = "MEMORY_PIPELINE_*"
+            if isinstance(exc, ValidationError) and exc.errors()[0]["loc"]:
+                variable = ENV_PREFIX + str(exc.errors()[0]["loc"][0]).upper()
+            raise SettingError(variable, _first_error(exc)) from None

@@ -61,11 +61,16 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
     turns = tuple(
         ParsedRow(
             message_id=t["message_id"],
-            at=datetime.fromisoformat(t["at"]) if t.get("at") else None,
+            at=datetime.fromisoformat(t["at"]).astimezone(timezone.utc) if t.get("at") else None,
             status="turn",
             role=t["role"],
             text=t["text"],
             tool_evidence=t.get("tool_evidence"),
+            sender=t.get("sender"),
+            user_key=t.get("user_key"),
+            machine_text=t.get("machine_text"),
+            quotable_chars=t.get("quotable_chars"),
+            truncated=t.get("quotable_chars") is not None,
         )
         for t in record["transcript"]
     )
@@ -123,18 +128,24 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             max_chars=settings.max_message_chars,
             max_span=timedelta(hours=settings.max_conversation_hours),
             id_salt=store.id_salt(conn),
+            sender_template=settings.sender_user_key,
         )
         of_day = [c for c in conversations if c.partition_date == day]
         # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
         # (and purge nothing) until `memory-pipeline add-time-column` has run.
         closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
+        # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+        unattributed = [c for c in closed if c.is_unattributed]
+        closed = [c for c in closed if not c.is_unattributed]
         store.save_conversations(conn, closed, now)
-    outcomes = Counter(row.status for c in closed for row in c.rows)
-    reasons = Counter(row.reason for c in closed for row in c.rows if row.status == "rejected")
+        store.save_rejections(conn, unattributed)
+    outcomes = Counter(row.status for c in closed + unattributed for row in c.rows)
+    reasons = Counter(row.reason for c in closed + unattributed for row in c.rows if row.status == "rejected")
     skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
     return StageResult({
         "conversations_closed": len(closed),
-        "conversations_deferred": len(of_day) - len(closed),
+        "conversations_deferred": len(of_day) - len(closed) - len(unattributed),
+        "conversations_unattributed": len(unattributed),
         "legacy_conversations": sum(c.is_legacy for c in closed),
         "users": len({c.user_key for c in closed}),
         "messages": sum(len(c.rows) for c in closed),
@@ -292,7 +303,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     failed: Counter[str] = Counter()
-    no_summary = already = changed = tokens_in = tokens_out = 0
+    no_summary = already = changed = tokens_in = tokens_out = retractions = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
     from_cache: list[tuple[dict[str, Any], ExtractionResult]] = []
     todo = []
@@ -340,6 +351,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
             store.clear_llm_failure(conn, conversation_id, EXTRACTION_STAGE)
         for c in candidates:
             statuses[c.status] += 1
+            retractions += c.status == "accepted" and c.retraction
             if c.reason:
                 reasons[c.reason] += 1
             else:
@@ -350,6 +362,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "rejected": statuses["rejected"],
         "rejected_by_reason": dict(sorted(reasons.items())),
         "accepted_by_category": dict(sorted(categories.items())),
+        "retractions_accepted": retractions,
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,
         "conversations_changed_during_extraction": changed,
@@ -363,7 +376,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
     depend on the order partitions ran in."""
-    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]})
+    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]}
+                   | set(store.candidate_user_keys_of_partition(conn, day)))  # group chats: each sender
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():

@@ -142,7 +142,10 @@ class Store:
         for conv in conversations:
             transcript = [
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
-                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
+                 **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
+                 **({"machine_text": t.machine_text} if t.machine_text else {}),
+                 **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
                 for t in conv.turns
             ]
             conn.execute(self.query(conn, "delete_overlapping_conversations"), {
@@ -156,6 +159,11 @@ class Store:
                 "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
                 "idle_gap_minutes": self.settings.idle_gap_minutes,
             })
+        self.save_rejections(conn, conversations)
+
+    def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
+        """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason)."""
+        for conv in conversations:
             for row in conv.rows:
                 if row.status != "turn":
                     conn.execute(self.query(conn, "upsert_rejection"), {
@@ -240,6 +248,7 @@ class Store:
                 "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
                 "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
                 "extractor": extractor, "model": model, "prompt_version": prompt_version,
+                "retraction": c.retraction,
             })
 
     def lock_conversation(self, conn, conversation_id: str) -> str | None:
@@ -250,6 +259,11 @@ class Store:
     def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
         """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
         return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
+
+    def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
+        """User keys of a partition's accepted candidates (a group chat's senders have their own)."""
+        rows = conn.execute(self.query(conn, "candidate_user_keys_of_partition"), {"partition_date": day}).fetchall()
+        return [r["user_key"] for r in rows]
 
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
         """Every accepted candidate of a user, from every partition (reconciliation's input)."""

@@ -88,7 +88,9 @@ def test_offline_scores_follow_the_gold():
     facts = report.tables["Facts per category: precision and recall against gold facts"].set_index("category")
     gold_total = sum(len(c.expect.gold) + len(c.expect.retractions) for c in CASES.values())
     assert facts.loc["all", "gold"] == gold_total
-    assert facts.loc["retraction", "recalled"] == 0  # the offline extractor never proposes a retraction
+    assert facts.loc["retraction", "gold"] == sum(len(c.expect.retractions) for c in CASES.values())
+    for column in ("gold", "recalled", "accepted", "correct"):
+        assert facts.loc["all", column] == facts.drop(index="all")[column].sum()
     not_passed = report.tables["Cases not passed"].set_index("case")
     assert "I'd like" not in report.render()  # gold terms and counts only, never the users' text
     assert not_passed.loc["same-preference-three-ways", "reconciliation"] == "3 active facts, expected 1"
@@ -106,17 +108,19 @@ def test_a_backend_that_proposes_the_gold_is_scored_right():
             assert score.wrong == 0, case.name
 
 
-def test_a_backend_that_quotes_everything_springs_every_trap():
-    report = evaluate(ScriptedExtractor(quote_every_user_turn), ["cases", "n8n"])
-    traps = report.tables["Trap cases that wrongly produced a fact"].set_index(["gold_set", "trap"])
-    whole_case: dict[tuple[str, str], int] = {}
+def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
+    quote_all = ScriptedExtractor(quote_every_user_turn)
+    checked = set()
     for case in (*CASES.values(), *message_shape_cases()):
-        if case.expect.trap:
-            key = (case.gold_set, case.expect.trap)
-            whole_case[key] = whole_case.get(key, 0) + 1
-    assert len(whole_case) >= 8
-    for key, count in whole_case.items():
-        assert traps.loc[key, "wrongly_produced_a_fact"] >= count, key
+        if not case.expect.trap:
+            continue
+        run = extract(quote_all, case.rows)
+        score = score_case(case, run)
+        user_text = [t for conv in run.conversations for t in conv.turns if t.role == "human"]
+        # Machine-written text in a user's row is split off before any backend sees it: nothing left to quote.
+        assert (case.expect.trap in score.sprung) == bool(user_text), case.name
+        checked.add(case.expect.trap)
+    assert len(checked) >= 8
 
 
 def test_rejected_quotes_are_counted_by_reason():

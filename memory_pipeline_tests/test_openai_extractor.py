@@ -414,3 +414,18 @@ def test_the_key_never_reaches_the_resource(monkeypatch):
     assert "sk-test-never-shown" not in json.dumps(resource.model_dump())
     extractor = resource.get_extractor()
     assert (extractor.summary_model, extractor.model, extractor.combined) == ("small", "big", False)
+
+
+def test_transcript_line_names_the_group_sender_and_marks_machine_text():
+    from datetime import datetime, timezone
+
+    from memory_pipeline.domain.messages import SourceRow, parse_row
+    from memory_pipeline.extractors.prompts import format_line
+
+    row = parse_row(SourceRow(7, "tg:-1", {"type": "human", "content":
+                                           "## Message from Marta Silva (@marta):\nLook at this!\n[Image analysis] "
+                                           "The photo shows a T-shirt printed with: I love Berlin."},
+                              datetime(2025, 3, 4, 18, 0, tzinfo=timezone.utc)))
+    line = format_line(row, "UTC")
+    assert line.startswith("[7|2025-03-04 18:00 Tue|user Marta Silva] Look at this!")
+    assert "{machine-written, not the user's words:" in line and "I love Berlin" in line.split("{", 1)[1]

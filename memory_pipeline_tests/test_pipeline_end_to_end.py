@@ -94,9 +94,11 @@ def test_consolidates_archives_and_is_idempotent(pipeline):
         parsed = parse_row(SourceRow(r["id"], r["session_id"], json.loads(r["message"]), r["created_at"]))
         if parsed.role == "human":
             human_text.setdefault(r["session_id"], []).append(normalize_whitespace(parsed.text))
-    for f in facts:
+    session_of = {r["conversation_id"]: r["session_key"]
+                  for r in pipeline.rows("SELECT conversation_id, session_key FROM {schema}.conversations")}
+    for f in facts:  # a group chat's sender ("tg:500300#Camille") quotes a message of the session key
         quote = normalize_whitespace(f["quote"])
-        assert any(quote in message for message in human_text[f["user_key"]]), f["fact"]
+        assert any(quote in message for message in human_text[session_of[f["source_session"]]]), f["fact"]
 
     # No duplicate active fact; the 4 May phone preference superseded the 3 May email-only one.
     active = [(f["user_key"], f["category"], f["fact"]) for f in facts if f["superseded_at"] is None]

@@ -134,10 +134,10 @@ WHERE conversation_id = ANY(%(conversation_ids)s) AND NOT (candidate_id = ANY(%(
 -- name: upsert_candidate
 INSERT INTO {schema}.fact_candidates AS f
     (candidate_id, partition_date, conversation_id, user_key, position, category, attribute, value, fact, quote,
-     status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version)
+     status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version, retraction)
 VALUES (%(candidate_id)s, %(partition_date)s, %(conversation_id)s, %(user_key)s, %(position)s, %(category)s,
         %(attribute)s, %(value)s, %(fact)s, %(quote)s, %(status)s, %(reject_reason)s, %(quote_message_id)s,
-        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s)
+        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s, %(retraction)s)
 ON CONFLICT (candidate_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, value = EXCLUDED.value,
     status = EXCLUDED.status, reject_reason = EXCLUDED.reject_reason, quote_message_id = EXCLUDED.quote_message_id,
@@ -155,9 +155,13 @@ JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
 ORDER BY c.candidate_id;
 
+-- name: candidate_user_keys_of_partition
+SELECT DISTINCT user_key FROM {schema}.fact_candidates
+WHERE partition_date = %(partition_date)s AND status = 'accepted';
+
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position
+       conversation_id, said_at, position, retraction
 FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
 

@@ -100,6 +100,8 @@ CREATE TABLE IF NOT EXISTS {schema}.fact_candidates (
     prompt_version    text NOT NULL,
     recorded_at       timestamptz NOT NULL DEFAULT now()
 );
+-- retraction: the user withdrew what `attribute` held ("I no longer like Vim."); it ends that fact, never becomes one.
+ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS retraction boolean NOT NULL DEFAULT false;
 CREATE INDEX IF NOT EXISTS fact_candidates_partition_idx ON {schema}.fact_candidates (partition_date);
 CREATE INDEX IF NOT EXISTS fact_candidates_conversation_idx ON {schema}.fact_candidates (conversation_id);
 CREATE INDEX IF NOT EXISTS fact_candidates_user_idx ON {schema}.fact_candidates (user_key) WHERE status = 'accepted';

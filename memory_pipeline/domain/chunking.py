@@ -1,6 +1,6 @@
 """Cut a long transcript into chunks that fit a model's token budget, on message boundaries.
 
-DESIGN rule (README, "LLM backend"): a conversation longer than the budget is summarised and extracted chunk by
+Rule (README, "The LLM backend"): a conversation longer than the budget is summarised and extracted chunk by
 chunk, then merged. A chunk never splits a message (a quote must be found whole in its message); consecutive
 chunks share `overlap` messages, so a statement that answers the message before it ("yes, do that") is seen
 with its context. A single message longer than the budget forms a chunk of its own (messages are already cut

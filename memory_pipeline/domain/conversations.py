@@ -14,8 +14,8 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from memory_pipeline.domain.messages import ParsedRow, SourceRow, parse_row
@@ -45,14 +45,21 @@ class Conversation:
         return tuple(row.message_id for row in self.rows)
 
     @property
+    def is_unattributed(self) -> bool:
+        """True when the user key is blank: nothing of it may become a fact, and its rows stay in n8n's table."""
+        return not self.user_key.strip()
+
+    @property
     def turns(self) -> tuple[ParsedRow, ...]:
         """Rows of status "turn" (conversation text), in order."""
         return tuple(row for row in self.rows if row.status == "turn")
 
     @property
     def transcript_hash(self) -> str:
-        """sha256 hex of the turns' ids, roles and texts: the summary cache key."""
-        body = [(t.message_id, t.role, t.text) for t in self.turns]
+        """sha256 hex of the turns' ids, roles, texts (and senders): the summary cache key."""
+        # A sender and its user key are part of what was said by whom (a new key mapping must re-extract); they
+        # are appended only when present, so hashes of conversations without senders stay as they were.
+        body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in self.turns]
         return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -77,16 +84,33 @@ def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
     return mapper
 
 
+def in_utc(row: SourceRow) -> SourceRow:
+    """`row` with `created_at` in UTC. Two aware datetimes that share one tzinfo compare and subtract by wall
+    clock in Python, which is wrong across a DST change (02:10 CET sorts before 02:50 CEST); in UTC, wall clock
+    and instant agree. Naive and missing times are left as they are."""
+    if row.created_at is None or row.created_at.tzinfo is None or row.created_at.tzinfo is timezone.utc:
+        return row
+    return replace(row, created_at=row.created_at.astimezone(timezone.utc))
+
+
+def sender_user_key(template: str, session_key: str, user_key: str, sender: str) -> str:
+    """User key of a group chat's sender: `template` (str.format fields {session_key}, {user_key}, {sender};
+    MEMORY_PIPELINE_SENDER_USER_KEY, default "{user_key}#{sender}") filled in. Facts belong to the speaker, so
+    two senders of one session key get two user keys and never supersede each other's facts."""
+    return template.format(session_key=session_key, user_key=user_key, sender=sender)
+
+
 def split_rows(
     rows: Iterable[SourceRow], idle_gap: timedelta, max_span: timedelta | None = None
 ) -> list[list[SourceRow]]:
     """Group rows into conversations: per session key, timed rows ordered by (created_at, id) and cut where
     the gap between consecutive messages exceeds `idle_gap`, or where the conversation would last longer than
     `max_span` (a group chat that never pauses must still close); legacy rows (created_at None) of a key form
-    one group ordered by id. Returns groups in a deterministic order (session key, then first row)."""
+    one group ordered by id. Times are compared in UTC (`in_utc`); the returned rows carry UTC times. Returns
+    groups in a deterministic order (session key, then first row)."""
     by_key: dict[str, list[SourceRow]] = defaultdict(list)
     for row in rows:
-        by_key[row.session_id].append(row)
+        by_key[row.session_id].append(in_utc(row))
     groups: list[list[SourceRow]] = []
     for key in sorted(by_key):
         legacy = sorted((r for r in by_key[key] if r.created_at is None), key=lambda r: r.id)
@@ -115,23 +139,39 @@ def build_conversations(
     max_chars: int = 20_000,
     max_span: timedelta | None = None,
     id_salt: str = "",
+    sender_template: str = "{user_key}#{sender}",
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
-    (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`."""
+    (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
+
+    A human row with a sender (`## Message from NAME`) gets the user key `sender_user_key(sender_template, ...)`:
+    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
+    (`blank_session_key` / `blank_user_key`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
     conversations = []
     for group in split_rows(rows, idle_gap, max_span):
         first, last = group[0], group[-1]
         legacy = first.created_at is None
+        key = user_key(first.session_id)
+        parsed = tuple(_parse_safely(r, max_chars) for r in group)
+        parsed = tuple(
+            replace(r, user_key=sender_user_key(sender_template, first.session_id, key, r.sender)) if r.sender else r
+            for r in parsed
+        )
+        if not key.strip():
+            # Facts under a blank user key would belong to nobody (and to everybody with a blank key): every row
+            # is rejected with the reason; the stage records the rejections and leaves the rows in n8n's table.
+            reason = "blank_session_key" if not first.session_id.strip() else "blank_user_key"
+            parsed = tuple(ParsedRow(r.message_id, r.at, "rejected", reason=reason) for r in parsed)
         conversations.append(
             Conversation(
                 conversation_id=conversation_id(first.session_id, first.id, id_salt),
                 session_key=first.session_id,
-                user_key=user_key(first.session_id),
+                user_key=key,
                 partition_date=backlog_date if legacy else last.created_at.astimezone(zone).date(),
                 started_at=first.created_at,
                 ended_at=last.created_at,
-                rows=tuple(_parse_safely(r, max_chars) for r in group),
+                rows=parsed,
                 is_legacy=legacy,
             )
         )

@@ -25,6 +25,8 @@ REJECTION_REASONS = (
     "quote_from_tool_output",
     "quote_not_from_user",
     "quote_not_in_cited_message",
+    "quote_from_machine_text",
+    "quote_cut_by_truncation",
 )
 
 
@@ -100,6 +102,36 @@ def normalize_for_quote(text: str) -> str:
     return normalize_whitespace(text).translate(_QUOTE_MARKS)
 
 
+# Scripts written without spaces between words (Thai, kana, CJK ideographs): a quote may start or end anywhere.
+_SPACELESS = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _splits_a_word(inner: str, outer: str) -> bool:
+    return inner.isalnum() and outer.isalnum() and not (_SPACELESS.match(inner) or _SPACELESS.match(outer))
+
+
+def contains_words(haystack: str, needle: str) -> bool:
+    """True when `needle` occurs in `haystack` without starting or ending inside a word: a quote is words the
+    user wrote, so "I like chess ZQXMARK" is not found in "I like chess ZQXMARKERBIG." (it is a substring, but
+    of a longer word). Both are compared as given (normalise first). Scripts without spaces are exempt."""
+    start = haystack.find(needle)
+    while start != -1:
+        end = start + len(needle)
+        before = haystack[start - 1] if start else ""
+        after = haystack[end] if end < len(haystack) else ""
+        if not (before and _splits_a_word(needle[0], before)) and not (after and _splits_a_word(needle[-1], after)):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
+
+
+def quotable_text(turn) -> str:
+    """What a quote may come from in a turn (a `ParsedRow`): its text, less whatever a truncation left after the
+    last whole sentence (`quotable_chars`), normalised for the quote check."""
+    text = turn.text if turn.quotable_chars is None else turn.text[: turn.quotable_chars]
+    return normalize_for_quote(text)
+
+
 def fact_key(fact: str) -> str:
     """Dedup key of a fact text: whitespace-collapsed, case-folded, trailing punctuation dropped.
 
@@ -113,8 +145,13 @@ def locate_quote(
     """Find `quote` verbatim (up to whitespace and quote marks, see `normalize_for_quote`) in the conversation.
 
     With `message_id` (the message the backend says it quoted) the quote must be in that human turn.
+    A quote is found only as whole words (`contains_words`) in the quotable part of a human turn
+    (`quotable_text`): a truncated message never lends half a sentence or half a word. Since the cut falls at a
+    sentence end, words found there are words of the user's original message.
     Returns (None, turn) when found in a human turn; otherwise (reason, None) with reason
+    `quote_cut_by_truncation` (only in the incomplete part of a cut message),
     `no_quote`, `quote_not_in_cited_message` (the user said it, but in another message than the one cited),
+    `quote_from_machine_text` (only in machine-written text of a human row: an image or voice analysis),
     `quote_from_tool_output` (only in tool rows or stripped tool evidence), `quote_not_from_user` (only in the
     assistant's turns) or `quote_not_found`.
     """
@@ -122,12 +159,19 @@ def locate_quote(
     if not needle:
         return "no_quote", None
     turns = conversation.turns
-    found = [t for t in turns if t.role == "human" and needle in normalize_for_quote(t.text)]
+    found = [t for t in turns if t.role == "human" and contains_words(quotable_text(t), needle)]
     if found:
         if message_id is None:
             return None, found[0]
         cited = [t for t in found if t.message_id == message_id]
         return (None, cited[0]) if cited else ("quote_not_in_cited_message", None)
+    for turn in turns:
+        if (turn.role == "human" and turn.quotable_chars is not None
+                and contains_words(normalize_for_quote(turn.text), needle)):
+            return "quote_cut_by_truncation", None  # only in the part a truncation left incomplete
+    for turn in turns:
+        if turn.machine_text and needle in normalize_for_quote(turn.machine_text):
+            return "quote_from_machine_text", None  # an image/voice analysis in the user's row, not their words
     for turn in turns:
         if turn.role == "tool" and needle in normalize_for_quote(turn.text):
             return "quote_from_tool_output", None
@@ -157,7 +201,8 @@ def validate_candidate(
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id)
     return Candidate(
         conversation_id=conversation.conversation_id,
-        user_key=conversation.user_key,
+        # Facts belong to the speaker: a group chat's sender has a user key of their own.
+        user_key=(turn.user_key if turn is not None and turn.user_key else conversation.user_key),
         position=position,
         category=category,
         attribute=(extracted.attribute or None),

@@ -35,14 +35,48 @@ _ROLE_BY_TYPE: dict[str, Role] = {
 
 # n8n's stand-in for a tool call when the model had no native tool calling.
 _STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
-# n8n's human templates: "## Message from NAME (time)" on the first line.
-_TEMPLATE_HEADER = re.compile(r"^\s*##\s*Message from [^\n]*\n")
+# n8n's human templates for group and channel chats (Telegram, Slack, WhatsApp): a first line
+# "## Message from NAME (details):" before the sender's own text, which follows on the same line after the colon
+# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept.
+_TEMPLATE_HEADER = re.compile(
+    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]*?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    r"(?::[ \t]*\n?|\n|$)"
+)
+# Machine-written text that agent templates (WhatsApp, Telegram) put into the human row: the output of an image,
+# audio or document analysis, or a stand-in for a media message. It is not the user's own words, so it is moved
+# out of `text` into `machine_text`: from its marker to the end of its paragraph (a blank line ends it). Markers:
+# a bracketed label naming media or an analysis ("[Image analysis]", "[Voice transcription]:", "[Photo]"), a
+# label at a line start ("Image description:", "Transcription:"), and "(The) user sent an image/voice message".
+_MEDIA_WORDS = (r"image|images|photo|photos|picture|pictures|screenshot|voice|audio|video|document|pdf|file|"
+                r"attachment|sticker|gif|media|vision|ocr|analysis|transcription|transcript|description|caption")
+_MACHINE_MARKER = re.compile(
+    r"\[[^\]\n]{0,40}?\b(?:" + _MEDIA_WORDS + r")\b[^\]\n]{0,40}\]"
+    r"|(?:^|(?<=\n))[ \t]*(?:(?:image|photo|picture|voice|audio|video|document|file|attachment)(?: message)?[ \t]+"
+    r"(?:analysis|description|transcription|transcript|caption|content|text)|transcription|transcript|ocr)[ \t]*:"
+    r"|\b(?:the[ \t]+)?user[ \t]+(?:has[ \t]+|just[ \t]+)?(?:sent|shared|uploaded|attached|forwarded)[ \t]+"
+    r"(?:an?|the|one|\d+)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:image|photo|picture|screenshot|voice message|voice note|"
+    r"audio(?: message)?|video|document|file|sticker|gif|location|attachment)s?\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
+
+# Where a cut may fall: after a sentence's end punctuation (with closing quotes or brackets) followed by
+# whitespace or the end, after CJK end punctuation, or at a line break.
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]\u00bb\u201d\u2019]*(?=\s|$)|[。！？]+|\n")
+# Appended where a message was cut, so every reader (a person, an LLM) sees that the text goes on.
+TRUNCATION_MARK = " [...]"
+
 # Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
 # and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _DROPPED_CONTROLS = dict.fromkeys(
     [*range(0x202A, 0x202F), *range(0x2066, 0x206A), *(c for c in range(0x20) if chr(c) not in "\t\n\r"), 0x7F]
 )
+# Every line and paragraph boundary Unicode defines (the ones `str.splitlines` splits on: CR LF, CR, VT, FF,
+# FS/GS/RS U+001C..U+001E, NEL U+0085, LINE SEPARATOR U+2028, PARAGRAPH SEPARATOR U+2029) becomes "\n", so every
+# reader of the transcript (sentence splitters, an LLM) sees a line break where the writer put one, and none is
+# dropped as a control character (which would glue two sentences into one).
+_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -64,7 +98,15 @@ class ParsedRow:
     status "skipped": a valid row that is not conversation text (`reason`: system_row, tool_call_only, ...).
     status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
-    `truncated` is True when the text was cut to `max_chars`.
+    `truncated` is True when the text was longer than `max_chars`: it was cut at the last sentence end that fits
+    (`cut_text`), never inside a word, and `TRUNCATION_MARK` appended. `quotable_chars`: how many leading
+    characters of `text` a quote may come from (None = all): the whole sentences kept, never the mark nor a
+    partial sentence (0 when not even one sentence fitted and the text was cut at a word boundary).
+    `machine_text`: machine-written blocks stripped from a human row (image/voice analysis, media stand-ins):
+    kept for context, never the user's words, never a quote.
+    `sender`: the NAME of a `## Message from NAME` header of a human row (a group chat's speaker; the header is
+    stripped from `text`), else None. `user_key`: the user the row's facts belong to when it differs from the
+    conversation's (set by `build_conversations` for a sender), else None.
     """
 
     message_id: int
@@ -75,6 +117,10 @@ class ParsedRow:
     reason: str | None = None
     tool_evidence: str | None = None
     truncated: bool = False
+    sender: str | None = None
+    user_key: str | None = None
+    machine_text: str | None = None
+    quotable_chars: int | None = None
 
 
 def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
@@ -120,15 +166,26 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
     if role == "ai":
         text, evidence = strip_used_tools_prefix(text)
         evidence = clean_text(evidence) if evidence else None
+    sender = None
     if role == "human":
-        text = _TEMPLATE_HEADER.sub("", text, count=1)
+        header = _TEMPLATE_HEADER.match(text)
+        if header:
+            sender = " ".join(clean_text(header.group("sender")).split()) or None
+            text = text[header.end():]
+    machine = None
+    if role == "human":
+        text, machine = split_machine_text(clean_text(text))
     text = clean_text(text)
     if not text:
+        if machine:
+            return skipped("machine_text_only")
         return skipped("tool_call_only") if evidence else rejected("no_content")
     truncated = len(text) > max_chars
+    quotable = None
     if truncated:
-        text = text[:max_chars]
-    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated)
+        text, quotable = cut_text(text, max_chars)
+    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence, truncated=truncated,
+                     sender=sender, machine_text=machine, quotable_chars=quotable)
 
 
 def content_text(content: Any) -> str | None:
@@ -147,6 +204,50 @@ def content_text(content: Any) -> str | None:
                 parts.append(block["text"])
         return "\n".join(parts) if parts else None
     return None
+
+
+def cut_text(text: str, max_chars: int) -> tuple[str, int]:
+    """Cut `text` to at most `max_chars` characters (mark included) without inventing words or sentences.
+
+    Returns (cut text ending with TRUNCATION_MARK, quotable characters). The cut falls at the last sentence end
+    that fits, so every sentence kept is whole and all of it is quotable; when not one sentence fits, at the last
+    whitespace (a word is never split), and nothing is quotable: a fact must not rest on half a sentence ("I like
+    chess ZQXMARK" out of "I like chess ZQXMARKERBIG."). A text without any whitespace in reach is cut hard and
+    is not quotable either."""
+    limit = max(0, max_chars - len(TRUNCATION_MARK))
+    last_end = 0
+    for match in _SENTENCE_END.finditer(text, 0, limit + 1):
+        if match.end() <= limit:
+            last_end = match.end()
+    if last_end:
+        kept = text[:last_end].rstrip()
+        return kept + TRUNCATION_MARK, len(kept)
+    space = max(text.rfind(" ", 0, limit + 1), text.rfind("\n", 0, limit + 1), text.rfind("\t", 0, limit + 1))
+    kept = (text[:space] if space > 0 else text[:limit]).rstrip()
+    return kept + TRUNCATION_MARK, 0
+
+
+def split_machine_text(text: str) -> tuple[str, str | None]:
+    """Split a human row's text into (the user's own text, machine-written blocks or None).
+
+    A block runs from a marker (`_MACHINE_MARKER`: "[Image analysis]", "Transcription:", "The user sent an
+    image ...") to the end of its paragraph; text before the marker and other paragraphs stay the user's. Blocks
+    are joined with blank lines."""
+    own: list[str] = []
+    machine: list[str] = []
+    position = 0
+    while True:
+        marker = _MACHINE_MARKER.search(text, position)
+        if marker is None:
+            own.append(text[position:])
+            break
+        end = _PARAGRAPH_END.search(text, marker.end())
+        stop = end.start() if end else len(text)
+        own.append(text[position:marker.start()])
+        machine.append(text[marker.start():stop].strip())
+        position = stop
+    kept = "".join(own)
+    return (kept, "\n\n".join(m for m in machine if m) or None) if machine else (text, None)
 
 
 def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
@@ -181,7 +282,9 @@ def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
 
 def clean_text(text: str) -> str:
     """NFC-normalise, replace lone surrogates (invalid UTF-16 halves from `\\ud800` escapes in json/text columns)
-    with U+FFFD, drop bidirectional and C0 control characters, trim. Keeps emoji and all scripts."""
+    with U+FFFD, turn every Unicode line/paragraph separator into "\\n", drop bidirectional and C0 control
+    characters, trim. Keeps emoji and all scripts."""
     text = _LONE_SURROGATE.sub("\ufffd", text)
+    text = _LINE_BREAKS.sub("\n", text)
     text = unicodedata.normalize("NFC", text).translate(_DROPPED_CONTROLS)
     return text.strip()

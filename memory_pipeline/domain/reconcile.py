@@ -8,6 +8,11 @@ them in order. Rules:
 - a single-valued attribute with a different value supersedes the active version (its `superseded_at` is the
   time the new one was said, `superseded_by` points at it); history is kept;
 - facts without an attribute, or with a multi-valued one, never supersede each other;
+- a retraction ("I no longer like Vim.") ends the active version of its slot: `superseded_at` is when the
+  retraction was said, `superseded_by` stays empty, history is kept, and no version is created for it. When the
+  retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
+  value (`values_match`); a retraction of a slot with no active version, or without an attribute, does nothing.
+  For a multi-valued attribute it ends the active versions with that value;
 - `expires_at` = `last_seen_at` + the category's time-to-live.
 """
 
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
 
@@ -30,7 +35,7 @@ def is_single_valued(attribute: str | None) -> bool:
 
 @dataclass(frozen=True)
 class AcceptedFact:
-    """An accepted candidate as reconciliation needs it (`said_at` timezone-aware)."""
+    """An accepted candidate as reconciliation needs it (`said_at` timezone-aware; held in UTC)."""
 
     candidate_id: str
     user_key: str
@@ -44,6 +49,12 @@ class AcceptedFact:
     conversation_id: str
     said_at: datetime
     position: int = 0  # order of the fact within its conversation's extraction
+    retraction: bool = False  # the user withdrew what `attribute` held (see the module docstring)
+
+    def __post_init__(self) -> None:
+        # Said order is compared in UTC: datetimes sharing one DST-zone tzinfo compare by wall clock in Python.
+        if self.said_at.tzinfo is not None and self.said_at.tzinfo is not timezone.utc:
+            object.__setattr__(self, "said_at", self.said_at.astimezone(timezone.utc))
 
     @property
     def said_order(self) -> tuple:
@@ -85,6 +96,17 @@ class FactVersion:
         return self.superseded_at is None
 
 
+def values_match(retracted: str | None, held: str | None) -> bool:
+    """True when a retraction's value names the value a slot holds: no value (the whole slot), or the same
+    `fact_key`, or one a prefix of the other at a word's end ("végétarien" / "végétarienne", "vegan" / "vegans")."""
+    if not retracted:
+        return True
+    if not held:
+        return False
+    a, b = fact_key(retracted), fact_key(held)
+    return a == b or a.startswith(b) or b.startswith(a)
+
+
 @dataclass
 class _State:
     versions: list[FactVersion] = field(default_factory=list)
@@ -99,6 +121,9 @@ def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -
     """
     state = _State()
     for item in sorted(facts, key=lambda f: f.said_order):
+        if item.retraction:
+            _retract(state, item)
+            continue
         ttl = ttl_days.get(item.category)
         expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
         same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))
@@ -137,3 +162,21 @@ def reconcile_user(facts: Iterable[AcceptedFact], ttl_days: Mapping[str, int]) -
         if slot:
             state.active_by_slot[slot] = index
     return state.versions
+
+
+def _retract(state: _State, item: AcceptedFact) -> None:
+    """End the active version(s) `item` withdraws (module docstring); nothing when none matches."""
+    if not item.attribute:
+        return
+    if is_single_valued(item.attribute):
+        holder = state.active_by_slot.get(item.attribute)
+        targets = [holder] if holder is not None and values_match(item.value, state.versions[holder].value) else []
+    else:
+        targets = [i for i, v in enumerate(state.versions)
+                   if v.is_active and v.attribute == item.attribute and item.value and values_match(item.value, v.value)]
+    for index in targets:
+        old = state.versions[index]
+        state.versions[index] = replace(old, superseded_at=item.said_at, superseded_by_key=None)
+        state.active_by_fact.pop((old.category, fact_key(old.fact)), None)
+        if state.active_by_slot.get(old.attribute) == index:
+            del state.active_by_slot[old.attribute]

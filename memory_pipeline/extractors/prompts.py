@@ -7,7 +7,7 @@ provider's prompt caching applies to it), then one user message with the transcr
 can cite the message it quotes and resolve relative dates against the day each message was said.
 
 Kept compact on purpose: the benchmark budget is 3,000 prompt tokens per MemoryBank conversation, summary
-included (README, "LLM backend").
+included, the project's target for the LLM benchmark.
 """
 
 from __future__ import annotations
@@ -99,7 +99,9 @@ COMBINED_SYSTEM = "\n".join([_EXTRACTION, _SUMMARY, COMBINED_SHAPE])
 
 def format_line(turn: ParsedRow, timezone: str) -> str:
     """One transcript line: `[id|YYYY-MM-DD HH:MM Day|speaker] text`, whitespace collapsed (the quote check
-    ignores whitespace, so a quote copied from here still matches the stored message). `undated` for a legacy
+    ignores whitespace, so a quote copied from here still matches the stored message). The speaker is
+    `user NAME` for a group chat's sender; a machine-written block of the row (image or voice analysis) follows
+    in braces, marked as not the user's words. `undated` for a legacy
     message without a timestamp; tool text cut to TOOL_TEXT_CHARS."""
     when = "undated"
     if turn.at is not None:
@@ -107,7 +109,12 @@ def format_line(turn: ParsedRow, timezone: str) -> str:
     text = " ".join(turn.text.split())
     if turn.role == "tool":
         text = text[:TOOL_TEXT_CHARS]
-    return f"[{turn.message_id}|{when}|{SPEAKERS.get(turn.role or '', 'user')}] {text}"
+    speaker = SPEAKERS.get(turn.role or "", "user")
+    if turn.sender:  # a group chat: the person who wrote this row, whose facts these are
+        speaker = f"{speaker} {' '.join(turn.sender.split())}"
+    if turn.machine_text:  # an image/voice analysis the agent template wrote into the row: context, never a quote
+        text += f" {{machine-written, not the user's words: {' '.join(turn.machine_text.split())[:TOOL_TEXT_CHARS]}}}"
+    return f"[{turn.message_id}|{when}|{speaker}] {text}"
 
 
 def transcript_message(lines: Iterable[str], part: int = 1, parts: int = 1) -> str:

@@ -196,7 +196,8 @@ class ScriptedOpenAIServer:
 
 
 # -- a responder that reads the prompt back ---------------------------------------------------------------
-_LINE = re.compile(r"^\[(\d+)\|[^|\]]*\|(user|assistant|tool)\] (.*)$")
+# `[id|when|speaker] text`; a group chat's speaker is `user NAME`; a machine-written block follows in braces.
+_LINE = re.compile(r"^\[(\d+)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
 _ROLES = {"user": "human", "assistant": "ai", "tool": "tool"}
 
 

@@ -1,0 +1,125 @@
+"""Runs whose worker is gone, the `llm` pool's record, and who holds a pool slot: Dagster instance upkeep that
+the CLI and the daemon (a sensor) run before new work waits on a slot.
+
+A run worker killed inside a pooled step (SIGKILL, OOM, reboot) never reports: its run stays STARTED and keeps
+its slot of the `llm` pool, so every later run waits on it. Dagster's run monitoring fails such a run only after
+`max_runtime_seconds` and only where a daemon runs. Every Dagster event records the pid of the process that wrote
+it, so the RUN_START event names the run worker; with the host recorded as a run tag (`HOST_TAG`), a run whose
+worker process no longer exists on this host (or whose pid now belongs to a younger process) is dead: it is
+reported failed and its slots are freed (`fail_dead_runs`).
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import dagster as dg
+import psutil
+
+
+HOST_TAG = "memory_pipeline/host"
+# Seconds of slack between a run's RUN_START time and its worker's process start time: a process younger than
+# that is another process that reused the pid.
+PID_REUSE_SLACK_SECONDS = 5.0
+_IN_PROGRESS = [dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+
+
+def this_host() -> str:
+    """The host name recorded in `HOST_TAG` for runs started here."""
+    return socket.gethostname()
+
+
+@dataclass(frozen=True)
+class DeadRun:
+    """A run failed by `fail_dead_runs`: its id, the worker pid that was gone, the pools it held."""
+
+    run_id: str
+    pid: int
+    pools: tuple[str, ...]
+
+
+def worker_pid(instance: dg.DagsterInstance, run_id: str) -> tuple[int, float] | None:
+    """(pid, start timestamp in epoch seconds) of the process that started the run (its RUN_START event),
+    or None when the run has not started or the event carries no pid."""
+    records = instance.get_records_for_run(run_id, of_type=dg.DagsterEventType.RUN_START, limit=1).records
+    if not records:
+        return None
+    entry = records[0].event_log_entry
+    pid = entry.dagster_event.pid if entry.dagster_event else None
+    return (pid, entry.timestamp) if pid else None
+
+
+def process_is_gone(pid: int, started_at: float) -> bool:
+    """True when no live process `pid` that could be the one started before `started_at` exists on this host."""
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return True
+        return process.create_time() > started_at + PID_REUSE_SLACK_SECONDS
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:  # access denied and the like: it exists, so it may be alive
+        return False
+
+
+def pools_held(instance: dg.DagsterInstance, run_id: str, pools: Iterable[str]) -> tuple[str, ...]:
+    """Pools among `pools` in which `run_id` holds a slot."""
+    storage = instance.event_log_storage
+    return tuple(p for p in pools if run_id in storage.get_concurrency_info(p).active_run_ids)
+
+
+def fail_dead_runs(instance: dg.DagsterInstance, job_name: str, pools: Iterable[str] = ()) -> list[DeadRun]:
+    """Fail the in-progress runs of `job_name` started on this host whose worker process is gone, and free
+    their pool slots. Runs of other hosts, or without a recorded worker, are left to Dagster's run monitoring.
+    Returns what was failed (run ids and pids only: nothing of the runs' data)."""
+    dead = []
+    host = this_host()
+    for run in instance.get_runs(filters=dg.RunsFilter(job_name=job_name, statuses=_IN_PROGRESS)):
+        if run.tags.get(HOST_TAG) != host:
+            continue
+        worker = worker_pid(instance, run.run_id)
+        if worker is None or not process_is_gone(*worker):
+            continue
+        held = pools_held(instance, run.run_id, pools)
+        instance.report_run_failed(
+            run, message=f"Run worker (pid {worker[0]} on {host}) is gone: marked failed by memory_pipeline and "
+            "its pool slots freed so later runs do not wait on it."
+        )
+        instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        dead.append(DeadRun(run.run_id, worker[0], held))
+    return dead
+
+
+def pool_holders(instance: dg.DagsterInstance, pool: str) -> list[tuple[str, str]]:
+    """(run id, step key) of every slot of `pool` claimed now."""
+    info = instance.event_log_storage.get_concurrency_info(pool)
+    return [(slot.run_id, slot.step_key) for slot in info.claimed_slots]
+
+
+def pool_is_full(instance: dg.DagsterInstance, pool: str) -> bool:
+    """True when every slot of `pool` is claimed (a new step of the pool would wait)."""
+    info = instance.event_log_storage.get_concurrency_info(pool)
+    return info.limit is not None and len(info.claimed_slots) >= info.limit
+
+
+def ensure_pool_limits(instance: dg.DagsterInstance, pools: Iterable[str]) -> None:
+    """Create each pool's limit record from dagster.yaml's `concurrency: pools: default_limit` if it is missing
+    or still holds an older default. Dagster creates it on the first step that claims the pool, and two first runs
+    race on that insert (UniqueViolation on concurrency_limits_concurrency_key_key); call this once before any
+    run, serialised across processes by the caller (`runner.prepare` holds an advisory lock)."""
+    default = instance.global_op_concurrency_default_limit
+    if default is None:
+        return
+    storage = instance.event_log_storage
+    limits = {limit.name: limit for limit in storage.get_pool_limits()}
+    for pool in pools:
+        current = limits.get(pool)
+        if current is not None and (current.limit == default or not current.from_default):
+            continue  # set already (or set on purpose in the UI: an operator's choice is kept)
+        if current is not None:
+            if storage.get_concurrency_info(pool).claimed_slots:
+                continue  # a run holds a slot now: Dagster re-applies the new default on a later claim
+            storage.delete_concurrency_limit(pool)  # an older default: initialising again would hit the row
+        storage.initialize_concurrency_limit_to_default(pool)
