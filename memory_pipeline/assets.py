@@ -89,7 +89,7 @@ def build_assets(
               description="agent_facts reconciled: duplicates merged, contradictions superseded, TTL set.")
     def active_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         with _connection(memory) as conn:
-            return _result(stages.active_facts(memory.get_store(), conn, _day(context)))
+            return _result(stages.active_facts(memory.get_store(), conn, _day(context), memory.get_embedder()))
 
     @dg.asset(**common, deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")

@@ -1,4 +1,5 @@
-"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, db, benchmark, eval.
+"""`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, recall, db, benchmark, benchmark-recall,
+token-budget, eval.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -16,9 +17,11 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import openai
 import pydantic
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
+from memory_pipeline.embeddings import EmbeddingDimensionMismatch
 from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError
 from memory_pipeline.store import SourceTableMissing, Store
 
@@ -96,6 +99,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
     print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
+    print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "
+          f"{users[0]} --as-of {days[-1]}")
     print(f"Open the Dagster UI on the same data:  {sys.argv[0]} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")
     return 1 if failed or unverified else 0
 
@@ -163,8 +168,15 @@ def cmd_init_db(args: argparse.Namespace) -> int:
     """Apply sql/schema.sql (idempotent) and print where the data lives."""
     from memory_pipeline.runner import prepare
 
+    from memory_pipeline.embeddings import check_embedding_dimensions
+
     env = prepare(args.settings)
     print(f"Schema {env.settings.schema_name} ready; Dagster home {env.dagster_home}.")
+    with get_pool(env.database_url).connection() as conn:
+        try:
+            check_embedding_dimensions(Store(env.settings), conn)
+        except EmbeddingDimensionMismatch as exc:
+            print(f"Warning: {exc}", file=sys.stderr)
     return 0
 
 
@@ -229,6 +241,58 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_recall(args: argparse.Namespace) -> int:
+    """Print what the agent would receive: the prompt block, or with --query the search results."""
+    from memory_pipeline.recall import prompt_block, search_memory
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    settings, store = env.settings, Store(env.settings)
+    as_of = None
+    if args.as_of:
+        # The end of that day in the partitions' timezone: facts said that day count, TTL judged then.
+        day = _date_argument(args.as_of) + timedelta(days=1)
+        as_of = datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(settings.timezone))
+    if args.all_users:
+        with get_pool(env.database_url).connection() as conn:
+            users = [r["user_key"] for r in conn.execute(store.query(conn, "recall_users")).fetchall()]
+    else:
+        users = [args.user]
+    for user in users:
+        if args.all_users:
+            print(f"# {user}")
+        if args.query is None:
+            block = prompt_block(env.database_url, user, args.n, settings=settings, record=args.record,
+                                 as_of=as_of)
+            print(block if block else "(no recallable facts)")
+        else:
+            hits = search_memory(env.database_url, user, args.query, args.k, settings=settings,
+                                 record=args.record, as_of=as_of)
+            for hit in hits:
+                score = f"distance {hit.score:.3f}" if hit.method == "vector" else f"text rank {hit.score:.3f}"
+                print(f"- [{hit.valid_from.astimezone(ZoneInfo(settings.timezone)):%Y-%m-%d}] {hit.fact}  "
+                      f"({hit.category}; {score})")
+            if not hits:
+                print("(no matching recallable facts)")
+    return 0
+
+
+def cmd_benchmark_recall(args: argparse.Namespace) -> int:
+    """Time recall on synthetic facts (see memory_pipeline/benchmark_recall.py)."""
+    from memory_pipeline import benchmark_recall
+
+    benchmark_recall.run(args.facts, args.users, args.dims, args.queries)
+    return 0
+
+
+def cmd_token_budget(args: argparse.Namespace) -> int:
+    """Tokens of the facts block vs n8n's default window, on the MemoryBank sample."""
+    from memory_pipeline import benchmark_recall
+
+    benchmark_recall.token_budget()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
@@ -268,6 +332,26 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--locomo", type=Path, metavar="PATH",
                     help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
     ev.set_defaults(func=cmd_eval)
+    recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
+    who = recall.add_mutually_exclusive_group(required=True)
+    who.add_argument("--user", help="user key")
+    who.add_argument("--all-users", action="store_true", help="every user with active facts")
+    recall.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
+    recall.add_argument("-k", type=_positive_int, default=5, help="search results (default 5)")
+    recall.add_argument("-n", type=_positive_int, default=None,
+                        help="facts in the block (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS)")
+    recall.add_argument("--as-of", help="judge time-to-live at the end of this day (YYYY-MM-DD) instead of now")
+    recall.add_argument("--record", action="store_true",
+                        help="record this as a recall (extends time-to-live, as an agent's recall does)")
+    recall.set_defaults(func=cmd_recall)
+    bench_recall = sub.add_parser("benchmark-recall", help="time the recall functions on synthetic facts")
+    bench_recall.add_argument("--facts", type=_positive_int, default=1_000_000)
+    bench_recall.add_argument("--users", type=_positive_int, default=10_000)
+    bench_recall.add_argument("--dims", type=_positive_int, default=64, help="vector size of the synthetic facts")
+    bench_recall.add_argument("--queries", type=_positive_int, default=200, help="timed calls per function")
+    bench_recall.set_defaults(func=cmd_benchmark_recall)
+    sub.add_parser("token-budget", help="tokens of the facts block vs n8n's default window, on the demo data"
+                   ).set_defaults(func=cmd_token_budget)
     db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
     db.add_argument("action", choices=["url", "stop"])
     db.set_defaults(func=cmd_db)
@@ -297,8 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memory-pipeline: invalid setting {variable}: {error['msg']}", file=sys.stderr)
     except UsageError as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
-    except (DatabaseError, SourceTableMissing, FileNotFoundError) as exc:
+    except (DatabaseError, SourceTableMissing, FileNotFoundError, EmbeddingDimensionMismatch) as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
+    except openai.OpenAIError as exc:  # embedding a --query: no key, endpoint down (after the SDK's retries)
+        print(f"memory-pipeline: embeddings endpoint: {type(exc).__name__}: {exc}", file=sys.stderr)
     return 2
 
 

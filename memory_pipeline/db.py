@@ -18,7 +18,7 @@ from pathlib import Path
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg.types.datetime import TimestamptzBinaryLoader, TimestamptzLoader
 from psycopg_pool import ConnectionPool
 
@@ -140,12 +140,25 @@ def get_pool(database_url: str) -> ConnectionPool:
 
 
 def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
-    """Apply sql/schema.sql idempotently, serialised by an advisory lock (run workers start together)."""
+    """Apply sql/schema.sql, then sql/recall.sql (functions and view, with the recall settings baked in),
+    idempotently, serialised by an advisory lock (run workers start together)."""
     statement = sql.SQL(sql_text("schema.sql")).format(
         schema=sql.Identifier(settings.schema_name),
         dagster_schema=sql.Identifier(settings.dagster_schema),
         dims=sql.SQL(str(int(settings.embedding_dimensions))),
     )
+    recall = sql.SQL(sql_text("recall.sql"))
+    recall_values = dict(
+        schema=sql.Identifier(settings.schema_name),
+        timezone=sql.Literal(settings.timezone),
+        block_facts=sql.Literal(settings.recall_block_facts),
+        extension_days=sql.Literal(settings.recall_extension_days),
+        max_extension_days=sql.Literal(settings.recall_max_extension_days),
+        ef_search=sql.Literal(settings.recall_ef_search),
+    )
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")
         conn.execute(statement)
+        with conn.cursor(row_factory=tuple_row) as cursor:
+            (vector_schema,) = cursor.execute(named_queries()["vector_extension_schema"]).fetchone()
+        conn.execute(recall.format(vector_schema=sql.Identifier(vector_schema), **recall_values))

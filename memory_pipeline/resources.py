@@ -1,14 +1,17 @@
 """The Dagster resource that hands assets a database connection, the settings and the extractor."""
 
 
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import dagster as dg
+import openai
 import psycopg
 
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.embeddings import Embedder, make_embedder
 from memory_pipeline.extractors import make_extractor
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import ENV_PREFIX, Settings
@@ -48,6 +51,13 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     llm_input_price_per_million: float
     llm_output_price_per_million: float
     embedding_dimensions: int
+    embeddings: str
+    embedding_model: str
+    embedding_batch_size: int
+    recall_block_facts: int
+    recall_extension_days: int
+    recall_max_extension_days: int
+    recall_ef_search: int
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 
@@ -65,6 +75,16 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     def get_store(self) -> Store:
         """A Store over this run's settings."""
         return Store(self.get_settings())
+
+    def get_embedder(self) -> "Embedder | None":
+        """The configured embeddings client, or None when `embeddings` is `none` (recall uses full-text search)
+        or the client cannot be built (no OPENAI_API_KEY): facts are then reconciled without embeddings, which
+        the next night adds, and a warning is logged."""
+        try:
+            return make_embedder(self.get_settings())
+        except openai.OpenAIError as exc:
+            logging.getLogger(__name__).warning("embeddings disabled for this run: %s", type(exc).__name__)
+            return None
 
     def get_extractor(self) -> Extractor:
         """The configured backend (`make_extractor` of this run's settings)."""

@@ -106,7 +106,24 @@ class Settings(BaseModel):
     # gpt-4o-mini's list prices (openai.com/api/pricing, USD per million tokens), for the metadata's estimate.
     llm_input_price_per_million: float = Field(0.15, ge=0, description="USD per million prompt tokens")
     llm_output_price_per_million: float = Field(0.60, ge=0, description="USD per million completion tokens")
-    embedding_dimensions: int = Field(1536, gt=0, description="size of agent_facts.embedding (vector(N))")
+    embedding_dimensions: int = Field(
+        1536, gt=0, le=2000, description="size of agent_facts.embedding (vector(N)); HNSW indexes up to 2000"
+    )
+    # Recall (reading facts back into the agent).
+    embeddings: Literal["none", "openai"] = Field(
+        "none", description="`openai`: embed new facts through the openai SDK (OPENAI_API_KEY/OPENAI_BASE_URL); "
+        "`none`: no embeddings, recall uses full-text search"
+    )
+    embedding_model: str = Field("text-embedding-3-small", description="embedding model name sent to the endpoint")
+    embedding_batch_size: int = Field(64, gt=0, le=2048, description="texts per embeddings request")
+    recall_block_facts: int = Field(20, gt=0, description="facts in the prompt block by default (N most recent)")
+    recall_extension_days: int = Field(
+        30, ge=0, description="days of life a recalled fact gains per day it was recalled (0: recalls extend nothing)"
+    )
+    recall_max_extension_days: int = Field(
+        365, ge=0, description="at most this many days after its last recall a fact stays alive through recalls"
+    )
+    recall_ef_search: int = Field(100, gt=0, le=1000, description="hnsw.ef_search of a vector search")
 
     @field_validator("schema_name", "dagster_schema", "source_schema")
     @classmethod
@@ -152,7 +169,7 @@ class Settings(BaseModel):
             raise ValueError(f"cannot resolve the path ({exc})") from None
         return value
 
-    @field_validator("summary_model", "extraction_model")
+    @field_validator("summary_model", "extraction_model", "embedding_model")
     @classmethod
     def _model_name(cls, value: str) -> str:
         # Model and deployment names (OpenAI, Azure, Ollama's `llama3.1:8b`, vLLM's paths) never hold whitespace;

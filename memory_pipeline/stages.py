@@ -27,6 +27,7 @@ from memory_pipeline.domain.conversations import (
 from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
+from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
@@ -373,9 +374,10 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 
 
 # -- 4. active_facts --------------------------------------------------------------------------------------
-def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
+def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Embedder | None = None) -> StageResult:
     """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
-    depend on the order partitions ran in."""
+    depend on the order partitions ran in. Then label new facts' text search language and, with an
+    `embedder`, embed them (`embeddings.index_new_facts`; a failing embedding request leaves them NULL)."""
     users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]}
                    | set(store.candidate_user_keys_of_partition(conn, day)))  # group chats: each sender
     totals: Counter[str] = Counter()
@@ -385,6 +387,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResu
             versions = reconcile_user(store.accepted_facts_of_user(conn, user_key), DEFAULT_TTL_DAYS)
             totals.update(store.apply_fact_versions(conn, user_key, versions))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
+    recall_index = index_new_facts(store, conn, embedder)
     return StageResult({
         "users_reconciled": len(users),
         "facts_inserted": totals["inserted"],
@@ -394,6 +397,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date) -> StageResu
         "active_facts_of_these_users": state["active"],
         "superseded_facts_of_these_users": state["superseded"],
         "expired_facts_of_these_users": state["expired"],
+        **recall_index,
     })
 
 

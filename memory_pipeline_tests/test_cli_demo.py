@@ -50,6 +50,22 @@ def test_demo_on_embedded_default_twice(embedded_env):
     facts = lambda text: [line for line in text.splitlines() if line.startswith(("  - [", "      quote"))]
     assert facts(second.stdout) == facts(out)
 
+    # `recall` prints each user's block in the prompt format; the 2023 sample is past its time-to-live today,
+    # so it is read as of the sample's last day.
+    recalled = run_cli(embedded_env, "recall", "--all-users", "--as-of", "2023-05-06")
+    assert recalled.returncode == 0, recalled.stderr[-3000:]
+    sections = re.split(r"^# (memorybank:\S+)\n", recalled.stdout, flags=re.MULTILINE)[1:]
+    blocks = dict(zip(sections[::2], sections[1::2]))
+    assert len(blocks) == 15
+    for block in blocks.values():
+        lines = block.strip().splitlines()
+        assert lines and all(re.fullmatch(r"- \[2023-0[45]-\d\d\] \S.*", line) for line in lines), lines
+    today = run_cli(embedded_env, "recall", "--user", "memorybank:emily")
+    assert today.stdout.strip() == "(no recallable facts)"
+    searched = run_cli(embedded_env, "recall", "--user", "memorybank:emily", "--query", "what do I like?",
+                       "--as-of", "2023-05-06")
+    assert searched.returncode == 0 and "text rank" in searched.stdout, searched.stderr[-2000:]
+
     # The runs are in the Dagster instance the UI opens (postgres storage in the same embedded server).
     url = run_cli(embedded_env, "db", "url").stdout.strip()
     os.environ.update({"DAGSTER_HOME": str(Path(embedded_env["MEMORY_PIPELINE_HOME"]) / "dagster"),
@@ -95,3 +111,10 @@ def test_demo_refuses_a_table_with_real_conversations(embedded_env):
         sample.insert_rows(conn, settings, [sample.SampleRow("tg:1", {"type": "human", "content": "hi"}, None)])
     done = run_cli(embedded_env, "demo")
     assert done.returncode == 2 and "not demo rows" in done.stderr
+
+
+def test_init_db_warns_of_an_embedding_size_mismatch(embedded_env):
+    assert run_cli(embedded_env, "init-db").returncode == 0
+    done = run_cli({**embedded_env, "MEMORY_PIPELINE_EMBEDDING_DIMENSIONS": "8"}, "init-db")
+    assert done.returncode == 0
+    assert "agent_facts.embedding is vector(1536) but MEMORY_PIPELINE_EMBEDDING_DIMENSIONS=8" in done.stderr

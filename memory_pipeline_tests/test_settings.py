@@ -27,6 +27,8 @@ MALFORMED_TEXT = {
     "summary_model": "gpt 4o mini",                      # a model name never holds whitespace
     "extraction_model": "\tgpt-4o-mini\nx",
     "structured_output": "xml",
+    "embeddings": "word2vec",
+    "embedding_model": "text embedding 3 small",
 }
 MALFORMED_BY_TYPE = {int: "twelve", float: "fast", bool: "maybe", date: "2023-13-45", Path: MALFORMED_TEXT["home"]}
 

@@ -199,8 +199,10 @@ WHERE id = %(id)s AND superseded_by IS DISTINCT FROM %(superseded_by)s;
 -- name: active_facts_summary
 SELECT count(*) FILTER (WHERE superseded_at IS NULL) AS active,
        count(*) FILTER (WHERE superseded_at IS NOT NULL) AS superseded,
-       count(*) FILTER (WHERE superseded_at IS NULL AND expires_at < now()) AS expired
-FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
+       -- expired: past its time-to-live and not kept alive by recalls (fact_recalls.recalled_until)
+       count(*) FILTER (WHERE superseded_at IS NULL AND expires_at < now() AND NOT EXISTS (
+           SELECT 1 FROM {schema}.fact_recalls AS r WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
+FROM {schema}.agent_facts AS f WHERE user_key = ANY(%(user_keys)s);
 
 -- name: archive_conversation_rows
 -- Copy the rows into the archive (kept as the source held them); a row already there is left as it is.
@@ -339,3 +341,65 @@ FROM {schema}.conversations AS c
 JOIN {schema}.extraction_cache AS e
   ON e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s AND e.model = %(model)s
 WHERE c.partition_date = %(partition_date)s;
+
+-- Recall: text search languages and embeddings of active facts (memory_pipeline/embeddings.py).
+-- name: facts_without_fts_config
+SELECT id, fact FROM {schema}.agent_facts WHERE fts_config IS NULL AND superseded_at IS NULL ORDER BY id;
+
+-- name: set_fts_config
+UPDATE {schema}.agent_facts SET fts_config = %(config)s::regconfig WHERE id = ANY(%(ids)s);
+
+-- name: embedding_column_dimensions
+-- A vector(N) column stores N as its type modifier (-1 when no size was declared).
+SELECT a.atttypmod AS dims FROM pg_attribute AS a
+JOIN pg_class AS c ON c.oid = a.attrelid JOIN pg_namespace AS n ON n.oid = c.relnamespace
+WHERE n.nspname = %(schema)s AND c.relname = 'agent_facts' AND a.attname = 'embedding' AND NOT a.attisdropped;
+
+-- name: facts_without_embedding
+SELECT id, fact FROM {schema}.agent_facts WHERE embedding IS NULL AND superseded_at IS NULL ORDER BY id;
+
+-- name: cached_embedding_hashes
+SELECT text_sha256 FROM {schema}.embedding_cache
+WHERE model = %(model)s AND dimensions = %(dimensions)s AND text_sha256 = ANY(%(hashes)s);
+
+-- name: insert_cached_embeddings
+INSERT INTO {schema}.embedding_cache (text_sha256, model, dimensions, embedding)
+SELECT h, %(model)s, %(dimensions)s, v::vector
+FROM unnest(%(hashes)s::text[], %(vectors)s::text[]) AS u(h, v)
+ON CONFLICT DO NOTHING;
+
+-- name: set_embeddings_from_cache
+UPDATE {schema}.agent_facts AS f SET embedding = c.embedding
+FROM unnest(%(ids)s::bigint[], %(hashes)s::text[]) AS u(id, h)
+JOIN {schema}.embedding_cache AS c
+  ON c.text_sha256 = u.h AND c.model = %(model)s AND c.dimensions = %(dimensions)s
+WHERE f.id = u.id AND f.embedding IS NULL;
+
+-- name: recall_users
+SELECT DISTINCT user_key FROM {schema}.agent_facts WHERE superseded_at IS NULL ORDER BY user_key;
+
+-- name: bench_recall_facts
+-- Recall benchmark only: `facts` active facts spread over `users` users ('user0'..), said over two years,
+-- English texts from a small vocabulary, random vectors of `dims` floats (the correlated subquery draws one per
+-- row). Set-based: one statement, no round trip per row.
+INSERT INTO {schema}.agent_facts (user_key, category, fact, source_session, valid_from, quote, last_seen_at,
+    expires_at, candidate_id, fts_config, embedding)
+SELECT 'user' || (g %% %(users)s::int), (ARRAY['preference', 'decision', 'client_info'])[1 + g %% 3],
+       'User likes ' || w.words[1 + (g * 7) %% 20] || ' and ' || w.words[1 + (g * 13 + g / 20) %% 20] || ' #' || g || '.',
+       'bench', now() - make_interval(days => g %% 700), 'I said so.', now(), now() + interval '1 year',
+       'bench' || g, 'english',
+       (SELECT array_agg(random()::real) FROM generate_series(1, %(dims)s::int) WHERE g >= 0)::vector
+FROM generate_series(0, %(facts)s::int - 1) AS g,
+     (SELECT ARRAY['coffee', 'tea', 'jazz', 'hiking', 'email', 'phone', 'Paris', 'Lisbon', 'python', 'cats',
+                   'dogs', 'football', 'cinema', 'sushi', 'pizza', 'running', 'chess', 'piano', 'novels',
+                   'gardening'] AS words) AS w;
+
+-- name: vector_extension_schema
+SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector';
+
+-- name: lock_embeddings
+-- Session-level: the embedding pass spans several transactions (one per batch).
+SELECT pg_advisory_lock(hashtext('memory_pipeline.embeddings'), hashtext(%(schema)s));
+
+-- name: unlock_embeddings
+SELECT pg_advisory_unlock(hashtext('memory_pipeline.embeddings'), hashtext(%(schema)s));

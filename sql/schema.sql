@@ -133,6 +133,62 @@ CREATE UNIQUE INDEX IF NOT EXISTS agent_facts_active_unique
 CREATE INDEX IF NOT EXISTS agent_facts_user_recent_idx
     ON {schema}.agent_facts (user_key, valid_from DESC) WHERE superseded_at IS NULL;
 
+-- Recall (reading facts back into the agent). The functions and the n8n view are in recall.sql.
+-- Text search configuration of the fact's language ('english', 'french', ... or 'simple'), set after
+-- reconciliation; `fts` is the fact's tsvector in that configuration (NULL config reads as 'simple').
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS fts_config regconfig;
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS fts tsvector
+    GENERATED ALWAYS AS (to_tsvector(coalesce(fts_config, 'simple'::regconfig), fact)) STORED;
+-- The document metadata n8n's PGVector Store node returns and filters on (`metadata->>'user_key' = $n`). A
+-- stored column, so that filter is served by the expression index below. Timestamps are written in UTC with
+-- an explicit format, which makes the function truly immutable (a generated column requires it).
+CREATE OR REPLACE FUNCTION {schema}.fact_metadata(
+    p_id bigint, p_user_key text, p_category text, p_attribute text, p_valid_from timestamptz
+) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT jsonb_build_object(
+        'fact_id', p_id, 'user_key', p_user_key, 'category', p_category, 'attribute', p_attribute,
+        'valid_from', to_char(p_valid_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+$$;
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS metadata jsonb
+    GENERATED ALWAYS AS ({schema}.fact_metadata(id, user_key, category, attribute, valid_from)) STORED;
+CREATE INDEX IF NOT EXISTS agent_facts_metadata_user_idx
+    ON {schema}.agent_facts ((metadata ->> 'user_key')) WHERE superseded_at IS NULL;
+-- Approximate nearest neighbours by cosine distance (pgvector HNSW); recall filters by user with iterative
+-- index scans (pgvector 0.8), or the planner takes the user index above when a user has few facts.
+-- Facts still to label and to embed (the stage looks for them every night).
+CREATE INDEX IF NOT EXISTS agent_facts_unlabelled_idx ON {schema}.agent_facts (id)
+    WHERE fts_config IS NULL AND superseded_at IS NULL;
+CREATE INDEX IF NOT EXISTS agent_facts_unembedded_idx ON {schema}.agent_facts (id)
+    WHERE embedding IS NULL AND superseded_at IS NULL;
+CREATE INDEX IF NOT EXISTS agent_facts_embedding_hnsw
+    ON {schema}.agent_facts USING hnsw (embedding vector_cosine_ops);
+
+-- Embeddings already computed, by (sha256 of the text, model, dimensions): a fact said again in other words
+-- elsewhere, or a re-run, pays nothing twice. Holds vectors and hashes, never the text.
+CREATE TABLE IF NOT EXISTS {schema}.embedding_cache (
+    text_sha256       text NOT NULL,
+    model             text NOT NULL,
+    dimensions        integer NOT NULL,
+    embedding         vector NOT NULL,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (text_sha256, model, dimensions)
+);
+
+-- Recall reinforcement (MemoryBank's forgetting curve, Zhong et al., AAAI 2024): when and how often a fact
+-- was recalled through the recall functions. Kept apart from agent_facts so that the nightly reconciliation,
+-- which rewrites expires_at from last_seen_at + time-to-live, never undoes an extension, and so that a recall
+-- (on every agent call) does not rewrite fact rows and their vector index entries.
+CREATE TABLE IF NOT EXISTS {schema}.fact_recalls (
+    fact_id           bigint PRIMARY KEY REFERENCES {schema}.agent_facts (id) ON DELETE CASCADE,
+    user_key          text NOT NULL,
+    recall_count      integer NOT NULL,         -- every recall
+    recall_days       integer NOT NULL,         -- distinct days with a recall: the memory strength
+    first_recalled_at timestamptz NOT NULL,
+    last_recalled_at  timestamptz NOT NULL,
+    recalled_until    timestamptz NOT NULL      -- the fact stays recallable at least until then
+);
+CREATE INDEX IF NOT EXISTS fact_recalls_user_idx ON {schema}.fact_recalls (user_key, recalled_until);
+
 -- Raw n8n rows of consolidated conversations, kept `archive_retention_days` after archiving.
 CREATE TABLE IF NOT EXISTS {schema}.chat_archive (
     id                bigint PRIMARY KEY,      -- the n8n row id

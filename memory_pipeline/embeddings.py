@@ -1,0 +1,205 @@
+"""Embeddings of active facts, and the text search language of each fact, for recall.
+
+`MEMORY_PIPELINE_EMBEDDINGS=openai` embeds through the `openai` SDK: it reads OPENAI_API_KEY and
+OPENAI_BASE_URL, so any OpenAI-compatible server works (Ollama, vLLM, LiteLLM, Azure). Unset (`none`, the
+default) the embedding column stays NULL and recall goes through PostgreSQL full-text search.
+
+`index_new_facts` runs at the end of the `active_facts` stage, after reconciliation: it sets the text search
+configuration of facts that have none, then embeds the active facts without an embedding (new versions, and
+those a failure left without one on an earlier night), in batches, through a cache keyed by (sha256 of the
+text, model, dimensions). A failing request never fails the stage: the facts stay, their embedding stays NULL,
+the failure is counted in the metadata, and the next night tries again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import openai
+import psycopg
+from psycopg.rows import dict_row
+
+from memory_pipeline.domain.language import text_search_config
+from memory_pipeline.settings import Settings
+from memory_pipeline.store import Store
+
+log = logging.getLogger(__name__)
+
+# The openai SDK retries connection errors, 408/409/429 and 5xx itself, with backoff; these bound each call.
+EMBEDDING_TIMEOUT_SECONDS = 60.0
+EMBEDDING_MAX_RETRIES = 3
+
+
+class EmbeddingError(RuntimeError):
+    """The endpoint answered, but not with one vector of the configured size per input text."""
+
+
+class EmbeddingDimensionMismatch(RuntimeError):
+    """agent_facts.embedding was created with another size than MEMORY_PIPELINE_EMBEDDING_DIMENSIONS; the
+    message names both and what to do."""
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors of `dimensions` floats, one per text, in order."""
+
+    model: str
+    dimensions: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text. Raises EmbeddingError or an `openai.OpenAIError`."""
+        ...
+
+
+class OpenAIEmbedder:
+    """Embeddings through the openai SDK (`client.embeddings.create`), asking for `dimensions` (models of the
+    text-embedding-3 family shorten their vectors on request; other servers must natively return that size)."""
+
+    def __init__(self, model: str, dimensions: int, client: openai.OpenAI | None = None):
+        self.model = model
+        self.dimensions = dimensions
+        self.client = client or openai.OpenAI(timeout=EMBEDDING_TIMEOUT_SECONDS, max_retries=EMBEDDING_MAX_RETRIES)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in the order given. Raises EmbeddingError when the answer has another count or
+        size, and the SDK's errors (`openai.APIError` and subclasses) when the request fails after retries."""
+        response = self.client.embeddings.create(model=self.model, input=list(texts), dimensions=self.dimensions)
+        vectors = [item.embedding for item in sorted(response.data, key=lambda item: item.index)]
+        if len(vectors) != len(texts):
+            raise EmbeddingError(f"{len(vectors)} embeddings returned for {len(texts)} texts")
+        sizes = {len(v) for v in vectors}
+        if sizes != {self.dimensions}:
+            raise EmbeddingError(f"embeddings of size {sorted(sizes)} returned, {self.dimensions} configured")
+        return vectors
+
+
+def make_embedder(settings: Settings) -> Embedder | None:
+    """The configured embedder, or None when `settings.embeddings` is `none`. Raises `openai.OpenAIError` when
+    `openai` is chosen and no OPENAI_API_KEY is set (a local server takes any non-empty key)."""
+    if settings.embeddings == "none":
+        return None
+    return OpenAIEmbedder(settings.embedding_model, settings.embedding_dimensions)
+
+
+def vector_literal(vector: Sequence[float]) -> str:
+    """pgvector's text form of a vector: `[0.1,0.2,...]`."""
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def text_sha256(text: str) -> str:
+    """Cache key of a text: hex sha256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embedding_column_dimensions(store: Store, conn: psycopg.Connection) -> int | None:
+    """Size N of agent_facts.embedding vector(N) as the table was created (None: no size declared)."""
+    with conn.cursor(row_factory=dict_row) as cursor:  # any connection, whatever its row factory
+        row = cursor.execute(store.query(conn, "embedding_column_dimensions"),
+                             {"schema": store.settings.schema_name}).fetchone()
+    return row["dims"] if row and row["dims"] > 0 else None
+
+
+def check_embedding_dimensions(store: Store, conn: psycopg.Connection) -> None:
+    """Raise EmbeddingDimensionMismatch when the column's size differs from the configured one. The column is
+    sized when the table is first created; changing the setting later does not resize it."""
+    column = embedding_column_dimensions(store, conn)
+    configured = store.settings.embedding_dimensions
+    if column is not None and column != configured:
+        raise EmbeddingDimensionMismatch(
+            f"{store.settings.schema_name}.agent_facts.embedding is vector({column}) but "
+            f"MEMORY_PIPELINE_EMBEDDING_DIMENSIONS={configured}: set it back to {column} (or a model of that size), "
+            "or drop the column's index and alter it: ALTER TABLE ... ALTER COLUMN embedding TYPE "
+            f"vector({configured}) USING NULL, then re-create agent_facts_embedding_hnsw (init-db does)."
+        )
+
+
+def label_languages(store: Store, conn: psycopg.Connection) -> Counter[str]:
+    """Set fts_config on active facts that have none; returns {configuration: facts labelled}."""
+    rows = conn.execute(store.query(conn, "facts_without_fts_config")).fetchall()
+    by_config: dict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        by_config[text_search_config(row["fact"])].append(row["id"])
+    with conn.transaction():
+        for config, ids in by_config.items():
+            conn.execute(store.query(conn, "set_fts_config"), {"config": config, "ids": ids})
+    return Counter({config: len(ids) for config, ids in by_config.items()})
+
+
+def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) -> dict[str, Any]:
+    """Embed active facts without an embedding, through the cache, one transaction per batch. Returns counts:
+    embedded, cache hits, requests, failed (still NULL, retried next night) and the failure kinds."""
+    settings = store.settings
+    counts: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    try:
+        check_embedding_dimensions(store, conn)
+    except EmbeddingDimensionMismatch as exc:
+        log.warning("embeddings skipped: %s", exc)
+        pending = len(conn.execute(store.query(conn, "facts_without_embedding")).fetchall())
+        return {"embeddings_failed": pending, "embedding_failures": {"dimension_mismatch": pending}}
+    rows = conn.execute(store.query(conn, "facts_without_embedding")).fetchall()
+    params = {"model": embedder.model, "dimensions": embedder.dimensions}
+    ids_by_hash: dict[str, list[int]] = defaultdict(list)
+    text_by_hash: dict[str, str] = {}
+    for row in rows:
+        digest = text_sha256(row["fact"])
+        ids_by_hash[digest].append(row["id"])
+        text_by_hash[digest] = row["fact"]
+    hashes = list(ids_by_hash)
+    cached = {r["text_sha256"] for r in conn.execute(
+        store.query(conn, "cached_embedding_hashes"), {**params, "hashes": hashes}).fetchall()}
+    missing = [h for h in hashes if h not in cached]
+    counts["cache_hits"] = sum(len(ids_by_hash[h]) for h in cached)
+    batch_size = settings.embedding_batch_size
+    usable = set(cached)
+    for start in range(0, len(missing), batch_size):
+        batch = missing[start:start + batch_size]
+        try:
+            counts["requests"] += 1
+            vectors = embedder.embed([text_by_hash[h] for h in batch])
+        except (openai.OpenAIError, EmbeddingError) as exc:
+            kind = type(exc).__name__
+            failures[kind] += sum(len(ids_by_hash[h]) for h in batch)
+            log.warning("embedding batch of %d texts failed: %s", len(batch), kind)
+            if not isinstance(exc, (openai.BadRequestError, EmbeddingError)):
+                # The endpoint is down or refusing (after the SDK's retries): leave the rest for next night.
+                rest = missing[start + batch_size:]
+                failures[kind] += sum(len(ids_by_hash[h]) for h in rest)
+                break
+            continue
+        with conn.transaction():
+            conn.execute(store.query(conn, "insert_cached_embeddings"),
+                         {**params, "hashes": batch, "vectors": [vector_literal(v) for v in vectors]})
+        usable.update(batch)
+    pairs = [(fact_id, h) for h in usable for fact_id in ids_by_hash[h]]
+    if pairs:
+        with conn.transaction():
+            counts["embedded"] = conn.execute(store.query(conn, "set_embeddings_from_cache"), {
+                **params, "ids": [p[0] for p in pairs], "hashes": [p[1] for p in pairs]}).rowcount
+    return {
+        "facts_embedded": counts["embedded"],
+        "embedding_cache_hits": counts["cache_hits"],
+        "embedding_requests": counts["requests"],
+        "embeddings_failed": sum(failures.values()),
+        "embedding_failures": dict(sorted(failures.items())),
+    }
+
+
+def index_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder | None) -> dict[str, Any]:
+    """What the `active_facts` stage runs after reconciliation: text search languages, then embeddings when an
+    embedder is configured. Returns metadata counts (no text)."""
+    languages = label_languages(store, conn)
+    metadata: dict[str, Any] = {"facts_language_labelled": dict(sorted(languages.items())),
+                                "embeddings": f"{embedder.model}/{embedder.dimensions}" if embedder else "none"}
+    if embedder is not None:
+        # One embedding pass at a time per schema (a backfill runs partitions side by side): the second waits,
+        # then finds the facts embedded and pays for none of them twice.
+        conn.execute(store.query(conn, "lock_embeddings"), {"schema": store.settings.schema_name})
+        try:
+            metadata.update(embed_new_facts(store, conn, embedder))
+        finally:
+            conn.execute(store.query(conn, "unlock_embeddings"), {"schema": store.settings.schema_name})
+    return metadata

@@ -1,0 +1,128 @@
+"""The n8n workflow templates in n8n/: valid workflow JSON of current node types, and the SQL they run works."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_pipeline.embeddings import index_new_facts
+from memory_pipeline.settings import Settings
+from memory_pipeline_tests import n8n_statements as node
+from memory_pipeline_tests.openai_server import ScriptedOpenAIServer, hashed_embedding
+from memory_pipeline_tests.test_recall import DIMS, Facts, embedder_for
+
+TEMPLATES = sorted((Path(__file__).parents[1] / "n8n").glob("*.json"))
+# Node types and the typeVersions current n8n declares for them (from each node's `version` list in the
+# n8n-io/n8n sources, 2026): a template must use one of them.
+KNOWN_VERSIONS = {
+    "@n8n/n8n-nodes-langchain.chatTrigger": {1, 1.1, 1.2, 1.3, 1.4, 1.5},
+    "@n8n/n8n-nodes-langchain.agent": {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.1, 2.2, 2.3, 3, 3.1},
+    "@n8n/n8n-nodes-langchain.lmChatOpenAi": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.memoryPostgresChat": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.vectorStorePGVector": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.embeddingsOpenAi": {1, 1.1, 1.2},
+    "n8n-nodes-base.postgres": {2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6},
+    "n8n-nodes-base.stickyNote": {1},
+}
+CONNECTION_TYPES = {"main", "ai_languageModel", "ai_memory", "ai_tool", "ai_embedding"}
+SESSION = "{{ $('When chat message received').item.json.sessionId }}"
+
+
+def load(path):
+    return json.loads(path.read_text())
+
+
+def by_type(workflow, type_):
+    return [n for n in workflow["nodes"] if n["type"] == type_]
+
+
+def test_there_are_two_templates():
+    assert [p.name for p in TEMPLATES] == ["agent_with_facts_block.json", "agent_with_memory_search.json"]
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_template_is_an_importable_workflow(path):
+    workflow = load(path)
+    assert isinstance(workflow["name"], str) and workflow["settings"]["executionOrder"] == "v1"
+    names = [n["name"] for n in workflow["nodes"]]
+    assert len(names) == len(set(names)) and len({n["id"] for n in workflow["nodes"]}) == len(names)
+    for n in workflow["nodes"]:
+        assert {"id", "name", "type", "typeVersion", "position", "parameters"} <= set(n), n["name"]
+        assert n["typeVersion"] in KNOWN_VERSIONS[n["type"]], (n["type"], n["typeVersion"])
+        assert len(n["position"]) == 2 and all(isinstance(x, (int, float)) for x in n["position"])
+    # Connections are keyed by source node name; every target exists and the type matches the output slot.
+    targets = set()
+    for source, outputs in workflow["connections"].items():
+        assert source in names
+        for kind, branches in outputs.items():
+            assert kind in CONNECTION_TYPES
+            for branch in branches:
+                for link in branch:
+                    assert link["node"] in names and link["type"] == kind and link["index"] == 0
+                    targets.add((source, kind, link["node"]))
+    assert {("When chat message received", "main", "Recall facts"), ("Recall facts", "main", "AI Agent"),
+            ("OpenAI Chat Model", "ai_languageModel", "AI Agent"),
+            ("Postgres Chat Memory", "ai_memory", "AI Agent")} <= targets
+    connected = {s for s, _, _ in targets} | {t for _, _, t in targets}
+    assert connected == {n for n in names if n != "About this template"}
+
+    agent = by_type(workflow, "@n8n/n8n-nodes-langchain.agent")[0]["parameters"]
+    assert "{{ $json.facts" in agent["options"]["systemMessage"]
+    memory = by_type(workflow, "@n8n/n8n-nodes-langchain.memoryPostgresChat")[0]["parameters"]
+    assert memory["tableName"] == Settings().source_table and memory["sessionKey"] == "=" + SESSION
+    assert memory["contextWindowLength"] == 5
+
+
+def test_search_template_wires_the_vector_store_as_a_tool():
+    workflow = load(TEMPLATES[1])
+    connections = workflow["connections"]
+    assert connections["Search my memory"] == {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    assert connections["Embeddings OpenAI"]["ai_embedding"][0][0]["node"] == "Search my memory"
+    store = by_type(workflow, "@n8n/n8n-nodes-langchain.vectorStorePGVector")[0]["parameters"]
+    assert store["mode"] == "retrieve-as-tool" and store["tableName"] == "memory_pipeline.memory_documents"
+    assert store["options"]["metadata"]["metadataValues"] == [{"name": "user_key", "value": "=" + SESSION}]
+    embeddings = by_type(workflow, "@n8n/n8n-nodes-langchain.embeddingsOpenAi")[0]["parameters"]
+    assert embeddings["model"] == Settings().embedding_model
+    assert embeddings["options"]["dimensions"] == Settings().embedding_dimensions
+
+
+@pytest.fixture
+def memory(make_settings):
+    facts = Facts(make_settings(embedding_dimensions=DIMS))
+    facts.add("tg:42", "User likes green tea.", days_ago=2)
+    facts.add("tg:42", "User lives in Lisbon.", days_ago=1)
+    facts.add("tg:7", "User likes coffee.")
+    with ScriptedOpenAIServer(embedding_dimensions=DIMS) as server, facts.pool.connection() as conn:
+        index_new_facts(facts.store, conn, embedder_for(server))
+    return facts
+
+
+def in_test_schema(text, settings):
+    # The templates name the default schema; the test database gives each test its own.
+    return text.replace("memory_pipeline.", settings.schema_name + ".")
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_the_templates_sql_runs_on_the_database(memory, path):
+    workflow = load(path)
+    postgres = by_type(workflow, "n8n-nodes-base.postgres")[0]["parameters"]
+    assert postgres["operation"] == "executeQuery" and "$1" in postgres["query"]
+    # One parameter, the session key, passed as an array so a key with a comma stays one value.
+    assert postgres["options"]["queryReplacement"] == "={{ [ " + SESSION[3:-3] + " ] }}"
+    with memory.pool.connection() as conn:
+        rows = node.send(conn, in_test_schema(postgres["query"], memory.settings), ["tg:42"])
+        assert [r["facts"] for r in rows] == [
+            "\n".join(f"- [{d}] {f}" for d, f in [
+                (memory.rows("SELECT to_char(valid_from, 'YYYY-MM-DD') AS d FROM {schema}.agent_facts "
+                             "WHERE fact = %s", (f,))[0]["d"], f)
+                for f in ["User likes green tea.", "User lives in Lisbon."]])]
+        assert node.send(conn, in_test_schema(postgres["query"], memory.settings), ["nobody"]) == [{"facts": ""}]
+
+        for store in by_type(workflow, "@n8n/n8n-nodes-langchain.vectorStorePGVector"):
+            table = in_test_schema(store["parameters"]["tableName"], memory.settings)
+            key = store["parameters"]["options"]["metadata"]["metadataValues"][0]["name"]
+            node.send(conn, node.CREATE_EXTENSION)
+            node.send(conn, node.create_table(table))
+            rows = node.send(conn, node.similarity_search(table).replace("'user_key'", f"'{key}'"),
+                             node.search_params(hashed_embedding("tea", DIMS), store["parameters"]["topK"], "tg:42"))
+            assert [r["text"] for r in rows][0] == "User likes green tea." and len(rows) == 2
