@@ -218,10 +218,31 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
-    """Time each stage on synthetic MemoryBank-based chat memory (see memory_pipeline/benchmark.py)."""
+    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmark.py), or with --llm the
+    two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmark_llm.py)."""
+    if args.llm:
+        from memory_pipeline import benchmark_llm
+
+        benchmark_llm.run(args.conversations, args.latency, args.in_flight)
+        return 0
     from memory_pipeline import benchmark
 
     benchmark.run(args.users, args.days, args.history_days)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Score the configured backend against the gold sets (see memory_pipeline/evaluation); prints tables."""
+    from memory_pipeline.evaluation import GoldSetError, evaluate
+    from memory_pipeline.extractors import make_extractor
+
+    extractor = make_extractor(args.settings)
+    try:
+        result = evaluate(extractor, args.gold_set or ("cases", "n8n", "memorybank"), args.locomo)
+    except GoldSetError as exc:
+        print(f"memory-pipeline: {exc}", file=sys.stderr)
+        return 2
+    print(result.render())
     return 0
 
 
@@ -352,7 +373,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the first N of the 10 sample days (more than 10 runs all 10)")
     bench.add_argument("--history-days", type=int, default=0,
                        help="first store N days of consolidated history (--users conversations a day)")
+    bench.add_argument("--llm", action="store_true",
+                       help="instead: the two LLM stages against a scripted OpenAI-compatible server it starts")
+    bench.add_argument("--conversations", type=_positive_int, default=2000,
+                       help="with --llm: conversations of the throughput night")
+    bench.add_argument("--latency", type=float, default=0.2, help="with --llm: seconds the server takes per request")
+    bench.add_argument("--in-flight", type=_positive_int, default=None,
+                       help="with --llm: requests in flight (default MEMORY_PIPELINE_LLM_MAX_IN_FLIGHT)")
     bench.set_defaults(func=cmd_benchmark)
+    ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
+    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],
+                    help="only this gold set (repeatable); default all three")
+    ev.add_argument("--locomo", type=Path, metavar="PATH",
+                    help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
+    ev.set_defaults(func=cmd_eval)
     recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
     who = recall.add_mutually_exclusive_group(required=True)
     who.add_argument("--user", help="user key")

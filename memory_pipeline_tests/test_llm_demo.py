@@ -1,5 +1,5 @@
 """`MEMORY_PIPELINE_EXTRACTOR=openai OPENAI_BASE_URL=<test server> memory-pipeline demo`, as the README shows it:
-the bundled test server started with `python -m memory_pipeline_tests.openai_server`, the demo run against it."""
+the bundled test server started with `python -m memory_pipeline.testing.openai_server`, the demo run against it."""
 
 import socket
 import subprocess
@@ -19,7 +19,7 @@ def free_port() -> int:
 
 def test_demo_through_the_llm_backend(embedded_env):  # noqa: F811 - pytest fixture imported above
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "memory_pipeline_tests.openai_server", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "memory_pipeline.testing.openai_server", "--port", str(port)],
                               cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         assert "test server on" in server.stdout.readline()

@@ -1,0 +1,132 @@
+"""Run a backend over n8n rows the way the pipeline does, without a database: split into conversations,
+summarise, extract, validate each candidate, and reconcile a user's accepted facts."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from memory_pipeline.domain.conversations import Conversation, build_conversations, partition_window
+from memory_pipeline.domain.facts import Candidate, validate_candidate
+from memory_pipeline.domain.messages import SourceRow
+from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion, reconcile_user
+from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
+from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
+
+# Gold sets are written for the pipeline's defaults (3 h idle gap, UTC days, backlog on the partitions start),
+# so the evaluation uses them whatever the environment says: the figures do not move with local settings.
+_DEFAULTS = Settings()
+_ACCEPTED_FACT_FIELDS = {f.name for f in dataclasses.fields(AcceptedFact)}
+
+
+@dataclass
+class ExtractionRun:
+    """What a backend proposed for a set of rows: every validated candidate (accepted and rejected), the
+    conversations it failed on, and the tokens it reported."""
+
+    conversations: list[Conversation] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    failed_by_reason: Counter[str] = field(default_factory=Counter)
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def conversations_failed(self) -> int:
+        """Conversations the backend failed on (any reason)."""
+        return sum(self.failed_by_reason.values())
+
+    @property
+    def accepted(self) -> list[Candidate]:
+        """Candidates whose quote was found in a user turn."""
+        return [c for c in self.candidates if c.status == "accepted"]
+
+
+def conversations_of(rows: Iterable[SourceRow]) -> list[Conversation]:
+    """The conversations the pipeline would build from `rows` with the default settings (session key = user)."""
+    return build_conversations(
+        rows,
+        idle_gap=timedelta(minutes=_DEFAULTS.idle_gap_minutes),
+        timezone=_DEFAULTS.timezone,
+        backlog_date=_DEFAULTS.effective_backlog_date,
+        user_key=lambda key: key,
+        max_chars=_DEFAULTS.max_message_chars,
+        max_span=timedelta(hours=_DEFAULTS.max_conversation_hours),
+    )
+
+
+def _propose(extractor: Extractor, conversation: Conversation) -> ExtractionResult | ExtractorError:
+    """The facts the pipeline's two LLM stages would get for `conversation`: the summary request's facts when the
+    backend returned them with the summary (one request for both stages), else the extraction request's; the
+    summary's tokens are added. A failure is returned, not raised; any other exception becomes an
+    ExtractorError (reason `backend_error`), as in the stages."""
+    try:
+        summary = extractor.summarize(conversation)
+        facts = getattr(summary, "facts", None)
+        if facts is not None:
+            result = ExtractionResult(facts=facts)
+        else:
+            result = extractor.extract(conversation, summary.text)
+    except ExtractorError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - a backend bug or odd answer fails this conversation only
+        return ExtractorError(type(exc).__name__)  # the exception's name only: its text may quote the transcript
+    return result.model_copy(update={"input_tokens": result.input_tokens + summary.input_tokens,
+                                     "output_tokens": result.output_tokens + summary.output_tokens})
+
+
+def extract(extractor: Extractor, rows: Sequence[SourceRow]) -> ExtractionRun:
+    """Summarise and extract every conversation of `rows` with `extractor`, validating each proposed fact as
+    the `extracted_facts` stage does. Requests run `extractor.max_in_flight` at a time when the backend sets
+    it (1 otherwise). A conversation that fails is counted in `failed_by_reason` and skipped (its facts are
+    then missing from the scores)."""
+    run = ExtractionRun(conversations=conversations_of(rows))
+    backlog_start = partition_window(_DEFAULTS.effective_backlog_date, _DEFAULTS.timezone)[0]
+    in_flight = max(1, int(getattr(extractor, "max_in_flight", 1) or 1))
+    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="eval") as pool:
+        results = list(pool.map(lambda c: _propose(extractor, c), run.conversations))
+    for conversation, result in zip(run.conversations, results):
+        if isinstance(result, ExtractorError):
+            run.failed_by_reason[getattr(result, "reason", None) or "backend_error"] += 1
+            continue
+        run.input_tokens += result.input_tokens
+        run.output_tokens += result.output_tokens
+        fallback = backlog_start if conversation.is_legacy else None
+        run.candidates.extend(validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts))
+    return run
+
+
+def accepted_fact(candidate: Candidate) -> AcceptedFact | None:
+    """The reconciler's input for an accepted candidate. A retraction is passed on only when the reconciler
+    knows retractions (AcceptedFact has a `retraction` field); otherwise it is left out rather than stored as
+    an ordinary fact. None for a retraction left out."""
+    values = dict(
+        candidate_id=candidate.candidate_id, user_key=candidate.user_key, category=candidate.category,
+        attribute=candidate.attribute, value=candidate.value, fact=candidate.fact, quote=candidate.quote,
+        quote_message_id=candidate.quote_message_id, quote_speaker=candidate.quote_speaker,
+        conversation_id=candidate.conversation_id, said_at=candidate.said_at, position=candidate.position,
+    )
+    if "retraction" in _ACCEPTED_FACT_FIELDS:
+        values["retraction"] = candidate.retraction
+    elif candidate.retraction:
+        return None
+    return AcceptedFact(**values)
+
+
+def reconcile(candidates: Iterable[Candidate]) -> list[FactVersion]:
+    """Fact versions of every user of the accepted `candidates`, each user reconciled on their own."""
+    by_user: dict[str, list[AcceptedFact]] = {}
+    for candidate in candidates:
+        if candidate.status != "accepted" or candidate.said_at is None:
+            continue
+        fact = accepted_fact(candidate)
+        if fact is not None:
+            by_user.setdefault(candidate.user_key, []).append(fact)
+    versions: list[FactVersion] = []
+    for user_key in sorted(by_user):
+        versions.extend(reconcile_user(by_user[user_key], DEFAULT_TTL_DAYS))
+    return versions
+
