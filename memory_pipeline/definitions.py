@@ -29,7 +29,7 @@ def nightly_partitions(tick_local_date: date, partitions_start: date) -> list[st
 
 
 def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -> dg.ScheduleDefinition:
-    """03:00 in the partitions' timezone, running by default (DESIGN section 3)."""
+    """03:00 in the partitions' timezone, running by default: a nightly job that nobody has to switch on."""
 
     @dg.schedule(
         job=job,

@@ -43,7 +43,7 @@ def _first_error(exc: Exception) -> str:
         return str(error["msg"])
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
-# Default time-to-live per category, in days. DESIGN section 4: "years for a contact preference, weeks for a
+# Default time-to-live per category, in days. The design rule: "years for a contact preference, weeks for a
 # purchase intent"; a category-level default until attribute-level TTLs land.
 DEFAULT_TTL_DAYS = {"preference": 730, "decision": 365, "client_info": 1095}
 

@@ -36,7 +36,7 @@ from memory_pipeline.store import Store
 
 log = logging.getLogger(__name__)
 
-SCHEDULE_HOUR = 3  # the nightly schedule's hour, in the partitions' timezone (DESIGN section 3)
+SCHEDULE_HOUR = 3  # the nightly schedule's hour, in the partitions' timezone: after midnight plus the idle gap
 
 
 @dataclass

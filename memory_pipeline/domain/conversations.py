@@ -1,7 +1,7 @@
 """Split a session key's messages into conversations and decide which are closed.
 
 A session key (n8n's `session_id`) is often a chat id that lives for months, so it is not a conversation.
-A conversation is a run of one key's messages with no gap longer than the idle threshold (DESIGN section 2);
+A conversation is a run of one key's messages with no gap longer than the idle threshold;
 it is closed once its last message is older than that threshold, and it belongs to the partition of the local
 day of its last message. Rows without a timestamp (the legacy backlog) form one conversation per key, ordered
 by id, attributed to the backlog date and always closed.

@@ -1,7 +1,7 @@
 """Fact candidates: the shape every extractor returns, and the checks that accept or reject each one.
 
 Every candidate is kept with its status; a rejected one carries one reason from `REJECTION_REASONS`
-(DESIGN section 3, asset `extracted_facts`).
+(asset `extracted_facts`).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def quotable_text(turn) -> str:
 def fact_key(fact: str) -> str:
     """Dedup key of a fact text: whitespace-collapsed, case-folded, trailing punctuation dropped.
 
-    Two facts of one user and category with the same key are the same fact (DESIGN section 4)."""
+    Two facts of one user and category with the same key are the same fact (no second active version)."""
     return re.sub(r"[\s.!?。！？]+$", "", normalize_whitespace(fact).casefold())
 
 

@@ -1,6 +1,6 @@
 """Parse one row of n8n's chat-memory table into a transcript turn, a skipped row, or a rejection.
 
-Row shapes are the ones listed in DESIGN section 2 and reproduced in
+Row shapes are the ones met in n8n installations in the field, reproduced in
 `memory_pipeline_tests/fixtures/message_shapes.jsonl`: the flat LangChain-JS shape n8n writes, the nested
 LangChain-Python shape (`{"type", "data": {...}}`), content as a list of blocks, tool rows, ai rows carrying
 only `tool_calls`, `Calling X with input` stand-ins, `[Used tools: ...]` prefixes, hidden system rows and

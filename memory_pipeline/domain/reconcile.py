@@ -1,4 +1,4 @@
-"""Reconcile one user's accepted candidates into fact versions (DESIGN section 4).
+"""Reconcile one user's accepted candidates into fact versions (the rules are listed below).
 
 The result is a pure function of the *set* of candidates: they are folded in the order they were said
 (`said_at`, then message id and position), so backfilling an older day after a newer one gives the same facts as running
