@@ -25,6 +25,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("facts_extracted_at", "timestamp with time zone", "set once its facts are extracted"),
         ("extracted_with", "text", "extractor/model/prompt version"),
         ("recorded_at", "timestamp with time zone", "first written"),
+        ("text_pruned_at", "timestamp with time zone", "when its text was dropped after the text retention"),
     ]),
     "session_summaries": ("session_summaries", [
         ("conversation_id", "text", "conversation summarised (primary key)"),

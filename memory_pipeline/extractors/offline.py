@@ -239,9 +239,9 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 _VERB_FORMS = {
-    "love": "loves", "like": "likes", "enjoy": "enjoys", "adore": "adores", "prefer": "prefers",
+    "love": "loves", "like": "likes", "enjoy": "enjoys", "prefer": "prefers",
     "hate": "hates", "dislike": "dislikes", "can't stand": "cannot stand", "don't like": "does not like",
-    "do not like": "does not like", "aime": "likes", "adore": "loves", "喜欢": "likes", "爱": "loves",
+    "do not like": "does not like", "aime": "likes", "adore": "loves",  # "adore": English and French ("j'adore") "喜欢": "likes", "爱": "loves",
     "讨厌": "hates", "不喜欢": "does not like",
 }
 _ATTRIBUTE_BY_VERB = {"send": "delivery_instruction", "mail": "delivery_instruction", "ship": "shipping_address",
