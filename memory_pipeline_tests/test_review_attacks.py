@@ -56,3 +56,15 @@ def test_invisible_characters_do_not_make_other_words_pass():
     candidate = validate_candidate(ExtractedFact(category="preference", fact="User likes chessboxing.",
                                                  quote="I like chess\u200bboxing", quote_message_id=1), chat, 0)
     assert (candidate.status, candidate.reason) == ("rejected", "quote_not_found")
+
+
+# -- harmless variations in a model's answer must not fail the conversation ---------------------------------
+def test_category_and_attribute_case_and_extra_keys_are_read_leniently(server, make):  # noqa: F811
+    chat = conversation(("human", "I live in Lyon now."))
+    variant = {**fact("I live in Lyon now.", 1, " Client_Info ", "Home_Location ", "Lyon", "User lives in Lyon."),
+               "confidence": 0.9}
+    server.script.append(answer(variant, summary=None))
+    extracted = make(server).extract(chat).facts
+    assert len(server.chat_requests()) == 1  # accepted at once, not asked again
+    candidate = validate_candidate(extracted[0], chat, 0)
+    assert (candidate.status, candidate.category, candidate.attribute) == ("accepted", "client_info", "home_location")

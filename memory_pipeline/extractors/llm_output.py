@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from memory_pipeline.domain.facts import ExtractedFact
 
@@ -18,9 +18,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class LLMFact(_Strict):
+class LLMFact(BaseModel):
     """One fact as the model returns it. `message_id` is the id of the user line the quote is copied from;
     `attribute` is the reconciliation slot (None for a fact that fills no slot)."""
+
+    # (Not in the docstring: it is sent as the schema's description.) Lenient where a model's harmless variation
+    # would otherwise fail the whole conversation's answer: keys outside the schema ("confidence") are ignored,
+    # category and attribute are read regardless of case and surrounding whitespace (" Preference",
+    # "Home_Location"): the reconciler's slots are lower case, and "Home_Location" must not be a second slot.
+    model_config = ConfigDict(extra="ignore")
 
     category: Literal["preference", "decision", "client_info"]
     attribute: str | None = None
@@ -29,6 +35,11 @@ class LLMFact(_Strict):
     quote: str
     message_id: int | None = None
     retraction: bool = False
+
+    @field_validator("category", "attribute", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().casefold() if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _retraction_names_its_slot(self) -> "LLMFact":
