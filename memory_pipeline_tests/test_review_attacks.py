@@ -68,3 +68,20 @@ def test_category_and_attribute_case_and_extra_keys_are_read_leniently(server, m
     assert len(server.chat_requests()) == 1  # accepted at once, not asked again
     candidate = validate_candidate(extracted[0], chat, 0)
     assert (candidate.status, candidate.category, candidate.attribute) == ("accepted", "client_info", "home_location")
+
+
+# -- a media word in brackets inside the user's own sentence ------------------------------------------------
+@pytest.mark.parametrize("text,own,machine", [
+    ("I bought a [Photo] frame for my mum.", "I bought a [Photo] frame for my mum.", None),
+    ("I love my new [image] editor setup.", "I love my new [image] editor setup.", None),
+    # labels where templates put them still start a machine-written block
+    ("[Photo] frame for my mum", "", "[Photo] frame for my mum"),
+    ("Look at this! [Photo] A T-shirt printed with I love Berlin.", "Look at this!",
+     "[Photo] A T-shirt printed with I love Berlin."),
+    ("Look at my shirt [Image analysis] the photo shows a T-shirt printed with: I love Berlin.", "Look at my shirt",
+     "[Image analysis] the photo shows a T-shirt printed with: I love Berlin."),
+])
+def test_a_bracketed_media_word_inside_a_sentence_stays_the_users(text, own, machine):
+    from memory_pipeline.domain.messages import split_machine_text
+    kept, machine_text = split_machine_text(text)
+    assert (kept.strip(), machine_text) == (own, machine)
