@@ -72,7 +72,7 @@ def prompt_block(conn_or_url: psycopg.Connection | str, user_key: str, n: int | 
     query = sql.SQL("SELECT {}(%(user)s, %(n)s, %(record)s, coalesce(%(as_of)s, now())) AS block").format(
         _function(settings, "recall_block"))
     with _connection(conn_or_url) as conn:
-        row = conn.execute(query, {"user": user_key, "n": n or settings.recall_block_facts,
+        row = conn.execute(query, {"user": user_key, "n": settings.recall_block_facts if n is None else n,
                                    "record": record, "as_of": as_of}).fetchone()
     return _value(row, "block") or ""
 
