@@ -99,3 +99,13 @@ def test_prompt_block_keeps_each_fact_on_one_line_whatever_the_line_break(make_s
         assert prompt_block(conn, "mallory", 0, record=False, settings=facts.settings) == ""
     lines = block.splitlines()  # Python splits on every Unicode line boundary
     assert len(lines) == 6 and all(line.startswith("- [") and line.count("- [") == 2 for line in lines)
+
+
+# -- a server answering 200 with a body that is not JSON -------------------------------------------------------
+def test_a_200_whose_body_is_not_json_is_a_server_error(server, make):  # noqa: F811
+    from memory_pipeline.extractors.base import ExtractorError
+    from memory_pipeline_tests.openai_server import Reply
+    server.script.append(Reply(body="<html>gateway says: I live in Lyon</html>"))
+    with pytest.raises(ExtractorError) as error:
+        make(server).extract(conversation(("human", "I live in Lyon now.")))
+    assert error.value.reason == "server_error" and "Lyon" not in str(error.value)
