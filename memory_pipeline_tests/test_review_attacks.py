@@ -109,3 +109,44 @@ def test_a_200_whose_body_is_not_json_is_a_server_error(server, make):  # noqa: 
     with pytest.raises(ExtractorError) as error:
         make(server).extract(conversation(("human", "I live in Lyon now.")))
     assert error.value.reason == "server_error" and "Lyon" not in str(error.value)
+
+
+# -- a recall racing with the nightly run that deletes a fact version ----------------------------------------
+def test_a_recall_racing_with_a_fact_deletion_does_not_fail(make_settings):
+    import threading
+    import time as _time
+
+    import psycopg
+    from psycopg import sql
+
+    from memory_pipeline.recall import prompt_block
+    from memory_pipeline_tests.test_recall import Facts
+    facts = Facts(make_settings())
+    fact_id = facts.add("rita", "User likes tea.")
+    outcome = {}
+    with psycopg.connect(facts.settings.database_url, autocommit=False) as nightly:
+        nightly.execute(sql.SQL("DELETE FROM {}.agent_facts WHERE id = %s").format(
+            sql.Identifier(facts.settings.schema_name)), (fact_id,))  # not committed yet
+
+        def recall():
+            try:
+                with psycopg.connect(facts.settings.database_url, autocommit=True) as agent:
+                    outcome["pid"] = agent.info.backend_pid
+                    outcome["block"] = prompt_block(agent, "rita", settings=facts.settings)
+            except psycopg.Error as exc:
+                outcome["error"] = exc.sqlstate
+
+        thread = threading.Thread(target=recall)
+        thread.start()
+        waiting = False
+        for _ in range(200):  # until the recall waits on the nightly run's row lock (or is done)
+            with psycopg.connect(facts.settings.database_url, autocommit=True) as watcher:
+                waiting = watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s AND "
+                                          "wait_event_type = 'Lock'", (outcome.get("pid", 0),)).fetchone()[0] > 0
+            if waiting or not thread.is_alive():
+                break
+            _time.sleep(0.05)
+        nightly.commit()
+        thread.join()
+    assert "error" not in outcome
+    assert facts.rows("SELECT count(*) AS n FROM {schema}.fact_recalls")[0]["n"] == 0

@@ -29,6 +29,9 @@ RETURNS void LANGUAGE sql VOLATILE AS $$
            now() + make_interval(days => least({extension_days}, {max_extension_days}))
     FROM {schema}.agent_facts AS f
     WHERE f.id = ANY (p_fact_ids) AND f.user_key = p_user_key
+    -- The lock waits for a nightly run deleting the version now, then skips it: without it, the foreign key
+    -- check of a version deleted meanwhile fails the agent's whole recall.
+    FOR KEY SHARE OF f
     ON CONFLICT (fact_id) DO UPDATE SET
         recall_count = r.recall_count + 1,
         recall_days = r.recall_days + (timezone('UTC', r.last_recalled_at)::date < timezone('UTC', now())::date)::int,
