@@ -150,3 +150,15 @@ def test_a_recall_racing_with_a_fact_deletion_does_not_fail(make_settings):
         thread.join()
     assert "error" not in outcome
     assert facts.rows("SELECT count(*) AS n FROM {schema}.fact_recalls")[0]["n"] == 0
+
+
+# -- settings that pass validation but would mix users or break figures --------------------------------------
+@pytest.mark.parametrize("name,value", [
+    ("MEMORY_PIPELINE_SENDER_USER_KEY", "group-member"),  # a constant: every sender of every group one user
+    ("MEMORY_PIPELINE_LLM_INPUT_PRICE_PER_MILLION", "inf"),
+    ("MEMORY_PIPELINE_LLM_OUTPUT_PRICE_PER_MILLION", "infinity"),
+])
+def test_settings_that_would_mix_users_or_break_figures_are_refused(name, value):
+    from memory_pipeline.settings import SettingError, Settings
+    with pytest.raises(SettingError, match=name):
+        Settings.from_env({name: value})
