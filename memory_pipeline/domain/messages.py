@@ -37,9 +37,13 @@ _ROLE_BY_TYPE: dict[str, Role] = {
 _STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
 # n8n's human templates for group and channel chats (Telegram, Slack, WhatsApp): a first line
 # "## Message from NAME (details):" before the sender's own text, which follows on the same line after the colon
-# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept.
+# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept. NAME is a display
+# name, at most MAX_SENDER_CHARS (chat apps allow 25 to 128): a longer "name" is not a header but text someone
+# typed, and would make a user key too long to index.
+MAX_SENDER_CHARS = 128
 _TEMPLATE_HEADER = re.compile(
-    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]*?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]{0,%d}?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    % (MAX_SENDER_CHARS - 1) +
     r"(?::[ \t]*\n?|\n|$)"
 )
 # Machine-written text that agent templates (WhatsApp, Telegram) put into the human row: the output of an image,
