@@ -198,3 +198,22 @@ def test_a_user_key_too_long_to_index_is_rejected_and_its_rows_kept():
                                         backlog_date=at.date(), user_key=user_key_mapper(None), sender_template="{sender}" + "x" * MAX_USER_KEY_BYTES)
     assert all(c.is_unattributed for c in conversations)
     assert {r.reason for c in conversations for r in c.rows} == {"user_key_too_long"}
+
+
+def test_short_quotes_accepted_before_the_length_rule_do_not_fail_the_verbatim_check(make_settings):
+    import json
+    from datetime import date
+
+    from memory_pipeline import sample, stages
+    from memory_pipeline.store import Store
+    from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
+    p = Pipeline(make_settings())
+    p.load(sample.fixture_rows([json.dumps({"id": 1, "session_id": "s1", "created_at": "2026-05-03T12:00:00Z",
+                                            "message": {"type": "human", "content": "I live in Oslo."}})]))
+    assert p.run("2026-05-03").success
+    # An installation upgraded from before the rule: an accepted candidate quoting one word of its message.
+    p.rows("UPDATE {schema}.fact_candidates SET quote = 'Oslo' WHERE status = 'accepted' RETURNING 1")
+    with p.pool.connection() as conn:
+        assert stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+        p.rows("UPDATE {schema}.fact_candidates SET quote = 'Bergen' WHERE status = 'accepted' RETURNING 1")
+        assert not stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
