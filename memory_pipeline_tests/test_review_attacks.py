@@ -194,8 +194,9 @@ def test_a_user_key_too_long_to_index_is_rejected_and_its_rows_kept():
     at = datetime(2026, 5, 3, 12, tzinfo=timezone.utc)
     rows = [SourceRow(1, "s" * (MAX_USER_KEY_BYTES + 1), {"type": "human", "content": "I live in Oslo."}, at),
             SourceRow(2, "ok", {"type": "human", "content": "## Message from Eve: I live in Rome."}, at)]
-    conversations = build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC",
-                                        backlog_date=at.date(), user_key=user_key_mapper(None), sender_template="{sender}" + "x" * MAX_USER_KEY_BYTES)
+    conversations = build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC", backlog_date=at.date(),
+                                        user_key=user_key_mapper(None),
+                                        sender_template="{sender}" + "x" * MAX_USER_KEY_BYTES)
     assert all(c.is_unattributed for c in conversations)
     assert {r.reason for c in conversations for r in c.rows} == {"user_key_too_long"}
 
@@ -217,3 +218,21 @@ def test_short_quotes_accepted_before_the_length_rule_do_not_fail_the_verbatim_c
         assert stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
         p.rows("UPDATE {schema}.fact_candidates SET quote = 'Bergen' WHERE status = 'accepted' RETURNING 1")
         assert not stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+
+
+# -- one text the embeddings server refuses must not keep its whole batch unembedded ---------------------------
+def test_one_refused_text_does_not_keep_its_batch_without_embeddings(make_settings):
+    from memory_pipeline.store import Store
+    from memory_pipeline_tests.openai_server import ScriptedOpenAIServer
+    from memory_pipeline_tests.test_recall import Facts, embedder_for
+    facts = Facts(make_settings(embedding_dimensions=16))
+    facts.store = Store(facts.settings)
+    for text in ["User likes green tea.", "User lives in Lisbon.", "User POISON " * 50, "User prefers email.",
+                 "User plays chess."]:
+        facts.add("ana", text)
+    with ScriptedOpenAIServer(embedding_dimensions=16) as server:
+        server.refuse_embedding = lambda text: "POISON" in text
+        metadata = facts.index(embedder_for(server, 16))
+    assert (metadata["facts_embedded"], metadata["embeddings_failed"]) == (4, 1)
+    assert [r["fact"] for r in facts.rows("SELECT fact FROM {schema}.agent_facts WHERE embedding IS NULL")] == [
+        "User POISON " * 50]

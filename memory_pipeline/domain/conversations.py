@@ -162,8 +162,9 @@ def build_conversations(
     (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
 
     A human row with a sender (`## Message from NAME`) gets the user key `sender_user_key(sender_template, ...)`:
-    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
-    (`blank_session_key` / `blank_user_key`) and no turns: see `Conversation.is_unattributed`."""
+    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace, or
+    whose user key or a sender's is too long (`user_key_problem`), has every row rejected (`blank_session_key` /
+    `blank_user_key` / `user_key_too_long`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
     conversations = []
     for group in split_rows(rows, idle_gap, max_span):
