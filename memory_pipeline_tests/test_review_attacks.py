@@ -236,3 +236,30 @@ def test_one_refused_text_does_not_keep_its_batch_without_embeddings(make_settin
     assert (metadata["facts_embedded"], metadata["embeddings_failed"]) == (4, 1)
     assert [r["fact"] for r in facts.rows("SELECT fact FROM {schema}.agent_facts WHERE embedding IS NULL")] == [
         "User POISON " * 50]
+
+
+# -- model text PostgreSQL cannot store must not fail the night ------------------------------------------------
+def test_nul_in_a_models_answer_does_not_fail_the_night(make_settings, monkeypatch):
+    import json
+
+    from memory_pipeline import sample
+    from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer
+    from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
+
+    def responder(body):
+        said = "I live in Oslo." if "I live in Oslo." in json.dumps(body["messages"]) else "I live in Rome."
+        place = said.split()[-1].rstrip(".")
+        return Reply(content=json.dumps({"summary": "The user\u0000 talked.", "facts": [{
+            "category": "client_info", "attribute": "home_location", "value": place + "\u0000",
+            "fact": f"User lives in {place}.\u0000", "quote": said, "message_id": None, "retraction": False}]}))
+
+    with ScriptedOpenAIServer(responder) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        p = Pipeline(make_settings(extractor="openai", llm_max_retries=0))
+        p.load(sample.fixture_rows([json.dumps({
+            "id": i, "session_id": f"s{i}", "created_at": "2026-05-03T12:00:00Z",
+            "message": {"type": "human", "content": text}}) for i, text in ((1, "I live in Oslo."),
+                                                                            (2, "I live in Rome."))]))
+        assert p.run("2026-05-03").success
+    assert {(f["user_key"], f["fact"]) for f in p.rows("SELECT * FROM {schema}.agent_facts")} == {
+        ("s1", "User lives in Oslo."), ("s2", "User lives in Rome.")}

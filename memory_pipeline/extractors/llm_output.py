@@ -12,10 +12,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from memory_pipeline.domain.facts import ExtractedFact
+from memory_pipeline.domain.messages import clean_text
+
+
+def _storable(value: object) -> object:
+    # The model's text is stored in PostgreSQL, which cannot hold NUL, and encoded as UTF-8, which has no lone
+    # surrogates (JSON "\u0000", "\ud800"): one such answer would fail the stage's write, every night. Cleaned
+    # as the users' own text is (`clean_text`), so a quote stays comparable with the message it copies.
+    return clean_text(value) if isinstance(value, str) else value
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable_text(cls, value: object) -> object:
+        return _storable(value)
 
 
 class LLMFact(BaseModel):
@@ -40,6 +53,11 @@ class LLMFact(BaseModel):
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().casefold() if isinstance(value, str) else value
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable_text(cls, value: object) -> object:
+        return _storable(value)
 
     @model_validator(mode="after")
     def _retraction_names_its_slot(self) -> "LLMFact":
