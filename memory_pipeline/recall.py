@@ -63,7 +63,7 @@ def _function(settings: Settings, name: str) -> sql.Identifier:
 
 def prompt_block(conn_or_url: psycopg.Connection | str, user_key: str, n: int | None = None, *,
                  settings: Settings | None = None, record: bool = True, as_of: datetime | None = None) -> str:
-    """The user's `n` most recent recallable facts (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS) as one text,
+    """The user's `n` most recent recallable facts (None: MEMORY_PIPELINE_RECALL_BLOCK_FACTS; 0: none) as one text,
     one line each, oldest first: `- [YYYY-MM-DD] fact` (the day it was said, in the partitions' timezone).
     '' when the user has none. `as_of` judges time-to-live at another time than now (inspection; it does not
     move anything else). `conn_or_url`: an open psycopg connection or a libpq URL (then a pooled connection).

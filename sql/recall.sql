@@ -73,7 +73,8 @@ DECLARE
 BEGIN
     SELECT array_agg(c.id),
            string_agg('- [' || to_char(timezone({timezone}, c.valid_from), 'YYYY-MM-DD') || '] '
-                      || regexp_replace(btrim(c.fact), '[\s\u0085\u2028\u2029]+', ' ', 'g'), E'\n' ORDER BY c.valid_from, c.id)
+                      || regexp_replace(btrim(c.fact), '[\s\u0085\u2028\u2029]+', ' ', 'g'),
+                      E'\n' ORDER BY c.valid_from, c.id)
       INTO picked, block
       FROM {schema}.recent_facts(p_user_key, p_n, p_as_of) AS c;
     IF p_record AND picked IS NOT NULL THEN
