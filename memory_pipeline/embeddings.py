@@ -155,19 +155,25 @@ def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) 
     counts["cache_hits"] = sum(len(ids_by_hash[h]) for h in cached)
     batch_size = settings.embedding_batch_size
     usable = set(cached)
-    for start in range(0, len(missing), batch_size):
-        batch = missing[start:start + batch_size]
+    batches = [missing[start:start + batch_size] for start in range(0, len(missing), batch_size)]
+    while batches:
+        batch = batches.pop(0)
         try:
             counts["requests"] += 1
             vectors = embedder.embed([text_by_hash[h] for h in batch])
         except (openai.OpenAIError, EmbeddingError) as exc:
             kind = type(exc).__name__
+            if isinstance(exc, openai.BadRequestError) and len(batch) > 1:
+                # The server refuses one text (too long for the model, say): halve the batch until that text is
+                # alone, or the same batch would fail every night and keep its other facts without embedding.
+                half = len(batch) // 2
+                batches[:0] = [batch[:half], batch[half:]]
+                continue
             failures[kind] += sum(len(ids_by_hash[h]) for h in batch)
             log.warning("embedding batch of %d texts failed: %s", len(batch), kind)
             if not isinstance(exc, (openai.BadRequestError, EmbeddingError)):
                 # The endpoint is down or refusing (after the SDK's retries): leave the rest for next night.
-                rest = missing[start + batch_size:]
-                failures[kind] += sum(len(ids_by_hash[h]) for h in rest)
+                failures[kind] += sum(len(ids_by_hash[h]) for rest in batches for h in rest)
                 break
             continue
         with conn.transaction():

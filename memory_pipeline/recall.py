@@ -63,7 +63,7 @@ def _function(settings: Settings, name: str) -> sql.Identifier:
 
 def prompt_block(conn_or_url: psycopg.Connection | str, user_key: str, n: int | None = None, *,
                  settings: Settings | None = None, record: bool = True, as_of: datetime | None = None) -> str:
-    """The user's `n` most recent recallable facts (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS) as one text,
+    """The user's `n` most recent recallable facts (None: MEMORY_PIPELINE_RECALL_BLOCK_FACTS; 0: none) as one text,
     one line each, oldest first: `- [YYYY-MM-DD] fact` (the day it was said, in the partitions' timezone).
     '' when the user has none. `as_of` judges time-to-live at another time than now (inspection; it does not
     move anything else). `conn_or_url`: an open psycopg connection or a libpq URL (then a pooled connection).
@@ -72,7 +72,7 @@ def prompt_block(conn_or_url: psycopg.Connection | str, user_key: str, n: int | 
     query = sql.SQL("SELECT {}(%(user)s, %(n)s, %(record)s, coalesce(%(as_of)s, now())) AS block").format(
         _function(settings, "recall_block"))
     with _connection(conn_or_url) as conn:
-        row = conn.execute(query, {"user": user_key, "n": n or settings.recall_block_facts,
+        row = conn.execute(query, {"user": user_key, "n": settings.recall_block_facts if n is None else n,
                                    "record": record, "as_of": as_of}).fetchone()
     return _value(row, "block") or ""
 

@@ -104,8 +104,10 @@ class Settings(BaseModel):
         6000, ge=200, description="transcript tokens per request; a longer conversation is sent in chunks"
     )
     # gpt-4o-mini's list prices (openai.com/api/pricing, USD per million tokens), for the metadata's estimate.
-    llm_input_price_per_million: float = Field(0.15, ge=0, description="USD per million prompt tokens")
-    llm_output_price_per_million: float = Field(0.60, ge=0, description="USD per million completion tokens")
+    llm_input_price_per_million: float = Field(0.15, ge=0, allow_inf_nan=False,
+                                               description="USD per million prompt tokens")
+    llm_output_price_per_million: float = Field(0.60, ge=0, allow_inf_nan=False,
+                                                description="USD per million completion tokens")
     embedding_dimensions: int = Field(
         1536, gt=0, le=2000, description="size of agent_facts.embedding (vector(N)); HNSW indexes up to 2000"
     )
@@ -231,6 +233,9 @@ class Settings(BaseModel):
             unknown = fields - SENDER_TEMPLATE_FIELDS
             if unknown:
                 raise ValueError(f"unknown field(s) {sorted(unknown)}: use {{session_key}}, {{user_key}}, {{sender}}")
+            if not fields:
+                # A constant would give every sender of every group one user key: their facts mixed together.
+                raise ValueError("names no field: use {session_key}, {user_key} or {sender}")
             rendered = value.format(session_key="k", user_key="u", sender="s")
         except (ValueError, IndexError, KeyError, AttributeError) as exc:
             raise ValueError(f"not a user key template ({exc})") from None

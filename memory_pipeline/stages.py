@@ -485,7 +485,9 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
             "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
             "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
         reason, _ = locate_quote(row["quote"], conversation, row["quote_message_id"])
-        if reason:
+        # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted before
+        # it existed must not fail this blocking check when their day is re-materialized.
+        if reason and reason != "quote_too_short":
             bad.append(row["candidate_id"])
     return CheckOutcome(not bad, {"accepted_checked": len(rows) - pruned, "accepted_text_pruned": pruned,
                                   "quotes_not_found": len(bad),

@@ -29,6 +29,9 @@ RETURNS void LANGUAGE sql VOLATILE AS $$
            now() + make_interval(days => least({extension_days}, {max_extension_days}))
     FROM {schema}.agent_facts AS f
     WHERE f.id = ANY (p_fact_ids) AND f.user_key = p_user_key
+    -- The lock waits for a nightly run deleting the version now, then skips it: without it, the foreign key
+    -- check of a version deleted meanwhile fails the agent's whole recall.
+    FOR KEY SHARE OF f
     ON CONFLICT (fact_id) DO UPDATE SET
         recall_count = r.recall_count + 1,
         recall_days = r.recall_days + (timezone('UTC', r.last_recalled_at)::date < timezone('UTC', now())::date)::int,
@@ -55,7 +58,8 @@ $$;
 
 -- (a) The prompt block: the N most recent recallable facts as one text value, one line each, oldest first:
 --     `- [YYYY-MM-DD] fact` (the date the user said it, in the partitions' timezone). '' when there are none.
---     Whitespace runs in a fact (a newline) become one space, so every fact stays on its line.
+--     Whitespace runs in a fact (a newline, and NEL, U+2028, U+2029, which some readers break lines on) become
+--     one space, so every fact stays on its line.
 --     n8n: SELECT {schema}.recall_block($1) AS facts;  with $1 = the user key.
 CREATE OR REPLACE FUNCTION {schema}.recall_block(
     p_user_key text, p_n integer DEFAULT {block_facts}, p_record boolean DEFAULT true,
@@ -69,7 +73,8 @@ DECLARE
 BEGIN
     SELECT array_agg(c.id),
            string_agg('- [' || to_char(timezone({timezone}, c.valid_from), 'YYYY-MM-DD') || '] '
-                      || regexp_replace(btrim(c.fact), '\s+', ' ', 'g'), E'\n' ORDER BY c.valid_from, c.id)
+                      || regexp_replace(btrim(c.fact), '[\s\u0085\u2028\u2029]+', ' ', 'g'),
+                      E'\n' ORDER BY c.valid_from, c.id)
       INTO picked, block
       FROM {schema}.recent_facts(p_user_key, p_n, p_as_of) AS c;
     IF p_record AND picked IS NOT NULL THEN

@@ -13,7 +13,7 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -46,8 +46,9 @@ class Conversation:
 
     @property
     def is_unattributed(self) -> bool:
-        """True when the user key is blank: nothing of it may become a fact, and its rows stay in n8n's table."""
-        return not self.user_key.strip()
+        """True when the user key is blank or too long (`user_key_problem`): nothing of it may become a fact, and
+        its rows stay in n8n's table."""
+        return not self.user_key.strip() or any(r.reason == "user_key_too_long" for r in self.rows)
 
     @property
     def turns(self) -> tuple[ParsedRow, ...]:
@@ -91,6 +92,22 @@ def in_utc(row: SourceRow) -> SourceRow:
     if row.created_at is None or row.created_at.tzinfo is None or row.created_at.tzinfo is timezone.utc:
         return row
     return replace(row, created_at=row.created_at.astimezone(timezone.utc))
+
+
+# Longest user key stored, in UTF-8 bytes: keys are indexed (b-tree entries hold at most 2704 bytes), and no
+# real session key (n8n's column is varchar(255)) or sender key comes near it.
+MAX_USER_KEY_BYTES = 1024
+
+
+def user_key_problem(session_key: str, user_key: str, rows: Sequence[ParsedRow]) -> str | None:
+    """Why a conversation's rows cannot be attributed, or None: `blank_session_key`, `blank_user_key`, or
+    `user_key_too_long` (its user key or a sender's over MAX_USER_KEY_BYTES)."""
+    if not user_key.strip():
+        return "blank_session_key" if not session_key.strip() else "blank_user_key"
+    keys = [user_key, *(r.user_key for r in rows if r.user_key)]
+    if any(len(k.encode("utf-8", "surrogatepass")) > MAX_USER_KEY_BYTES for k in keys):
+        return "user_key_too_long"
+    return None
 
 
 def sender_user_key(template: str, session_key: str, user_key: str, sender: str) -> str:
@@ -145,8 +162,9 @@ def build_conversations(
     (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
 
     A human row with a sender (`## Message from NAME`) gets the user key `sender_user_key(sender_template, ...)`:
-    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace has every row rejected
-    (`blank_session_key` / `blank_user_key`) and no turns: see `Conversation.is_unattributed`."""
+    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace, or
+    whose user key or a sender's is too long (`user_key_problem`), has every row rejected (`blank_session_key` /
+    `blank_user_key` / `user_key_too_long`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
     conversations = []
     for group in split_rows(rows, idle_gap, max_span):
@@ -158,10 +176,11 @@ def build_conversations(
             replace(r, user_key=sender_user_key(sender_template, first.session_id, key, r.sender)) if r.sender else r
             for r in parsed
         )
-        if not key.strip():
-            # Facts under a blank user key would belong to nobody (and to everybody with a blank key): every row
-            # is rejected with the reason; the stage records the rejections and leaves the rows in n8n's table.
-            reason = "blank_session_key" if not first.session_id.strip() else "blank_user_key"
+        reason = user_key_problem(first.session_id, key, parsed)
+        if reason:
+            # Facts under a blank user key would belong to nobody (and to everybody with a blank key), and a key
+            # too long to index would fail every night's run: every row is rejected with the reason; the stage
+            # records the rejections and leaves the rows in n8n's table.
             parsed = tuple(ParsedRow(r.message_id, r.at, "rejected", reason=reason) for r in parsed)
         conversations.append(
             Conversation(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +28,7 @@ REJECTION_REASONS = (
     "quote_not_in_cited_message",
     "quote_from_machine_text",
     "quote_cut_by_truncation",
+    "quote_too_short",
 )
 
 
@@ -96,33 +98,70 @@ _QUOTE_MARKS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u20
                               "\u00ab": '"', "\u00bb": '"'})
 
 
+# Invisible format characters (zero-width space/joiners, word joiner, BOM, soft hyphen): a reader sees no
+# difference with or without them, so a quote that drops or adds one is still the same words.
+_INVISIBLE = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
+
+
 def normalize_for_quote(text: str) -> str:
-    """What the quote check compares: whitespace collapsed and typographic quote marks made straight.
-    Case, words and other punctuation must match exactly."""
+    """What the quote check compares: NFC form (the form message text is stored in, so a quote in decomposed
+    form still matches), invisible format characters dropped, whitespace collapsed and typographic quote marks
+    made straight. Case, words and other punctuation must match exactly."""
+    text = unicodedata.normalize("NFC", text).translate(_INVISIBLE)
     return normalize_whitespace(text).translate(_QUOTE_MARKS)
 
 
 # Scripts written without spaces between words (Thai, kana, CJK ideographs): a quote may start or end anywhere.
-_SPACELESS = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_SPACELESS_CHARS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SPACELESS = re.compile(f"[{_SPACELESS_CHARS}]")
 
 
 def _splits_a_word(inner: str, outer: str) -> bool:
     return inner.isalnum() and outer.isalnum() and not (_SPACELESS.match(inner) or _SPACELESS.match(outer))
 
 
-def contains_words(haystack: str, needle: str) -> bool:
-    """True when `needle` occurs in `haystack` without starting or ending inside a word: a quote is words the
-    user wrote, so "I like chess ZQXMARK" is not found in "I like chess ZQXMARKERBIG." (it is a substring, but
-    of a longer word). Both are compared as given (normalise first). Scripts without spaces are exempt."""
+def _word_occurrences(haystack: str, needle: str):
+    """(start, end) of each occurrence of `needle` in `haystack` that starts and ends at word boundaries."""
     start = haystack.find(needle)
     while start != -1:
         end = start + len(needle)
         before = haystack[start - 1] if start else ""
         after = haystack[end] if end < len(haystack) else ""
         if not (before and _splits_a_word(needle[0], before)) and not (after and _splits_a_word(needle[-1], after)):
-            return True
+            yield start, end
         start = haystack.find(needle, start + 1)
-    return False
+
+
+def contains_words(haystack: str, needle: str) -> bool:
+    """True when `needle` occurs in `haystack` without starting or ending inside a word: a quote is words the
+    user wrote, so "I like chess ZQXMARK" is not found in "I like chess ZQXMARKERBIG." (it is a substring, but
+    of a longer word). Both are compared as given (normalise first). Scripts without spaces are exempt."""
+    return next(_word_occurrences(haystack, needle), None) is not None
+
+
+# A quote shorter than this many words must be a whole sentence or clause of its message: one word ("I",
+# "my") is found in almost any message, so it would back any fact the model invents. A character of a script
+# written without spaces counts as a word.
+MIN_QUOTE_WORDS = 3
+_QUOTE_WORD = re.compile(f"[{_SPACELESS_CHARS}]|[^\\s{_SPACELESS_CHARS}]+")
+# What may stand next to a whole clause: clause or sentence punctuation, brackets and quote marks (normalised).
+_CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}\"'-\u2013\u2014")
+
+
+def _is_clause(haystack: str, start: int, end: int) -> bool:
+    before = haystack[:start].rstrip()
+    after = haystack[end:].lstrip()
+    return ((not before or before[-1] in _CLAUSE_EDGE or haystack[start] in _CLAUSE_EDGE)
+            and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE))
+
+
+def is_substantial_quote(haystack: str, needle: str) -> bool:
+    """True when `needle` (found as words in `haystack`; both normalised) is long enough to back a fact: at
+    least MIN_QUOTE_WORDS words, or a whole sentence or clause of the message ("Yes.", "I'm vegan," between
+    punctuation or the message's ends)."""
+    if len(_QUOTE_WORD.findall(needle)) >= MIN_QUOTE_WORDS:
+        return True
+    return any(_is_clause(haystack, start, end) for start, end in _word_occurrences(haystack, needle))
 
 
 def quotable_text(turn) -> str:
@@ -153,7 +192,8 @@ def locate_quote(
     `no_quote`, `quote_not_in_cited_message` (the user said it, but in another message than the one cited),
     `quote_from_machine_text` (only in machine-written text of a human row: an image or voice analysis),
     `quote_from_tool_output` (only in tool rows or stripped tool evidence), `quote_not_from_user` (only in the
-    assistant's turns) or `quote_not_found`.
+    assistant's turns), `quote_not_found`, or `quote_too_short` (found, but fewer than MIN_QUOTE_WORDS words
+    and not a whole sentence or clause of that message: `is_substantial_quote`).
     """
     needle = normalize_for_quote(quote)
     if not needle:
@@ -161,10 +201,12 @@ def locate_quote(
     turns = conversation.turns
     found = [t for t in turns if t.role == "human" and contains_words(quotable_text(t), needle)]
     if found:
-        if message_id is None:
-            return None, found[0]
-        cited = [t for t in found if t.message_id == message_id]
-        return (None, cited[0]) if cited else ("quote_not_in_cited_message", None)
+        if message_id is not None:
+            found = [t for t in found if t.message_id == message_id]
+            if not found:
+                return "quote_not_in_cited_message", None
+        substantial = [t for t in found if is_substantial_quote(quotable_text(t), needle)]
+        return (None, substantial[0]) if substantial else ("quote_too_short", None)
     for turn in turns:
         if (turn.role == "human" and turn.quotable_chars is not None
                 and contains_words(normalize_for_quote(turn.text), needle)):

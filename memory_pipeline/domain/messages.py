@@ -37,9 +37,13 @@ _ROLE_BY_TYPE: dict[str, Role] = {
 _STAND_IN_CALL = re.compile(r"^\s*Calling \S+ with input:", re.DOTALL)
 # n8n's human templates for group and channel chats (Telegram, Slack, WhatsApp): a first line
 # "## Message from NAME (details):" before the sender's own text, which follows on the same line after the colon
-# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept.
+# or on the next line. NAME is the sender; the details in brackets (handle, time) are not kept. NAME is a display
+# name, at most MAX_SENDER_CHARS (chat apps allow 25 to 128): a longer "name" is not a header but text someone
+# typed, and would make a user key too long to index.
+MAX_SENDER_CHARS = 128
 _TEMPLATE_HEADER = re.compile(
-    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]*?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    r"^\s*##[ \t]*Message from[ \t]+(?P<sender>[^\n(:]{0,%d}?[^\s(:])[ \t]*(?:\([^\n)]*\))?[ \t]*"
+    % (MAX_SENDER_CHARS - 1) +
     r"(?::[ \t]*\n?|\n|$)"
 )
 # Machine-written text that agent templates (WhatsApp, Telegram) put into the human row: the output of an image,
@@ -59,6 +63,11 @@ _MACHINE_MARKER = re.compile(
     re.IGNORECASE,
 )
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
+# A bracketed media word standing inside a sentence the user is writing ("I bought a [Photo] frame", "my new
+# [image] editor"): a word before it on its line and the sentence going on in lower case after it. Templates put
+# their labels at a line or sentence start, and an analysis label ("[Image analysis]") always starts a block.
+_LABEL_IN_SENTENCE = re.compile(r"\[[^\]\n]*\][ \t]+\w")
+_ANALYSIS_WORDS = re.compile(r"\b(?:analysis|vision|ocr|transcription|transcript|description|caption)\b", re.I)
 
 # Where a cut may fall: after a sentence's end punctuation (with closing quotes or brackets) followed by
 # whitespace or the end, after CJK end punctuation, or at a line break.
@@ -236,18 +245,35 @@ def split_machine_text(text: str) -> tuple[str, str | None]:
     own: list[str] = []
     machine: list[str] = []
     position = 0
+    search_from = position
     while True:
-        marker = _MACHINE_MARKER.search(text, position)
+        marker = _MACHINE_MARKER.search(text, search_from)
         if marker is None:
             own.append(text[position:])
             break
+        if _is_label_in_sentence(text, marker):
+            search_from = marker.end()  # the user's own words around a media word in brackets
+            continue
         end = _PARAGRAPH_END.search(text, marker.end())
         stop = end.start() if end else len(text)
         own.append(text[position:marker.start()])
         machine.append(text[marker.start():stop].strip())
-        position = stop
+        position = search_from = stop
     kept = "".join(own)
     return (kept, "\n\n".join(m for m in machine if m) or None) if machine else (text, None)
+
+
+def _is_label_in_sentence(text: str, marker: re.Match[str]) -> bool:
+    """True when `marker` is a bracketed media label (not an analysis label) with a word of the same line
+    before it and a lower-case word after it: a sentence of the user's going through it (`_LABEL_IN_SENTENCE`)."""
+    label = marker.group(0)
+    if not label.startswith("[") or _ANALYSIS_WORDS.search(label):
+        return False
+    following = _LABEL_IN_SENTENCE.match(text, marker.start())
+    if following is None or not following.group(0)[-1].islower():
+        return False
+    line_before = text[:marker.start()].rsplit("\n", 1)[-1].rstrip()
+    return bool(line_before) and line_before[-1].isalnum()
 
 
 def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:

@@ -9,18 +9,37 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from memory_pipeline.domain.facts import ExtractedFact
+from memory_pipeline.domain.messages import clean_text
+
+
+def _storable(value: object) -> object:
+    # The model's text is stored in PostgreSQL, which cannot hold NUL, and encoded as UTF-8, which has no lone
+    # surrogates (JSON "\u0000", "\ud800"): one such answer would fail the stage's write, every night. Cleaned
+    # as the users' own text is (`clean_text`), so a quote stays comparable with the message it copies.
+    return clean_text(value) if isinstance(value, str) else value
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable_text(cls, value: object) -> object:
+        return _storable(value)
 
-class LLMFact(_Strict):
+
+class LLMFact(BaseModel):
     """One fact as the model returns it. `message_id` is the id of the user line the quote is copied from;
     `attribute` is the reconciliation slot (None for a fact that fills no slot)."""
+
+    # (Not in the docstring: it is sent as the schema's description.) Lenient where a model's harmless variation
+    # would otherwise fail the whole conversation's answer: keys outside the schema ("confidence") are ignored,
+    # category and attribute are read regardless of case and surrounding whitespace (" Preference",
+    # "Home_Location"): the reconciler's slots are lower case, and "Home_Location" must not be a second slot.
+    model_config = ConfigDict(extra="ignore")
 
     category: Literal["preference", "decision", "client_info"]
     attribute: str | None = None
@@ -29,6 +48,16 @@ class LLMFact(_Strict):
     quote: str
     message_id: int | None = None
     retraction: bool = False
+
+    @field_validator("category", "attribute", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().casefold() if isinstance(value, str) else value
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable_text(cls, value: object) -> object:
+        return _storable(value)
 
     @model_validator(mode="after")
     def _retraction_names_its_slot(self) -> "LLMFact":

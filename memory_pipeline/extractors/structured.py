@@ -196,3 +196,7 @@ class StructuredChat:
             if probe:
                 raise
             raise ExtractorError(f"{type(exc).__name__} from the LLM server", reason=_reason(exc)) from None
+        except ValueError:
+            # A 200 whose body is not JSON (a proxy's HTML page, a cut connection): the server's fault, not the
+            # model's; the body is not quoted (it may echo the prompt).
+            raise ExtractorError("unreadable answer from the LLM server", reason="server_error") from None

@@ -74,6 +74,8 @@ class ScriptedOpenAIServer:
         self.responder = responder
         self.refuse_json_schema = refuse_json_schema
         self.embedding_dimensions = embedding_dimensions
+        # A text this predicate holds for makes its embeddings request fail with 400 (as a text too long does).
+        self.refuse_embedding: Callable[[str], bool] | None = None
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
@@ -155,6 +157,10 @@ class ScriptedOpenAIServer:
             def _embeddings(self, body: dict[str, Any]) -> None:
                 inputs = body.get("input")
                 inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+                if server.refuse_embedding and any(server.refuse_embedding(str(t)) for t in inputs):
+                    error = {"error": {"message": "input too long", "type": "invalid_request_error"}}
+                    self._send(400, json.dumps(error))
+                    return
                 dims = int(body.get("dimensions") or server.embedding_dimensions)
                 data = [{"object": "embedding", "index": i, "embedding": hashed_embedding(str(text), dims)}
                         for i, text in enumerate(inputs)]
