@@ -93,7 +93,10 @@ def test_offline_scores_follow_the_gold():
         assert facts.loc["all", column] == facts.drop(index="all")[column].sum()
     not_passed = report.tables["Cases not passed"].set_index("case")
     assert "I'd like" not in report.render()  # gold terms and counts only, never the users' text
-    assert not_passed.loc["same-preference-three-ways", "reconciliation"] == "3 active facts, expected 1"
+    # The pipeline's own fold merges near-duplicates: "favourite colour is blue" / "like blue" / "prefer blue" end
+    # as one active fact, while a retraction the offline rules miss leaves the phone number active.
+    assert "same-preference-three-ways" not in not_passed.index
+    assert not_passed.loc["forget-phone-number", "reconciliation"] == "1 active facts, expected 0"
     assert "question-is-not-a-fact" not in not_passed.index
 
 

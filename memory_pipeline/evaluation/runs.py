@@ -13,14 +13,14 @@ from datetime import timedelta
 from memory_pipeline.domain.conversations import Conversation, build_conversations, partition_window
 from memory_pipeline.domain.facts import Candidate, validate_candidate
 from memory_pipeline.domain.messages import SourceRow
-from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion, reconcile_user
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, FactVersion, reconcile_user
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 
 # Gold sets are written for the pipeline's defaults (3 h idle gap, UTC days, backlog on the partitions start),
 # so the evaluation uses them whatever the environment says: the figures do not move with local settings.
 _DEFAULTS = Settings()
-_ACCEPTED_FACT_FIELDS = {f.name for f in dataclasses.fields(AcceptedFact)}
 
 
 @dataclass
@@ -99,34 +99,29 @@ def extract(extractor: Extractor, rows: Sequence[SourceRow]) -> ExtractionRun:
     return run
 
 
-def accepted_fact(candidate: Candidate) -> AcceptedFact | None:
-    """The reconciler's input for an accepted candidate. A retraction is passed on only when the reconciler
-    knows retractions (AcceptedFact has a `retraction` field); otherwise it is left out rather than stored as
-    an ordinary fact. None for a retraction left out."""
-    values = dict(
+def accepted_fact(candidate: Candidate) -> AcceptedFact:
+    """The reconciler's input for an accepted candidate (a retraction included, with its flag)."""
+    return AcceptedFact(
         candidate_id=candidate.candidate_id, user_key=candidate.user_key, category=candidate.category,
         attribute=candidate.attribute, value=candidate.value, fact=candidate.fact, quote=candidate.quote,
         quote_message_id=candidate.quote_message_id, quote_speaker=candidate.quote_speaker,
         conversation_id=candidate.conversation_id, said_at=candidate.said_at, position=candidate.position,
+        retraction=candidate.retraction,
     )
-    if "retraction" in _ACCEPTED_FACT_FIELDS:
-        values["retraction"] = candidate.retraction
-    elif candidate.retraction:
-        return None
-    return AcceptedFact(**values)
 
 
 def reconcile(candidates: Iterable[Candidate]) -> list[FactVersion]:
-    """Fact versions of every user of the accepted `candidates`, each user reconciled on their own."""
+    """Fact versions of every user of the accepted `candidates`, each user reconciled on their own by the
+    pipeline's own fold: the default near-duplicate rule (MEMORY_PIPELINE_NEAR_DUPLICATE_THRESHOLD's default)
+    included, as the nightly `active_facts` applies it."""
     by_user: dict[str, list[AcceptedFact]] = {}
     for candidate in candidates:
         if candidate.status != "accepted" or candidate.said_at is None:
             continue
-        fact = accepted_fact(candidate)
-        if fact is not None:
-            by_user.setdefault(candidate.user_key, []).append(fact)
+        by_user.setdefault(candidate.user_key, []).append(accepted_fact(candidate))
+    rule = NearDuplicateRule(_DEFAULTS.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
     versions: list[FactVersion] = []
     for user_key in sorted(by_user):
-        versions.extend(reconcile_user(by_user[user_key], DEFAULT_TTL_DAYS))
+        versions.extend(reconcile_user(by_user[user_key], DEFAULT_TTL_DAYS, rule.same))
     return versions
 
