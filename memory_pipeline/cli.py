@@ -219,9 +219,13 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
     """Time each stage on synthetic MemoryBank-based chat memory (see memory_pipeline/benchmark.py)."""
-    from memory_pipeline import benchmark
+    from memory_pipeline import benchmark, benchmark_scale
 
-    benchmark.run(args.users, args.days, args.history_days)
+    if args.size or args.messages:
+        messages = args.messages or benchmark_scale.size_to_messages(args.size)
+        benchmark_scale.run(messages, args.history_days)
+    else:
+        benchmark.run(args.users, args.days, args.history_days)
     return 0
 
 
@@ -330,7 +334,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--days", type=_positive_int, default=None,
                        help="only the first N of the 10 sample days (more than 10 runs all 10)")
     bench.add_argument("--history-days", type=int, default=0,
-                       help="first store N days of consolidated history (--users conversations a day)")
+                       help="first store N days of consolidated history (a conversation a day per user)")
+    scale = bench.add_mutually_exclusive_group()
+    scale.add_argument("--size", choices=["10k", "100k", "1m"],
+                       help="one night of generated chat memory of this many messages, next to the SQL floor")
+    scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(func=cmd_benchmark)
     recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
     who = recall.add_mutually_exclusive_group(required=True)

@@ -270,12 +270,13 @@ SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(pre
 
 -- name: bench_history_conversations
 -- Benchmark only: `days` x `per_day` consolidated conversations before the sample (10 message ids each, far
--- above any real id), so a run can be timed against a long stored history.
+-- above any real id), so a run can be timed against a long stored history. Session and user keys are
+-- `key_prefix` + 0..per_day-1.
 INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, started_at, ended_at,
     is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes,
     facts_extracted_at, extracted_with)
-SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist:' || (g %% %(per_day)s::int),
-       'hist:' || (g %% %(per_day)s::int), now(), now(), false,
+SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), %(key_prefix)s::text || (g %% %(per_day)s::int),
+       %(key_prefix)s::text || (g %% %(per_day)s::int), now(), now(), false,
        ARRAY(SELECT 1000000000 + g * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
        md5(g::text), now(), 180, now(), 'history'
 FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
@@ -283,7 +284,8 @@ FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
 -- name: bench_history_candidates
 INSERT INTO {schema}.fact_candidates (candidate_id, partition_date, conversation_id, user_key, position, category,
     attribute, value, fact, quote, status, said_at, extractor, model, prompt_version)
-SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g, 'hist:' || (g %% %(per_day)s::int),
+SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g,
+       %(key_prefix)s::text || (g %% %(per_day)s::int),
        k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
        'accepted', now(), 'history', 'history', 'history'
 FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
@@ -474,3 +476,53 @@ WHERE c.partition_date = %(partition_date)s
   AND NOT EXISTS (SELECT 1 FROM {schema}.session_summaries AS s WHERE s.conversation_id = c.conversation_id)
   AND NOT EXISTS (SELECT 1 FROM {schema}.extraction_failures AS e
                   WHERE e.conversation_id = c.conversation_id AND e.stage = 'session_summaries');
+
+-- Scale benchmark only (memory_pipeline/benchmark_scale.py): one night of generated chat memory, set-based.
+-- name: bench_scale_rows
+-- `conversations` conversations of 2-60 messages (length from a hash of the conversation number), spread over
+-- `users` session keys (`bench:<n>`), each key's conversations of the night 4 hours apart (longer than the
+-- benchmark's 3-hour idle gap), messages 20 s apart from `day_start`. Texts cycle through `base` (MemoryBank's
+-- human/ai rows); every 10th conversation takes its rows from `shapes` (every n8n row shape, malformed ones
+-- included); every 50th is legacy (key `legacy:<n>`, created_at NULL). Ids follow conversation order; `messages`
+-- caps the total.
+INSERT INTO {source} (session_id, message, created_at)
+SELECT CASE WHEN c.legacy THEN 'legacy:' ELSE 'bench:' END || c.u,
+       CASE WHEN c.n %% 10 = 3 THEN p.shapes -> ((c.n + k) %% jsonb_array_length(p.shapes))
+            ELSE p.base -> ((c.n * 14 + k) %% jsonb_array_length(p.base)) END,
+       CASE WHEN NOT c.legacy THEN %(day_start)s::timestamptz + make_interval(hours => 4 * c.slot, secs => 20 * k) END
+FROM (SELECT n, n %% %(users)s::int AS u, (n / %(users)s::int) %% 6 AS slot,
+             2 + (hashint4(n) & 2147483647) %% 59 AS len, n %% 50 = 7 AS legacy
+      FROM generate_series(0, %(conversations)s::int - 1) AS n) AS c
+CROSS JOIN LATERAL generate_series(0, c.len - 1) AS k
+CROSS JOIN (SELECT %(base)s::jsonb AS base, %(shapes)s::jsonb AS shapes) AS p
+ORDER BY c.n, k
+LIMIT %(messages)s;
+
+-- name: bench_scale_source_indexes
+-- The indexes `memory-pipeline add-time-column` builds, built after the load as a bulk load would.
+CREATE INDEX ON {source} (session_id, created_at);
+CREATE INDEX ON {source} (created_at);
+ANALYZE {source};
+
+-- name: bench_floor_setup
+-- A copy of the night's rows and an archive shaped and indexed like chat_archive, for the SQL floor.
+CREATE TABLE {schema}.floor_source AS SELECT * FROM {source};
+ALTER TABLE {schema}.floor_source ADD PRIMARY KEY (id);
+CREATE INDEX ON {schema}.floor_source (session_id, created_at);
+CREATE INDEX ON {schema}.floor_source (created_at);
+CREATE TABLE {schema}.floor_archive (LIKE {schema}.chat_archive INCLUDING ALL);
+ANALYZE {schema}.floor_source;
+
+-- name: bench_floor_copy_out
+COPY (SELECT id, session_id, message, created_at FROM {schema}.floor_source) TO STDOUT;
+
+-- name: bench_floor_archive
+INSERT INTO {schema}.floor_archive (id, session_id, message, created_at, conversation_id, partition_date)
+SELECT id, session_id::text, message::text, created_at, 'floor', %(partition_date)s FROM {schema}.floor_source;
+
+-- name: bench_floor_delete
+DELETE FROM {schema}.floor_source AS s USING {schema}.floor_archive AS a
+WHERE a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.message::text;
+
+-- name: bench_floor_drop
+DROP TABLE {schema}.floor_source, {schema}.floor_archive;
