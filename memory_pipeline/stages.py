@@ -404,17 +404,12 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
-    """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
-    drop archive rows past retention. Conversations whose facts were not extracted keep their rows."""
-    archived = purged = kept = 0
-    for record in store.conversations_of_partition(conn, day):
-        if not record["facts_extracted_at"]:
-            kept += 1
-            continue
-        with conn.transaction():
-            a, p = store.archive_and_purge(conn, record["conversation_id"], day, record["message_ids"])
-        archived += a
-        purged += p
+    """Archive then purge the raw rows of the day's consolidated conversations (in one transaction, two
+    set-based statements), then drop archive rows past retention. Conversations whose facts were not extracted
+    keep their rows."""
+    with conn.transaction():
+        archived, purged = store.archive_and_purge_partition(conn, day)
+        kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
     return StageResult({

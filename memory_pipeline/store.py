@@ -342,12 +342,13 @@ class Store:
         return conn.execute(self.query(conn, "facts_for_display"), {"user_keys": list(user_keys)}).fetchall()
 
     # -- archive -----------------------------------------------------------------------------------------
-    def archive_and_purge(self, conn, conversation_id: str, day: date, message_ids: Sequence[int]) -> tuple[int, int]:
-        """Copy a conversation's rows to the archive and delete from the n8n table those whose identical copy
-        is archived. Call inside a transaction. Returns (rows archived now, rows purged now)."""
-        params = {"conversation_id": conversation_id, "partition_date": day, "message_ids": list(message_ids)}
-        archived = conn.execute(self.query(conn, "archive_conversation_rows"), params).rowcount
-        purged = conn.execute(self.query(conn, "purge_archived_source_rows"), params).rowcount
+    def archive_and_purge_partition(self, conn, day: date) -> tuple[int, int]:
+        """Copy the rows of the partition's consolidated conversations (facts extracted) to the archive and
+        delete from the n8n table those whose identical copy is archived: two set-based statements, whatever
+        the partition's size. Call inside a transaction. Returns (rows archived now, rows purged now)."""
+        params = {"partition_date": day}
+        archived = conn.execute(self.query(conn, "archive_partition_rows"), params).rowcount
+        purged = conn.execute(self.query(conn, "purge_partition_archived_rows"), params).rowcount
         return archived, purged
 
     def drop_expired_archive(self, conn) -> int:

@@ -205,18 +205,28 @@ SELECT count(*) FILTER (WHERE superseded_at IS NULL AND (expires_at IS NULL OR e
            SELECT 1 FROM {schema}.fact_recalls AS r WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
 FROM {schema}.agent_facts AS f WHERE user_key = ANY(%(user_keys)s);
 
--- name: archive_conversation_rows
--- Copy the rows into the archive (kept as the source held them); a row already there is left as it is.
+-- name: archive_partition_rows
+-- Copy the rows of the partition's consolidated conversations (facts extracted) into the archive in one
+-- statement (kept as the source held them); a row already there is left as it is.
 INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
-SELECT id, session_id::text, message::text, {created_at}, %(conversation_id)s, %(partition_date)s
-FROM {source} WHERE id = ANY(%(message_ids)s)
+SELECT s.id, s.session_id::text, s.message::text, {created_at}, m.conversation_id, %(partition_date)s
+FROM (SELECT conversation_id, unnest(message_ids) AS id FROM {schema}.conversations
+      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+JOIN {source} AS s ON s.id = m.id
 ON CONFLICT (id) DO NOTHING;
 
--- name: purge_archived_source_rows
--- Delete from n8n's table only rows whose identical copy is in the archive.
-DELETE FROM {source} AS s USING {schema}.chat_archive AS a
-WHERE s.id = ANY(%(message_ids)s) AND a.id = s.id AND a.session_id = s.session_id::text
-  AND a.message = s.message::text;
+-- name: purge_partition_archived_rows
+-- Delete from n8n's table only rows of the partition's consolidated conversations whose identical copy (same
+-- id, session key and message text) is in the archive.
+DELETE FROM {source} AS s
+USING {schema}.chat_archive AS a,
+      (SELECT DISTINCT unnest(message_ids) AS id FROM {schema}.conversations
+       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.message::text;
+
+-- name: unconsolidated_conversations_of_partition
+SELECT count(*) AS n FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL;
 
 -- name: drop_expired_archive_rows
 DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days => %(retention_days)s);
