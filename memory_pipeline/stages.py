@@ -168,6 +168,9 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 
 # -- 2. session_summaries ---------------------------------------------------------------------------------
 SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
+# LLM answers written per transaction (batched statements): few commits, and a crash loses at most this many
+# paid answers before they are stored.
+WRITE_BATCH = 20
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -249,22 +252,37 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     failed: Counter[str] = Counter()
     todo = []
 
-    def save(record: dict[str, Any], text: str, used_in: int, used_out: int, cache_hit: bool) -> None:
-        store.save_summary(
-            conn, cache_hit=cache_hit, conversation_id=record["conversation_id"], partition_date=day,
-            user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
-            extractor=extractor.name, model=model, prompt_version=extractor.prompt_version,
-            input_tokens=used_in, output_tokens=used_out,
-        )
+    def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
+        return dict(conversation_id=record["conversation_id"], partition_date=day, user_key=record["user_key"],
+                    summary=text, transcript_hash=record["transcript_hash"], extractor=extractor.name, model=model,
+                    prompt_version=extractor.prompt_version, input_tokens=used_in, output_tokens=used_out)
 
+    hit_rows = []
     for record in store.conversations_of_partition(conn, day):
         cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, model)
         if not cached:
             todo.append(record)
             continue
         hits += 1
+        hit_rows.append(row(record, cached["summary"], cached["input_tokens"], cached["output_tokens"]))
+    with conn.transaction():
+        store.save_summaries(conn, hit_rows, cache_hit=True)
+    pending: list[tuple[dict[str, Any], Any]] = []
+
+    def flush() -> None:
+        # One transaction and one batched statement per table for up to WRITE_BATCH answers.
         with conn.transaction():
-            save(record, cached["summary"], cached["input_tokens"], cached["output_tokens"], True)
+            store.save_summaries(conn, [row(r, res.text, res.input_tokens, res.output_tokens)
+                                        for r, res in pending], cache_hit=False)
+            for record, result in pending:
+                if result.facts is not None and caches_facts:
+                    # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
+                    store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                                 prompt_version=extractor.prompt_version, model=extractor.model,
+                                                 facts=result.facts, input_tokens=0, output_tokens=0)
+            store.clear_llm_failures(conn, [r["conversation_id"] for r, _ in pending], SUMMARY_STAGE)
+        pending.clear()
+
     summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
     for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
         if isinstance(result, ExtractorError):
@@ -274,14 +292,11 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         computed += 1
         tokens_in += result.input_tokens
         tokens_out += result.output_tokens
-        with conn.transaction():
-            save(record, result.text, result.input_tokens, result.output_tokens, False)
-            if result.facts is not None and caches_facts:
-                # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
-                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
-                                             prompt_version=extractor.prompt_version, model=extractor.model,
-                                             facts=result.facts, input_tokens=0, output_tokens=0)
-            store.clear_llm_failure(conn, record["conversation_id"], SUMMARY_STAGE)
+        pending.append((record, result))
+        if len(pending) >= WRITE_BATCH:
+            flush()
+    if pending:
+        flush()
     return StageResult({
         "summaries": hits + computed,
         "cache_hits": hits,
