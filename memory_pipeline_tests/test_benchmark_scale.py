@@ -33,3 +33,12 @@ def test_sizes_map_to_message_counts():
     assert [benchmark_scale.size_to_messages(s) for s in ("10k", "100K", "1m")] == [10_000, 100_000, 1_000_000]
     with pytest.raises(ValueError, match="size must be one of"):
         benchmark_scale.size_to_messages("2m")
+
+
+def test_packaged_row_shapes_are_the_fixture():
+    from importlib import resources
+
+    from memory_pipeline_tests.conftest import fixture_lines
+
+    packaged = resources.files("memory_pipeline.sample_data").joinpath("message_shapes.jsonl").read_text()
+    assert packaged.splitlines() == fixture_lines("message_shapes.jsonl")
