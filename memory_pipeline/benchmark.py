@@ -57,7 +57,7 @@ def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str,
             ensure_schema(conn, settings)
             sample.create_n8n_table(conn, settings)
             if history_days:
-                params = {"before": all_days[0], "days": history_days, "per_day": users}
+                params = {"before": all_days[0], "days": history_days, "per_day": users, "key_prefix": "hist:"}
                 conn.execute(store.query(conn, "bench_history_conversations"), params)
                 conn.execute(store.query(conn, "bench_history_candidates"), params)
                 conn.execute(store.query(conn, "analyze_conversations"))

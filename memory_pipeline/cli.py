@@ -226,9 +226,13 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
         benchmark_llm.run(args.conversations, args.latency, args.in_flight)
         return 0
-    from memory_pipeline import benchmark
+    from memory_pipeline import benchmark, benchmark_scale
 
-    benchmark.run(args.users, args.days, args.history_days)
+    if args.size or args.messages:
+        messages = args.messages or benchmark_scale.size_to_messages(args.size)
+        benchmark_scale.run(messages, args.history_days)
+    else:
+        benchmark.run(args.users, args.days, args.history_days)
     return 0
 
 
@@ -373,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--days", type=_positive_int, default=None,
                        help="only the first N of the 10 sample days (more than 10 runs all 10)")
     bench.add_argument("--history-days", type=int, default=0,
-                       help="first store N days of consolidated history (--users conversations a day)")
+                       help="first store N days of consolidated history (a conversation a day per user)")
     bench.add_argument("--llm", action="store_true",
                        help="instead: the two LLM stages against a scripted OpenAI-compatible server it starts")
     bench.add_argument("--conversations", type=_positive_int, default=2000,
@@ -381,6 +385,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--latency", type=float, default=0.2, help="with --llm: seconds the server takes per request")
     bench.add_argument("--in-flight", type=_positive_int, default=None,
                        help="with --llm: requests in flight (default MEMORY_PIPELINE_LLM_MAX_IN_FLIGHT)")
+    scale = bench.add_mutually_exclusive_group()
+    scale.add_argument("--size", choices=["10k", "100k", "1m"],
+                       help="one night of generated chat memory of this many messages, next to the SQL floor")
+    scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(func=cmd_benchmark)
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
     ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],

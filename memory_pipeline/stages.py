@@ -171,6 +171,9 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
 
 # -- 2. session_summaries ---------------------------------------------------------------------------------
 SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
+# LLM answers written per transaction (batched statements): few commits, and a crash loses at most this many
+# paid answers before they are stored.
+WRITE_BATCH = 20
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -261,14 +264,12 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     failed: Counter[str] = Counter()
     todo = []
 
-    def save(record: dict[str, Any], text: str, used_in: int, used_out: int, cache_hit: bool) -> None:
-        store.save_summary(
-            conn, cache_hit=cache_hit, conversation_id=record["conversation_id"], partition_date=day,
-            user_key=record["user_key"], summary=text, transcript_hash=record["transcript_hash"],
-            extractor=extractor.name, model=model, prompt_version=extractor.prompt_version,
-            input_tokens=used_in, output_tokens=used_out,
-        )
+    def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
+        return dict(conversation_id=record["conversation_id"], partition_date=day, user_key=record["user_key"],
+                    summary=text, transcript_hash=record["transcript_hash"], extractor=extractor.name, model=model,
+                    prompt_version=extractor.prompt_version, input_tokens=used_in, output_tokens=used_out)
 
+    hit_rows = []
     for record in store.conversations_of_partition(conn, day):
         if record["text_pruned_at"]:
             pruned += 1  # past text retention: nothing left to summarise, and its summary was dropped on purpose
@@ -278,11 +279,32 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             todo.append(record)
             continue
         hits += 1
+        hit_rows.append((record, row(record, cached["summary"], cached["input_tokens"], cached["output_tokens"])))
+    with conn.transaction():
+        # Only conversations still stored with the transcript they were read with (not erased or re-split).
+        kept = [r for record, r in hit_rows if _still_stored(store, conn, record)]
+        changed += len(hit_rows) - len(kept)
+        store.save_summaries(conn, kept, cache_hit=True)
+    pending: list[tuple[dict[str, Any], Any]] = []
+
+    def flush() -> None:
+        # One transaction and one batched statement per table for up to WRITE_BATCH answers, each written only
+        # if its conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
+        nonlocal changed
         with conn.transaction():
-            if not _still_stored(store, conn, record):
-                changed += 1  # erased or re-split meanwhile: this summary is of a transcript no longer stored
-                continue
-            save(record, cached["summary"], cached["input_tokens"], cached["output_tokens"], True)
+            stored = [(r, res) for r, res in pending if _still_stored(store, conn, r)]
+            changed += len(pending) - len(stored)
+            store.save_summaries(conn, [row(r, res.text, res.input_tokens, res.output_tokens)
+                                        for r, res in stored], cache_hit=False)
+            for record, result in stored:
+                if result.facts is not None and caches_facts:
+                    # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
+                    store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
+                                                 prompt_version=extractor.prompt_version, model=extractor.model,
+                                                 facts=result.facts, input_tokens=0, output_tokens=0)
+            store.clear_llm_failures(conn, [r["conversation_id"] for r, _ in stored], SUMMARY_STAGE)
+        pending.clear()
+
     summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
     for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
         if isinstance(result, ExtractorError):
@@ -292,17 +314,11 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         computed += 1
         tokens_in += result.input_tokens
         tokens_out += result.output_tokens
-        with conn.transaction():
-            if not _still_stored(store, conn, record):
-                changed += 1
-                continue
-            save(record, result.text, result.input_tokens, result.output_tokens, False)
-            if result.facts is not None and caches_facts:
-                # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
-                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
-                                             prompt_version=extractor.prompt_version, model=extractor.model,
-                                             facts=result.facts, input_tokens=0, output_tokens=0)
-            store.clear_llm_failure(conn, record["conversation_id"], SUMMARY_STAGE)
+        pending.append((record, result))
+        if len(pending) >= WRITE_BATCH:
+            flush()
+    if pending:
+        flush()
     return StageResult({
         "summaries": hits + computed,
         "cache_hits": hits,
@@ -441,19 +457,13 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
-    """Archive then purge the raw rows of the day's consolidated conversations (one transaction each), then
-    drop archive rows past retention and conversation text past text retention (`Store.prune_text`).
-    Conversations whose facts were not extracted keep their rows."""
-    archived = purged = kept = 0
-    for record in store.conversations_of_partition(conn, day):
-        if not record["facts_extracted_at"]:
-            kept += 1
-            continue
-        with conn.transaction():
-            store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
-            a, p = store.archive_and_purge(conn, record["conversation_id"], day, record["message_ids"])
-        archived += a
-        purged += p
+    """Archive then purge the raw rows of the day's consolidated conversations (in one transaction, two
+    set-based statements), then drop archive rows past retention and conversation text past text retention
+    (`Store.prune_text`). Conversations whose facts were not extracted keep their rows."""
+    with conn.transaction():
+        store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
+        archived, purged = store.archive_and_purge_partition(conn, day)
+        kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
         pruned = store.prune_text(conn)

@@ -139,8 +139,14 @@ class Store:
         self, conn: psycopg.Connection, conversations: Sequence[Conversation], closed_as_of: datetime
     ) -> int:
         """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten. Returns how
-        many conversations were inserted or changed (0 when a re-run finds them as they were)."""
-        written = 0
+        many conversations were inserted or changed (0 when a re-run finds them as they were).
+
+        Batched: one `executemany` per statement (psycopg 3 sends it in pipeline mode, not one round trip per
+        row). Every overlap deletion runs before the upserts: the new conversations never share a message, so a
+        deletion can only remove a stored conversation that a new one replaces."""
+        if not conversations:
+            return 0
+        overlaps, rows = [], []
         for conv in conversations:
             transcript = [
                 {"message_id": t.message_id, "role": t.role, "text": t.text,
@@ -150,30 +156,34 @@ class Store:
                  **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
                 for t in conv.turns
             ]
-            conn.execute(self.query(conn, "delete_overlapping_conversations"), {
+            overlaps.append({
                 "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
                 "partition_date": conv.partition_date, "session_key": conv.session_key})
-            written += conn.execute(self.query(conn, "upsert_conversation"), {
+            rows.append({
                 "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
                 "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
                 "ended_at": conv.ended_at, "is_legacy": conv.is_legacy, "message_ids": list(conv.message_ids),
                 "turn_count": len(transcript), "transcript": Jsonb(transcript),
                 "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
                 "idle_gap_minutes": self.settings.idle_gap_minutes,
-            }).rowcount
+            })
+        with conn.cursor() as cur:
+            cur.executemany(self.query(conn, "delete_overlapping_conversations"), overlaps)
+            cur.executemany(self.query(conn, "upsert_conversation"), rows)
+            written = cur.rowcount  # summed over the batch: rows inserted or changed
         self.save_rejections(conn, conversations)
         return written
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
-        """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason)."""
-        for conv in conversations:
-            for row in conv.rows:
-                if row.status != "turn":
-                    conn.execute(self.query(conn, "upsert_rejection"), {
-                        "message_id": row.message_id, "conversation_id": conv.conversation_id,
-                        "partition_date": conv.partition_date, "user_key": conv.user_key,
-                        "status": row.status, "reason": row.reason,
-                    })
+        """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason),
+        in one batched `executemany`."""
+        rows = [{"message_id": row.message_id, "conversation_id": conv.conversation_id,
+                 "partition_date": conv.partition_date, "user_key": conv.user_key,
+                 "status": row.status, "reason": row.reason}
+                for conv in conversations for row in conv.rows if row.status != "turn"]
+        if rows:
+            with conn.cursor() as cur:
+                cur.executemany(self.query(conn, "upsert_rejection"), rows)
 
     def conversations_of_partition(self, conn: psycopg.Connection, day: date) -> list[dict[str, Any]]:
         """Stored conversations of a partition: dict rows with `transcript` as a list of turn dicts."""
@@ -185,13 +195,24 @@ class Store:
         return conn.execute(self.query(conn, "cached_summary"), {
             "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
 
-    def save_summary(self, conn, *, cache_hit: bool, **row: Any) -> None:
-        """Write a conversation's summary (and fill the cache when it was freshly computed)."""
-        if not cache_hit:
-            conn.execute(self.query(conn, "insert_cached_summary"), {
-                k: row[k] for k in ("transcript_hash", "prompt_version", "model", "summary", "input_tokens",
-                                    "output_tokens")})
-        conn.execute(self.query(conn, "upsert_summary"), row)
+    def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, cache_hit: bool) -> None:
+        """Write conversations' summaries (and fill the cache unless they came from it), with one batched `executemany` per
+        statement (pipeline mode) instead of a round trip per conversation."""
+        if not rows:
+            return
+        with conn.cursor() as cur:
+            if not cache_hit:
+                cur.executemany(self.query(conn, "insert_cached_summary"), [
+                    {k: row[k] for k in ("transcript_hash", "prompt_version", "model", "summary", "input_tokens",
+                                         "output_tokens")} for row in rows])
+            cur.executemany(self.query(conn, "upsert_summary"), rows)
+
+    def clear_llm_failures(self, conn, conversation_ids: Sequence[str], stage: str) -> None:
+        """`clear_llm_failure` for many conversations in one batched `executemany`."""
+        if conversation_ids:
+            with conn.cursor() as cur:
+                cur.executemany(self.query(conn, "clear_llm_failure"),
+                                [{"conversation_id": c, "stage": stage} for c in conversation_ids])
 
     def summaries_of_partition(self, conn, day: date) -> dict[str, str]:
         """{conversation_id: summary} of a partition."""
@@ -241,18 +262,20 @@ class Store:
         self, conn, day: date, conversation_ids: Sequence[str], candidates: Sequence[Candidate],
         extractor: str, model: str, prompt_version: str,
     ) -> None:
-        """Make the candidates of these conversations exactly `candidates` (upsert + delete the rest)."""
+        """Make the candidates of these conversations exactly `candidates` (delete the rest + batched upsert)."""
         conn.execute(self.query(conn, "delete_stale_candidates"), {
             "conversation_ids": list(conversation_ids), "keep": [c.candidate_id for c in candidates]})
-        for c in candidates:
-            conn.execute(self.query(conn, "upsert_candidate"), {
-                "candidate_id": c.candidate_id, "partition_date": day, "conversation_id": c.conversation_id,
-                "user_key": c.user_key, "position": c.position, "category": c.category, "attribute": c.attribute,
-                "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
-                "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
-                "extractor": extractor, "model": model, "prompt_version": prompt_version,
-                "retraction": c.retraction,
-            })
+        rows = [{
+            "candidate_id": c.candidate_id, "partition_date": day, "conversation_id": c.conversation_id,
+            "user_key": c.user_key, "position": c.position, "category": c.category, "attribute": c.attribute,
+            "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
+            "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
+            "extractor": extractor, "model": model, "prompt_version": prompt_version,
+            "retraction": c.retraction,
+        } for c in candidates]
+        if rows:  # one batched executemany (pipeline mode), not a round trip per candidate
+            with conn.cursor() as cur:
+                cur.executemany(self.query(conn, "upsert_candidate"), rows)
 
     def lock_conversation(self, conn, conversation_id: str) -> str | None:
         """Lock a conversation row until the transaction ends; returns its current transcript hash (None if gone)."""
@@ -348,12 +371,13 @@ class Store:
         return conn.execute(self.query(conn, "facts_for_display"), {"user_keys": list(user_keys)}).fetchall()
 
     # -- archive -----------------------------------------------------------------------------------------
-    def archive_and_purge(self, conn, conversation_id: str, day: date, message_ids: Sequence[int]) -> tuple[int, int]:
-        """Copy a conversation's rows to the archive and delete from the n8n table those whose identical copy
-        is archived. Call inside a transaction. Returns (rows archived now, rows purged now)."""
-        params = {"conversation_id": conversation_id, "partition_date": day, "message_ids": list(message_ids)}
-        archived = conn.execute(self.query(conn, "archive_conversation_rows"), params).rowcount
-        purged = conn.execute(self.query(conn, "purge_archived_source_rows"), params).rowcount
+    def archive_and_purge_partition(self, conn, day: date) -> tuple[int, int]:
+        """Copy the rows of the partition's consolidated conversations (facts extracted) to the archive and
+        delete from the n8n table those whose identical copy is archived: two set-based statements, whatever
+        the partition's size. Call inside a transaction. Returns (rows archived now, rows purged now)."""
+        params = {"partition_date": day}
+        archived = conn.execute(self.query(conn, "archive_partition_rows"), params).rowcount
+        purged = conn.execute(self.query(conn, "purge_partition_archived_rows"), params).rowcount
         return archived, purged
 
     def drop_expired_archive(self, conn) -> int:

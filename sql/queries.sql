@@ -211,18 +211,28 @@ SELECT count(*) FILTER (WHERE superseded_at IS NULL AND (expires_at IS NULL OR e
            SELECT 1 FROM {schema}.fact_recalls AS r WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
 FROM {schema}.agent_facts AS f WHERE user_key = ANY(%(user_keys)s);
 
--- name: archive_conversation_rows
--- Copy the rows into the archive (kept as the source held them); a row already there is left as it is.
+-- name: archive_partition_rows
+-- Copy the rows of the partition's consolidated conversations (facts extracted) into the archive in one
+-- statement (kept as the source held them); a row already there is left as it is.
 INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
-SELECT id, session_id::text, message::text, {created_at}, %(conversation_id)s, %(partition_date)s
-FROM {source} WHERE id = ANY(%(message_ids)s)
+SELECT s.id, s.session_id::text, s.message::text, {created_at}, m.conversation_id, %(partition_date)s
+FROM (SELECT conversation_id, unnest(message_ids) AS id FROM {schema}.conversations
+      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+JOIN {source} AS s ON s.id = m.id
 ON CONFLICT (id) DO NOTHING;
 
--- name: purge_archived_source_rows
--- Delete from n8n's table only rows whose identical copy is in the archive.
-DELETE FROM {source} AS s USING {schema}.chat_archive AS a
-WHERE s.id = ANY(%(message_ids)s) AND a.id = s.id AND a.session_id = s.session_id::text
-  AND a.message = s.message::text;
+-- name: purge_partition_archived_rows
+-- Delete from n8n's table only rows of the partition's consolidated conversations whose identical copy (same
+-- id, session key and message text) is in the archive.
+DELETE FROM {source} AS s
+USING {schema}.chat_archive AS a,
+      (SELECT DISTINCT unnest(message_ids) AS id FROM {schema}.conversations
+       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.message::text;
+
+-- name: unconsolidated_conversations_of_partition
+SELECT count(*) AS n FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL;
 
 -- name: drop_expired_archive_rows
 DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days => %(retention_days)s);
@@ -276,12 +286,13 @@ SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(pre
 
 -- name: bench_history_conversations
 -- Benchmark only: `days` x `per_day` consolidated conversations before the sample (10 message ids each, far
--- above any real id), so a run can be timed against a long stored history.
+-- above any real id), so a run can be timed against a long stored history. Session and user keys are
+-- `key_prefix` + 0..per_day-1.
 INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, started_at, ended_at,
     is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes,
     facts_extracted_at, extracted_with)
-SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist:' || (g %% %(per_day)s::int),
-       'hist:' || (g %% %(per_day)s::int), now(), now(), false,
+SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), %(key_prefix)s::text || (g %% %(per_day)s::int),
+       %(key_prefix)s::text || (g %% %(per_day)s::int), now(), now(), false,
        ARRAY(SELECT 1000000000 + g * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
        md5(g::text), now(), 180, now(), 'history'
 FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
@@ -289,7 +300,8 @@ FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
 -- name: bench_history_candidates
 INSERT INTO {schema}.fact_candidates (candidate_id, partition_date, conversation_id, user_key, position, category,
     attribute, value, fact, quote, status, said_at, extractor, model, prompt_version)
-SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g, 'hist:' || (g %% %(per_day)s::int),
+SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g,
+       %(key_prefix)s::text || (g %% %(per_day)s::int),
        k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
        'accepted', now(), 'history', 'history', 'history'
 FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
@@ -536,3 +548,53 @@ RETURNING candidate_id;
 -- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
 UPDATE {schema}.fact_candidates SET quote = ''
 WHERE candidate_id = ANY(%(candidate_ids)s) AND quote <> '';
+
+-- Scale benchmark only (memory_pipeline/benchmark_scale.py): one night of generated chat memory, set-based.
+-- name: bench_scale_rows
+-- `conversations` conversations of 2-60 messages (length from a hash of the conversation number), spread over
+-- `users` session keys (`bench:<n>`), each key's conversations of the night 4 hours apart (longer than the
+-- benchmark's 3-hour idle gap), messages 20 s apart from `day_start`. Texts cycle through `base` (MemoryBank's
+-- human/ai rows); every 10th conversation takes its rows from `shapes` (every n8n row shape, malformed ones
+-- included); every 50th is legacy (key `legacy:<n>`, created_at NULL). Ids follow conversation order; `messages`
+-- caps the total.
+INSERT INTO {source} (session_id, message, created_at)
+SELECT CASE WHEN c.legacy THEN 'legacy:' ELSE 'bench:' END || c.u,
+       CASE WHEN c.n %% 10 = 3 THEN p.shapes -> ((c.n + k) %% jsonb_array_length(p.shapes))
+            ELSE p.base -> ((c.n * 14 + k) %% jsonb_array_length(p.base)) END,
+       CASE WHEN NOT c.legacy THEN %(day_start)s::timestamptz + make_interval(hours => 4 * c.slot, secs => 20 * k) END
+FROM (SELECT n, n %% %(users)s::int AS u, (n / %(users)s::int) %% 6 AS slot,
+             2 + (hashint4(n) & 2147483647) %% 59 AS len, n %% 50 = 7 AS legacy
+      FROM generate_series(0, %(conversations)s::int - 1) AS n) AS c
+CROSS JOIN LATERAL generate_series(0, c.len - 1) AS k
+CROSS JOIN (SELECT %(base)s::jsonb AS base, %(shapes)s::jsonb AS shapes) AS p
+ORDER BY c.n, k
+LIMIT %(messages)s;
+
+-- name: bench_scale_source_indexes
+-- The indexes `memory-pipeline add-time-column` builds, built after the load as a bulk load would.
+CREATE INDEX ON {source} (session_id, created_at);
+CREATE INDEX ON {source} (created_at);
+ANALYZE {source};
+
+-- name: bench_floor_setup
+-- A copy of the night's rows and an archive shaped and indexed like chat_archive, for the SQL floor.
+CREATE TABLE {schema}.floor_source AS SELECT * FROM {source};
+ALTER TABLE {schema}.floor_source ADD PRIMARY KEY (id);
+CREATE INDEX ON {schema}.floor_source (session_id, created_at);
+CREATE INDEX ON {schema}.floor_source (created_at);
+CREATE TABLE {schema}.floor_archive (LIKE {schema}.chat_archive INCLUDING ALL);
+ANALYZE {schema}.floor_source;
+
+-- name: bench_floor_copy_out
+COPY (SELECT id, session_id, message, created_at FROM {schema}.floor_source) TO STDOUT;
+
+-- name: bench_floor_archive
+INSERT INTO {schema}.floor_archive (id, session_id, message, created_at, conversation_id, partition_date)
+SELECT id, session_id::text, message::text, created_at, 'floor', %(partition_date)s FROM {schema}.floor_source;
+
+-- name: bench_floor_delete
+DELETE FROM {schema}.floor_source AS s USING {schema}.floor_archive AS a
+WHERE a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.message::text;
+
+-- name: bench_floor_drop
+DROP TABLE {schema}.floor_source, {schema}.floor_archive;

@@ -1,0 +1,44 @@
+"""The scale benchmark runs a whole night end to end at a tiny size (figures are printed, never asserted: speed
+is not tested)."""
+
+import pytest
+
+from memory_pipeline import benchmark_scale
+from memory_pipeline.db import get_pool
+
+
+def test_scale_benchmark_runs_every_stage_measures_the_floor_and_drops_its_tables(pg_url, capsys):
+    figures = benchmark_scale.run(messages=600)
+    assert figures.messages == 600
+    assert list(figures.stage_seconds) == ["closed_sessions", "session_summaries", "extracted_facts",
+                                           "active_facts", "archived_sessions"]
+    assert figures.facts > 0 and figures.floor_seconds > 0
+    assert 0 < figures.extractor_seconds < sum(figures.stage_seconds.values())
+    out = capsys.readouterr().out
+    assert "600 messages of 8 session keys" in out and "non-LLM stages / SQL floor" in out
+    assert "legacy)" in out and "0 legacy" not in out  # legacy rows are generated and consolidated
+    with get_pool(pg_url).connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM pg_namespace WHERE nspname LIKE 'mp_bench%'").fetchone()["n"] == 0
+        assert conn.execute("SELECT count(*) AS n FROM pg_class WHERE relname LIKE 'mp_bench%'").fetchone()["n"] == 0
+
+
+def test_scale_benchmark_with_history_reconciles_the_same_users(pg_url, capsys):
+    figures = benchmark_scale.run(messages=300, history_days=3)
+    # 3 history days x 4 users x 2 accepted candidates, each its own fact, plus the night's facts.
+    assert figures.facts > 3 * figures.users * 2
+    assert "after 3 days of the same users' consolidated history" in capsys.readouterr().out
+
+
+def test_sizes_map_to_message_counts():
+    assert [benchmark_scale.size_to_messages(s) for s in ("10k", "100K", "1m")] == [10_000, 100_000, 1_000_000]
+    with pytest.raises(ValueError, match="size must be one of"):
+        benchmark_scale.size_to_messages("2m")
+
+
+def test_packaged_row_shapes_are_the_fixture():
+    from importlib import resources
+
+    from memory_pipeline_tests.conftest import fixture_lines
+
+    packaged = resources.files("memory_pipeline.sample_data").joinpath("message_shapes.jsonl").read_text()
+    assert packaged.splitlines() == fixture_lines("message_shapes.jsonl")
