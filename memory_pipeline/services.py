@@ -180,28 +180,32 @@ def launch_asset_backfill(url: str, asset_keys: Sequence[str], partitions: Seque
     return result["backfillId"]
 
 
+def _poll_until_finished(fetch_status, finished, what: str, timeout: float, poll_seconds: float) -> str:
+    """Call `fetch_status()` every `poll_seconds` until it returns one of `finished`; returns it. Raises
+    TimeoutError naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = fetch_status()
+        if status in finished:
+            return status
+        time.sleep(poll_seconds)
+    raise TimeoutError(f"{what} not finished after {timeout:.0f} s")
+
+
 def wait_for_run(url: str, run_id: str, timeout: float, poll_seconds: float = 0.5) -> str:
     """Poll the run's status until it has finished; returns SUCCESS, FAILURE or CANCELED. Raises TimeoutError
     after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = graphql(url, RUN_STATUS, {"runId": run_id})["runOrError"].get("status")
-        if status in FINISHED_RUN:
-            return status
-        time.sleep(poll_seconds)
-    raise TimeoutError(f"run {run_id} not finished after {timeout:.0f} s")
+    return _poll_until_finished(
+        lambda: graphql(url, RUN_STATUS, {"runId": run_id})["runOrError"].get("status"),
+        FINISHED_RUN, f"run {run_id}", timeout, poll_seconds)
 
 
 def wait_for_backfill(url: str, backfill_id: str, timeout: float, poll_seconds: float = 0.5) -> str:
     """Poll a backfill until it has finished; returns its final status (e.g. COMPLETED_SUCCESS). Raises
     TimeoutError after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = graphql(url, BACKFILL_STATUS, {"id": backfill_id})["partitionBackfillOrError"].get("status")
-        if status in FINISHED_BACKFILL:
-            return status
-        time.sleep(poll_seconds)
-    raise TimeoutError(f"backfill {backfill_id} not finished after {timeout:.0f} s")
+    return _poll_until_finished(
+        lambda: graphql(url, BACKFILL_STATUS, {"id": backfill_id})["partitionBackfillOrError"].get("status"),
+        FINISHED_BACKFILL, f"backfill {backfill_id}", timeout, poll_seconds)
 
 
 def wait_for_webserver(url: str, timeout: float, process: subprocess.Popen | None = None) -> None:
