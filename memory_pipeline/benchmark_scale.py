@@ -78,9 +78,14 @@ class ScaleFigures:
     facts: int
 
     @property
+    def total_seconds(self) -> float:
+        """All five stages, extractor calls included."""
+        return sum(self.stage_seconds.values())
+
+    @property
     def non_llm_seconds(self) -> float:
         """All five stages minus the extractor's calls (the model time)."""
-        return sum(self.stage_seconds.values()) - self.extractor_seconds
+        return self.total_seconds - self.extractor_seconds
 
     @property
     def floor_ratio(self) -> float:

@@ -232,7 +232,11 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         return 0
     from memory_pipeline import benchmark, benchmark_scale
 
-    if args.size or args.messages:
+    if args.size == "all":
+        from memory_pipeline import benchmark_targets
+
+        benchmark_targets.run(args.history_days or 365)
+    elif args.size or args.messages:
         messages = args.messages or benchmark_scale.size_to_messages(args.size)
         benchmark_scale.run(messages, args.history_days)
     else:
@@ -393,8 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--in-flight", type=_positive_int, default=None,
                        help="with --llm: requests in flight (default MEMORY_PIPELINE_LLM_MAX_IN_FLIGHT)")
     scale = bench.add_mutually_exclusive_group()
-    scale.add_argument("--size", choices=["10k", "100k", "1m"],
-                       help="one night of generated chat memory of this many messages, next to the SQL floor")
+    scale.add_argument("--size", choices=["10k", "100k", "1m", "all"],
+                       help="one night of generated chat memory of this many messages, next to the SQL floor; "
+                       "all: 10k, 100k, 1m and a 10k night after --history-days (default 365), each in a fresh "
+                       "process, then the scale targets table")
     scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(func=cmd_benchmark)
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")

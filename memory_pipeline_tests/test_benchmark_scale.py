@@ -42,3 +42,18 @@ def test_packaged_row_shapes_are_the_fixture():
 
     packaged = resources.files("memory_pipeline.sample_data").joinpath("message_shapes.jsonl").read_text()
     assert packaged.splitlines() == fixture_lines("message_shapes.jsonl")
+
+
+def test_targets_table_runs_each_night_in_its_own_process_and_compares_the_three_targets(pg_url, capfd):
+    from memory_pipeline import benchmark_targets
+
+    ratios = benchmark_targets.run(history_days=2, sizes=(300, 600))
+    out = capfd.readouterr().out
+    # Each night printed its own figures (from its own process), then the table of the three targets.
+    assert "300 messages of 4 session keys" in out and "600 messages of 8 session keys" in out
+    assert "after 2 days of the same users' consolidated history" in out
+    for line in ("non-LLM stages / SQL floor at 600 messages", "peak RSS 600 / 300 messages",
+                 "night after 2 days of history / without"):
+        assert line in out
+    assert set(ratios) == {"floor_ratio", "rss_ratio", "history_ratio"}
+    assert all(value > 0 for value in ratios.values())
