@@ -410,7 +410,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                 if record["cached_facts"] is not None:
                     facts = [ExtractedFact.model_validate(f) for f in record["cached_facts"]]
                     cached = ExtractionResult(facts=facts)
-                yield record, conversation_from_record(record), cached
+                conversation = conversation_from_record(record)
+                del record["transcript"]  # parsed once; the page need not keep the JSON form as well
+                yield record, conversation, cached
 
     def answer(item: tuple[dict[str, Any], Conversation, ExtractionResult | None]) -> ExtractionResult:
         record, conversation, cached = item
