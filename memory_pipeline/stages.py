@@ -184,6 +184,7 @@ LOOKAHEAD_PER_REQUEST = 4
 
 T = TypeVar("T")
 R = TypeVar("R")
+_NO_MORE: Any = object()  # call_each's end-of-items marker
 
 
 def call_each(fn: Callable[[T], R], items: Iterable[T], max_in_flight: int) -> Iterator[tuple[T, R | ExtractorError]]:
@@ -214,11 +215,10 @@ def call_each(fn: Callable[[T], R], items: Iterable[T], max_in_flight: int) -> I
 
     def fill() -> None:
         while len(window) < max_in_flight * LOOKAHEAD_PER_REQUEST:
-            for item in source:
-                window.append((item, pool.submit(attempt, item)))
-                break
-            else:
+            item = next(source, _NO_MORE)
+            if item is _NO_MORE:
                 return
+            window.append((item, pool.submit(attempt, item)))
 
     try:
         fill()

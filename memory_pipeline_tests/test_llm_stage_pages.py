@@ -232,3 +232,18 @@ def test_statements_per_stage_do_not_grow_with_conversations(make_settings, monk
     assert sent[3] == sent[9]
     summary_statements, extraction_statements, check_statements = (sum(c.values()) for c in sent[9])
     assert summary_statements <= 12 and extraction_statements <= 12 and check_statements == 1
+
+
+def test_call_each_reads_items_lazily_a_bounded_window_ahead_and_keeps_their_order():
+    read = []
+
+    def conversations():
+        for i in range(100):
+            read.append(i)
+            yield i
+
+    results = stages.call_each(lambda i: i * i, conversations(), max_in_flight=3)
+    first = next(results)
+    window = 3 * stages.LOOKAHEAD_PER_REQUEST
+    assert first == (0, 0) and len(read) <= window + 1  # not the whole partition: a window past the first
+    assert list(results) == [(i, i * i) for i in range(1, 100)] and len(read) == 100
