@@ -7,12 +7,11 @@ never message or fact text (the event log cannot be erased). The Dagster assets 
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from itertools import chain
 from typing import Any, TypeVar
 
 import psycopg
@@ -174,16 +173,28 @@ SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
 # LLM answers written per transaction (batched statements): few commits, and a crash loses at most this many
 # paid answers before they are stored.
 WRITE_BATCH = 20
+# Conversations the LLM stages and the quote check read per statement (keyset pagination, `Store.pages`): what
+# a stage holds in memory is one page of transcripts plus the answers in flight and not yet written, whatever
+# the partition's size; at ~30 turns a conversation a page is a few MB of Python objects.
+PAGE_SIZE = 500
+# Conversations handed to the worker threads ahead of the one being written, per request in flight: enough that
+# one slow answer (or reading the next page) does not leave the other threads idle, few enough to bound the
+# transcripts held beyond the current page.
+LOOKAHEAD_PER_REQUEST = 4
 
 T = TypeVar("T")
 R = TypeVar("R")
+_NO_MORE: Any = object()  # call_each's end-of-items marker
 
 
-def call_each(fn: Callable[[T], R], items: Sequence[T], max_in_flight: int) -> Iterator[tuple[T, R | ExtractorError]]:
+def call_each(fn: Callable[[T], R], items: Iterable[T], max_in_flight: int) -> Iterator[tuple[T, R | ExtractorError]]:
     """(item, fn(item)) for every item, in order, with at most `max_in_flight` calls running at once on worker
-    threads (the backend's requests in flight per step). A failing call yields its ExtractorError instead of
+    threads (the backend's requests in flight per step). `items` is consumed lazily, at most
+    `max_in_flight * LOOKAHEAD_PER_REQUEST` ahead of the item yielded, so a generator that reads pages keeps the
+    threads busy across page ends while memory stays bounded. A failing call yields its ExtractorError instead of
     raising (any other exception becomes one with reason `backend_error`), so one conversation cannot sink the
-    others. The caller writes each result on its own connection, in its own thread."""
+    others. `items` is advanced and the results are consumed on the caller's thread (one connection may serve
+    both); an exception from `items` or from the caller stops the requests not yet sent."""
 
     def attempt(item: T) -> R | ExtractorError:
         try:
@@ -194,15 +205,28 @@ def call_each(fn: Callable[[T], R], items: Sequence[T], max_in_flight: int) -> I
             log.warning("backend raised %s", type(exc).__name__)
             return ExtractorError(type(exc).__name__, reason="backend_error")
 
-    if max_in_flight <= 1 or len(items) <= 1:
+    if max_in_flight <= 1:
         for item in items:
             yield item, attempt(item)
         return
+    source = iter(items)
+    window: deque[tuple[T, Future[R | ExtractorError]]] = deque()
     pool = ThreadPoolExecutor(max_workers=max_in_flight, thread_name_prefix="llm")
+
+    def fill() -> None:
+        while len(window) < max_in_flight * LOOKAHEAD_PER_REQUEST:
+            item = next(source, _NO_MORE)
+            if item is _NO_MORE:
+                return
+            window.append((item, pool.submit(attempt, item)))
+
     try:
-        futures = [pool.submit(attempt, item) for item in items]
-        for item, future in zip(items, futures):
-            yield item, future.result()
+        fill()
+        while window:
+            item, future = window.popleft()
+            result = future.result()
+            fill()  # the next item starts before the caller writes this one
+            yield item, result
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # a failed write stops the requests not yet sent
 
@@ -236,84 +260,100 @@ def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str,
     return metadata
 
 
-def _still_stored(store: Store, conn: psycopg.Connection, record: dict[str, Any]) -> bool:
-    """Inside a write transaction: hold an erasure off until commit, lock the conversation, and tell whether it
-    is still stored with the transcript `record` was read with (not erased or re-split meanwhile)."""
+def _still_stored(store: Store, conn: psycopg.Connection, records: Sequence[dict[str, Any]]) -> set[str]:
+    """Inside a write transaction: hold an erasure off until commit, lock the batch's conversations (one
+    statement), and return the ids of those still stored with the transcript their record was read with (not
+    erased or re-split meanwhile)."""
     store.hold_off_erasure(conn)
-    return store.lock_conversation(conn, record["conversation_id"]) == record["transcript_hash"]
+    current = store.lock_conversations(conn, [r["conversation_id"] for r in records])
+    return {r["conversation_id"] for r in records if current.get(r["conversation_id"]) == r["transcript_hash"]}
 
 
-def _record_failure(store: Store, conn: psycopg.Connection, day: date, stage: str, record: dict[str, Any],
-                    model: str, extractor: Extractor, exc: ExtractorError) -> None:
-    log.warning("%s failed for conversation %s: %s", stage, record["conversation_id"], exc.reason)
-    with conn.transaction():
-        if not _still_stored(store, conn, record):
-            return  # erased meanwhile: nothing to record about it
-        store.record_llm_failure(conn, conversation_id=record["conversation_id"], stage=stage, partition_date=day,
-                                 reason=exc.reason, model=model, prompt_version=extractor.prompt_version)
+def _record_failures(store: Store, conn: psycopg.Connection, day: date, stage: str, model: str,
+                     extractor: Extractor, failures: Sequence[tuple[dict[str, Any], ExtractorError]]) -> None:
+    """Inside the batch's write transaction, after `_still_stored`: record each still-stored conversation's
+    failed call with its reason (extraction_failures), one batched statement."""
+    store.record_llm_failures(conn, [{"conversation_id": r["conversation_id"], "reason": exc.reason}
+                                     for r, exc in failures],
+                              stage=stage, partition_date=day, model=model, prompt_version=extractor.prompt_version)
 
 
 def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
     """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
     was summarised before. Requests run `max_in_flight` at a time. A failing conversation is recorded with its
     reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
-    request also returned the facts, they are cached for the extraction stage."""
+    request also returned the facts, they are cached for the extraction stage.
+
+    The day is read PAGE_SIZE conversations at a time (each page with its cached summaries, one statement);
+    cache hits are written per page and answers per WRITE_BATCH, each batch in one transaction."""
     model = getattr(extractor, "summary_model", extractor.model)
     caches_facts = getattr(extractor, "cache_answers", False)
     hits = computed = tokens_in = tokens_out = changed = pruned = 0
     failed: Counter[str] = Counter()
-    todo = []
 
     def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
         return dict(conversation_id=record["conversation_id"], partition_date=day, user_key=record["user_key"],
                     summary=text, transcript_hash=record["transcript_hash"], extractor=extractor.name, model=model,
                     prompt_version=extractor.prompt_version, input_tokens=used_in, output_tokens=used_out)
 
-    hit_rows = []
-    for record in store.conversations_of_partition(conn, day):
-        if record["text_pruned_at"]:
-            pruned += 1  # past text retention: nothing left to summarise, and its summary was dropped on purpose
-            continue
-        cached = store.cached_summary(conn, record["transcript_hash"], extractor.prompt_version, model)
-        if not cached:
-            todo.append(record)
-            continue
-        hits += 1
-        hit_rows.append((record, row(record, cached["summary"], cached["input_tokens"], cached["output_tokens"])))
-    with conn.transaction():
-        # Only conversations still stored with the transcript they were read with (not erased or re-split).
-        kept = [r for record, r in hit_rows if _still_stored(store, conn, record)]
-        changed += len(hit_rows) - len(kept)
-        store.save_summaries(conn, kept, cache_hit=True)
+    def to_summarise() -> Iterator[dict[str, Any]]:
+        # Pages of the day; a page's cache hits are written as it is read, the rest go to the backend.
+        nonlocal hits, pruned, changed
+        params = {"partition_date": day, "prompt_version": extractor.prompt_version, "model": model}
+        for page in store.pages(conn, "summary_page", params, PAGE_SIZE):
+            todo, hit_records = [], []
+            for record in page:
+                if record["text_pruned_at"]:
+                    pruned += 1  # past text retention: nothing left to summarise, its summary dropped on purpose
+                elif record["cache_hit"]:
+                    hit_records.append(record)
+                else:
+                    todo.append(record)
+            if hit_records:
+                hits += len(hit_records)
+                with conn.transaction():
+                    # Only conversations still stored with the transcript they were read with.
+                    kept = _still_stored(store, conn, hit_records)
+                    changed += len(hit_records) - len(kept)
+                    store.save_summaries(conn, [
+                        row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
+                        for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
+            yield from todo
+
     pending: list[tuple[dict[str, Any], Any]] = []
 
     def flush() -> None:
-        # One transaction and one batched statement per table for up to WRITE_BATCH answers, each written only
-        # if its conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
+        # One transaction and one batched statement per table for up to WRITE_BATCH answers and failures, each
+        # written only if its conversation is still stored as it was read (an erasure or a re-split may have
+        # come meanwhile).
         nonlocal changed
         with conn.transaction():
-            stored = [(r, res) for r, res in pending if _still_stored(store, conn, r)]
-            changed += len(pending) - len(stored)
+            kept = _still_stored(store, conn, [r for r, _ in pending])
+            answers = [(r, res) for r, res in pending if not isinstance(res, ExtractorError)]
+            stored = [(r, res) for r, res in answers if r["conversation_id"] in kept]
+            changed += len(answers) - len(stored)
             store.save_summaries(conn, [row(r, res.text, res.input_tokens, res.output_tokens)
                                         for r, res in stored], cache_hit=False)
-            for record, result in stored:
-                if result.facts is not None and caches_facts:
-                    # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
-                    store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
-                                                 prompt_version=extractor.prompt_version, model=extractor.model,
-                                                 facts=result.facts, input_tokens=0, output_tokens=0)
+            if caches_facts:
+                # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
+                store.save_cached_extractions(conn, [
+                    {"transcript_hash": r["transcript_hash"], "facts": res.facts, "input_tokens": 0,
+                     "output_tokens": 0} for r, res in stored if res.facts is not None],
+                    prompt_version=extractor.prompt_version, model=extractor.model)
             store.clear_llm_failures(conn, [r["conversation_id"] for r, _ in stored], SUMMARY_STAGE)
+            _record_failures(store, conn, day, SUMMARY_STAGE, model, extractor, [
+                (r, res) for r, res in pending if isinstance(res, ExtractorError) and r["conversation_id"] in kept])
         pending.clear()
 
     summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
-    for record, result in call_each(summarize, todo, getattr(extractor, "max_in_flight", 1)):
+    for record, result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
         if isinstance(result, ExtractorError):
             failed[result.reason] += 1
-            _record_failure(store, conn, day, SUMMARY_STAGE, record, model, extractor, result)
-            continue
-        computed += 1
-        tokens_in += result.input_tokens
-        tokens_out += result.output_tokens
+            log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"], result.reason)
+        else:
+            computed += 1
+            tokens_in += result.input_tokens
+            tokens_out += result.output_tokens
         pending.append((record, result))
         if len(pending) >= WRITE_BATCH:
             flush()
@@ -335,71 +375,103 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     its status and rejection reason. A conversation is marked extracted only when this succeeded, and is not
     extracted again while its transcript and the extractor (name, model, prompt version) stay the same. With a
     backend that caches its answers, a transcript extracted before (or answered by the summary request) sends no
-    request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on."""
+    request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on.
+
+    The day is read PAGE_SIZE conversations at a time (each page with its summaries and cached answers, one
+    statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH, each
+    batch in one transaction of one statement per step."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
-    summaries = store.summaries_of_partition(conn, day)
     caches = getattr(extractor, "cache_answers", False)
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     failed: Counter[str] = Counter()
-    no_summary = already = changed = tokens_in = tokens_out = retractions = 0
+    no_summary = already = changed = tokens_in = tokens_out = retractions = cache_hits = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
-    from_cache: list[tuple[dict[str, Any], ExtractionResult]] = []
-    todo = []
-    for record in store.conversations_of_partition(conn, day):
-        if record["facts_extracted_at"] and record["extracted_with"] == signature:
-            already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
-            continue
-        if record["text_pruned_at"]:
-            already += 1  # past text retention: its candidates stay as extracted (an empty transcript has none)
-            continue
-        if record["conversation_id"] not in summaries:
-            no_summary += 1
-            continue
-        cached = caches and store.cached_extraction(conn, record["transcript_hash"], extractor.prompt_version,
-                                                    extractor.model)
-        if cached:
-            facts = [ExtractedFact.model_validate(f) for f in cached["facts"]]
-            from_cache.append((record, ExtractionResult(facts=facts)))
-        else:
-            todo.append(record)
-    cached_ids = {record["conversation_id"] for record, _ in from_cache}
-    extract = lambda r: extractor.extract(conversation_from_record(r), summaries[r["conversation_id"]])  # noqa: E731
-    for record, result in chain(from_cache, call_each(extract, todo, getattr(extractor, "max_in_flight", 1))):
-        conversation_id = record["conversation_id"]
+
+    def to_extract() -> Iterator[tuple[dict[str, Any], Conversation, ExtractionResult | None]]:
+        # (record, its conversation parsed once, the cached answer or None) for each conversation to extract.
+        nonlocal already, no_summary
+        params = {"partition_date": day, "extracted_with": signature, "use_cache": bool(caches),
+                  "prompt_version": extractor.prompt_version, "model": extractor.model}
+        for page in store.pages(conn, "extraction_page", params, PAGE_SIZE):
+            for record in page:
+                if record["facts_extracted_at"] and record["extracted_with"] == signature:
+                    already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
+                    continue
+                if record["text_pruned_at"]:
+                    already += 1  # past text retention: its candidates stay as extracted (no transcript, none)
+                    continue
+                if not record["has_summary"]:
+                    no_summary += 1
+                    continue
+                cached = None
+                if record["cached_facts"] is not None:
+                    facts = [ExtractedFact.model_validate(f) for f in record["cached_facts"]]
+                    cached = ExtractionResult(facts=facts)
+                conversation = conversation_from_record(record)
+                del record["transcript"]  # parsed once; the page need not keep the JSON form as well
+                yield record, conversation, cached
+
+    def answer(item: tuple[dict[str, Any], Conversation, ExtractionResult | None]) -> ExtractionResult:
+        record, conversation, cached = item
+        return cached if cached is not None else extractor.extract(conversation, record["summary"])
+
+    # (record, answer or error, validated candidates, answer came from the cache)
+    pending: list[tuple[dict[str, Any], ExtractionResult | ExtractorError, list[Any], bool]] = []
+
+    def flush() -> None:
+        # One transaction for up to WRITE_BATCH answers and failures, one statement per step, each written only
+        # if its conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
+        nonlocal changed, retractions
+        with conn.transaction():
+            kept = _still_stored(store, conn, [r for r, _, _, _ in pending])
+            answers = [p for p in pending if not isinstance(p[1], ExtractorError)]
+            stored = [p for p in answers if p[0]["conversation_id"] in kept]
+            changed += len(answers) - len(stored)  # erased or re-split: facts of an old transcript
+            if caches:
+                store.save_cached_extractions(conn, [
+                    {"transcript_hash": r["transcript_hash"], "facts": res.facts, "input_tokens": res.input_tokens,
+                     "output_tokens": res.output_tokens} for r, res, _, from_cache in stored if not from_cache],
+                    prompt_version=extractor.prompt_version, model=extractor.model)
+            if stored:
+                ids = [r["conversation_id"] for r, _, _, _ in stored]
+                store.replace_candidates(conn, day, ids, [c for _, _, cs, _ in stored for c in cs], extractor.name,
+                                         extractor.model, extractor.prompt_version)
+                store.mark_facts_extracted(conn, [r for r, _, _, _ in stored], signature)
+                store.clear_llm_failures(conn, ids, EXTRACTION_STAGE)
+            _record_failures(store, conn, day, EXTRACTION_STAGE, extractor.model, extractor, [
+                (r, res) for r, res, _, _ in pending
+                if isinstance(res, ExtractorError) and r["conversation_id"] in kept])
+        for _, _, candidates, _ in stored:
+            for c in candidates:
+                statuses[c.status] += 1
+                retractions += c.status == "accepted" and c.retraction
+                if c.reason:
+                    reasons[c.reason] += 1
+                else:
+                    categories[c.category] += 1
+        pending.clear()
+
+    for (record, conversation, cached), result in call_each(answer, to_extract(),
+                                                            getattr(extractor, "max_in_flight", 1)):
         if isinstance(result, ExtractorError):
             failed[result.reason] += 1
-            _record_failure(store, conn, day, EXTRACTION_STAGE, record, extractor.model, extractor, result)
-            continue
-        tokens_in += result.input_tokens
-        tokens_out += result.output_tokens
-        conversation = conversation_from_record(record)
-        fallback = backlog_start if conversation.is_legacy else None
-        candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
-        with conn.transaction():
-            if not _still_stored(store, conn, record):
-                changed += 1  # erased or re-split by a concurrent run meanwhile: facts of an old transcript
-                continue
-            if caches and conversation_id not in cached_ids:
-                store.save_cached_extraction(conn, transcript_hash=record["transcript_hash"],
-                                             prompt_version=extractor.prompt_version, model=extractor.model,
-                                             facts=result.facts, input_tokens=result.input_tokens,
-                                             output_tokens=result.output_tokens)
-            store.replace_candidates(conn, day, [conversation_id], candidates, extractor.name, extractor.model,
-                                     extractor.prompt_version)
-            conn.execute(store.query(conn, "mark_facts_extracted"), {
-                "conversation_id": conversation_id, "extracted_with": signature,
-                "transcript_hash": record["transcript_hash"]})
-            store.clear_llm_failure(conn, conversation_id, EXTRACTION_STAGE)
-        for c in candidates:
-            statuses[c.status] += 1
-            retractions += c.status == "accepted" and c.retraction
-            if c.reason:
-                reasons[c.reason] += 1
-            else:
-                categories[c.category] += 1
+            log.warning("%s failed for conversation %s: %s", EXTRACTION_STAGE, record["conversation_id"],
+                        result.reason)
+            pending.append((record, result, [], False))
+        else:
+            cache_hits += cached is not None
+            tokens_in += result.input_tokens
+            tokens_out += result.output_tokens
+            fallback = backlog_start if conversation.is_legacy else None
+            candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
+            pending.append((record, result, candidates, cached is not None))
+        if len(pending) >= WRITE_BATCH:
+            flush()
+    if pending:
+        flush()
     return StageResult({
         "candidates": sum(statuses.values()),
         "accepted": statuses["accepted"],
@@ -410,7 +482,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         "conversations_without_summary": no_summary,
         "conversations_already_extracted": already,
         "conversations_changed_during_extraction": changed,
-        "cache_hits": len(cached_ids),
+        "cache_hits": cache_hits,
         **_llm_metadata(store, conn, day, EXTRACTION_STAGE, extractor, extractor.model, failed, tokens_in,
                         tokens_out),
     })
@@ -481,27 +553,33 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
 # -- checks -----------------------------------------------------------------------------------------------
 def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
     """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
-    Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart."""
+    Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart.
+    Reads PAGE_SIZE conversations with accepted candidates at a time, each transcript once."""
     bad = []
-    pruned = 0
-    rows = store.accepted_candidates_of_partition(conn, day)
-    for row in rows:
-        if row["text_pruned_at"] or row["quote"] == "":
-            # Its transcript was dropped after text retention, or its quote after the fact's time-to-live plus
-            # grace (an accepted candidate never has an empty quote otherwise: validation rejects it, no_quote).
-            pruned += 1
-            continue
-        conversation = conversation_from_record({
-            "conversation_id": row["conversation_id"], "session_key": "", "user_key": "", "partition_date": day,
-            "started_at": None, "ended_at": None, "is_legacy": False, "transcript": row["transcript"]})
-        reason, _ = locate_quote(row["quote"], conversation, row["quote_message_id"])
-        # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted before
-        # it existed must not fail this blocking check when their day is re-materialized.
-        if reason and reason != "quote_too_short":
-            bad.append(row["candidate_id"])
-    return CheckOutcome(not bad, {"accepted_checked": len(rows) - pruned, "accepted_text_pruned": pruned,
+    checked = pruned = 0
+    for page in store.pages(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
+        for row in page:
+            conversation = None
+            for candidate in row["candidates"]:
+                if row["text_pruned_at"] or candidate["quote"] == "":
+                    # Its transcript was dropped after text retention, or its quote after the fact's time-to-live
+                    # plus grace (an accepted candidate never has an empty quote otherwise: validation rejects it,
+                    # no_quote).
+                    pruned += 1
+                    continue
+                checked += 1
+                conversation = conversation or conversation_from_record({
+                    "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
+                    "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
+                    "transcript": row["transcript"]})
+                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"])
+                # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted
+                # before it existed must not fail this blocking check when their day is re-materialized.
+                if reason and reason != "quote_too_short":
+                    bad.append(candidate["candidate_id"])
+    return CheckOutcome(not bad, {"accepted_checked": checked, "accepted_text_pruned": pruned,
                                   "quotes_not_found": len(bad),
-                                  "failing_candidate_ids": bad[:50]})
+                                  "failing_candidate_ids": sorted(bad)[:50]})
 
 
 def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> CheckOutcome:

@@ -7,7 +7,7 @@ values are bound parameters. Methods take an open connection so that the caller 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import Candidate, ExtractedFact, fact_key
+from memory_pipeline.domain.facts import Candidate, fact_key
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
@@ -189,12 +189,43 @@ class Store:
         """Stored conversations of a partition: dict rows with `transcript` as a list of turn dicts."""
         return conn.execute(self.query(conn, "conversations_of_partition"), {"partition_date": day}).fetchall()
 
-    # -- summaries ---------------------------------------------------------------------------------------
-    def cached_summary(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
-        """Cached {summary, input_tokens, output_tokens} for this transcript, prompt version and model, or None."""
-        return conn.execute(self.query(conn, "cached_summary"), {
-            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
+    def pages(self, conn: psycopg.Connection, name: str, params: dict[str, Any], page_size: int,
+              key: str = "conversation_id") -> Iterator[list[dict[str, Any]]]:
+        """Rows of named query `name` a page of at most `page_size` at a time, by keyset pagination: the query
+        takes %(after)s and %(limit)s and returns rows ordered by the text column `key`, strictly after %(after)s.
+        Each page is one statement of its own (in an autocommit connection, its own short transaction), so a
+        stage that runs for hours holds no snapshot, lock nor row between pages; a row inserted meanwhile after
+        the last key read is read too, one deleted meanwhile is not. Raises ValueError for `page_size` < 1."""
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
+        statement, after = self.query(conn, name), ""  # '' sorts before every non-empty id
+        while True:
+            page = conn.execute(statement, {**params, "after": after, "limit": page_size}).fetchall()
+            if page:
+                yield page
+            if len(page) < page_size:
+                return
+            after = page[-1][key]
 
+    def lock_conversations(self, conn: psycopg.Connection, conversation_ids: Sequence[str]) -> dict[str, str]:
+        """Lock these conversation rows until the transaction ends (in conversation_id order) and return
+        {conversation_id: current transcript hash}; a conversation that is gone has no entry."""
+        if not conversation_ids:
+            return {}
+        rows = conn.execute(self.query(conn, "lock_conversations"),
+                            {"conversation_ids": list(conversation_ids)}).fetchall()
+        return {r["conversation_id"]: r["transcript_hash"] for r in rows}
+
+    def mark_facts_extracted(self, conn: psycopg.Connection, records: Sequence[dict[str, Any]],
+                             extracted_with: str) -> None:
+        """Mark these conversations (dicts with conversation_id and the transcript_hash they were extracted
+        from) extracted by `extracted_with`, in one statement; one whose transcript changed meanwhile is not."""
+        if records:
+            conn.execute(self.query(conn, "mark_facts_extracted_batch"), {
+                "conversation_ids": [r["conversation_id"] for r in records],
+                "transcript_hashes": [r["transcript_hash"] for r in records], "extracted_with": extracted_with})
+
+    # -- summaries ---------------------------------------------------------------------------------------
     def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, cache_hit: bool) -> None:
         """Write conversations' summaries (and fill the cache unless they came from it), with one batched `executemany` per
         statement (pipeline mode) instead of a round trip per conversation."""
@@ -208,41 +239,34 @@ class Store:
             cur.executemany(self.query(conn, "upsert_summary"), rows)
 
     def clear_llm_failures(self, conn, conversation_ids: Sequence[str], stage: str) -> None:
-        """`clear_llm_failure` for many conversations in one batched `executemany`."""
+        """Forget the recorded failures in `stage` of these conversations (they succeeded): one statement."""
         if conversation_ids:
-            with conn.cursor() as cur:
-                cur.executemany(self.query(conn, "clear_llm_failure"),
-                                [{"conversation_id": c, "stage": stage} for c in conversation_ids])
-
-    def summaries_of_partition(self, conn, day: date) -> dict[str, str]:
-        """{conversation_id: summary} of a partition."""
-        rows = conn.execute(self.query(conn, "summaries_of_partition"), {"partition_date": day}).fetchall()
-        return {r["conversation_id"]: r["summary"] for r in rows}
+            conn.execute(self.query(conn, "clear_llm_failures"),
+                         {"conversation_ids": list(conversation_ids), "stage": stage})
 
     # -- LLM answers and failures ------------------------------------------------------------------------
-    def cached_extraction(self, conn, transcript_hash: str, prompt_version: str, model: str) -> dict[str, Any] | None:
-        """Cached {facts (list of ExtractedFact dicts), input_tokens, output_tokens}, or None."""
-        return conn.execute(self.query(conn, "cached_extraction"), {
-            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model}).fetchone()
+    def save_cached_extractions(self, conn, rows: Sequence[dict[str, Any]], *, prompt_version: str,
+                                model: str) -> None:
+        """Cache backends' facts per transcript for this prompt version and model (first answer wins), in one
+        batched `executemany`. `rows`: dicts of transcript_hash, facts (ExtractedFact list), input_tokens,
+        output_tokens."""
+        if rows:
+            with conn.cursor() as cur:
+                cur.executemany(self.query(conn, "insert_cached_extraction"), [{
+                    "transcript_hash": r["transcript_hash"], "prompt_version": prompt_version, "model": model,
+                    "facts": Jsonb([f.model_dump(mode="json") for f in r["facts"]]),
+                    "input_tokens": r["input_tokens"], "output_tokens": r["output_tokens"]} for r in rows])
 
-    def save_cached_extraction(self, conn, *, transcript_hash: str, prompt_version: str, model: str,
-                               facts: Sequence[ExtractedFact], input_tokens: int, output_tokens: int) -> None:
-        """Cache a backend's facts for this transcript, prompt version and model (first answer wins)."""
-        conn.execute(self.query(conn, "insert_cached_extraction"), {
-            "transcript_hash": transcript_hash, "prompt_version": prompt_version, "model": model,
-            "facts": Jsonb([f.model_dump(mode="json") for f in facts]), "input_tokens": input_tokens,
-            "output_tokens": output_tokens})
-
-    def record_llm_failure(self, conn, *, conversation_id: str, stage: str, partition_date: date, reason: str,
-                           model: str, prompt_version: str) -> None:
-        """Record (or count again) a conversation's failed LLM call in `stage`, with its reason code."""
-        conn.execute(self.query(conn, "record_llm_failure"), {
-            "conversation_id": conversation_id, "stage": stage, "partition_date": partition_date,
-            "reason": reason, "model": model, "prompt_version": prompt_version})
-
-    def clear_llm_failure(self, conn, conversation_id: str, stage: str) -> None:
-        """Forget a conversation's recorded failure in `stage` (it succeeded)."""
-        conn.execute(self.query(conn, "clear_llm_failure"), {"conversation_id": conversation_id, "stage": stage})
+    def record_llm_failures(self, conn, rows: Sequence[dict[str, Any]], *, stage: str, partition_date: date,
+                            model: str, prompt_version: str) -> None:
+        """Record (or count again) conversations' failed LLM calls in `stage`, each with its reason code, in one
+        batched `executemany`. `rows`: dicts of conversation_id and reason."""
+        if rows:
+            with conn.cursor() as cur:
+                cur.executemany(self.query(conn, "record_llm_failure"), [{
+                    "conversation_id": r["conversation_id"], "reason": r["reason"], "stage": stage,
+                    "partition_date": partition_date, "model": model, "prompt_version": prompt_version}
+                    for r in rows])
 
     def llm_tokens_of_partition(self, conn, day: date, stage: str, prompt_version: str, model: str) -> tuple[int, int]:
         """(input, output) tokens the partition's stored answers of `stage` cost when they were computed."""
@@ -276,15 +300,6 @@ class Store:
         if rows:  # one batched executemany (pipeline mode), not a round trip per candidate
             with conn.cursor() as cur:
                 cur.executemany(self.query(conn, "upsert_candidate"), rows)
-
-    def lock_conversation(self, conn, conversation_id: str) -> str | None:
-        """Lock a conversation row until the transaction ends; returns its current transcript hash (None if gone)."""
-        row = conn.execute(self.query(conn, "lock_conversation"), {"conversation_id": conversation_id}).fetchone()
-        return row["transcript_hash"] if row else None
-
-    def accepted_candidates_of_partition(self, conn, day: date) -> list[dict[str, Any]]:
-        """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
-        return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
 
     def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
         """User keys of a partition's accepted candidates (a group chat's senders have their own)."""

@@ -76,15 +76,58 @@ SELECT conversation_id, partition_date, session_key, user_key, started_at, ended
 FROM {schema}.conversations WHERE partition_date = %(partition_date)s
 ORDER BY conversation_id;
 
--- name: mark_facts_extracted
--- Only if the transcript is still the one that was extracted: a concurrent run may have re-split it meanwhile,
--- and then it must be extracted again.
-UPDATE {schema}.conversations SET facts_extracted_at = now(), extracted_with = %(extracted_with)s
-WHERE conversation_id = %(conversation_id)s AND transcript_hash = %(transcript_hash)s
-  AND (facts_extracted_at IS NULL OR extracted_with IS DISTINCT FROM %(extracted_with)s);
+-- name: summary_page
+-- One page of a partition's conversations for the summary stage, in conversation_id order after %(after)s
+-- (keyset pagination on conversations_partition_id_idx: each page is its own short statement, no transaction
+-- is held between pages), with the cached summary of the same transcript, prompt version and model. The
+-- transcript is read only where a request may need it (no cached summary, text not pruned).
+SELECT c.conversation_id, c.partition_date, c.session_key, c.user_key, c.started_at, c.ended_at, c.is_legacy,
+       c.transcript_hash, c.text_pruned_at,
+       k.transcript_hash IS NOT NULL AS cache_hit, k.summary AS cached_summary,
+       k.input_tokens AS cached_input_tokens, k.output_tokens AS cached_output_tokens,
+       CASE WHEN k.transcript_hash IS NULL AND c.text_pruned_at IS NULL THEN c.transcript END AS transcript
+FROM {schema}.conversations AS c
+LEFT JOIN {schema}.summary_cache AS k
+  ON k.transcript_hash = c.transcript_hash AND k.prompt_version = %(prompt_version)s AND k.model = %(model)s
+WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s
+ORDER BY c.conversation_id
+LIMIT %(limit)s;
 
--- name: lock_conversation
-SELECT transcript_hash FROM {schema}.conversations WHERE conversation_id = %(conversation_id)s FOR UPDATE;
+-- name: extraction_page
+-- One page of a partition's conversations for the extraction stage (keyset pagination as summary_page), with
+-- whether it has a summary row, the summary, and (when %(use_cache)s) the cached extraction answer of the same
+-- transcript, prompt version and model. The transcript is read only where it is extracted now: text not
+-- pruned, summarised, and not yet extracted with %(extracted_with)s.
+SELECT c.conversation_id, c.partition_date, c.session_key, c.user_key, c.started_at, c.ended_at, c.is_legacy,
+       c.transcript_hash, c.text_pruned_at, c.facts_extracted_at, c.extracted_with,
+       s.conversation_id IS NOT NULL AS has_summary, s.summary,
+       e.facts AS cached_facts,
+       CASE WHEN c.text_pruned_at IS NULL AND s.conversation_id IS NOT NULL
+                 AND (c.facts_extracted_at IS NULL OR c.extracted_with IS DISTINCT FROM %(extracted_with)s)
+            THEN c.transcript END AS transcript
+FROM {schema}.conversations AS c
+LEFT JOIN {schema}.session_summaries AS s ON s.conversation_id = c.conversation_id
+LEFT JOIN {schema}.extraction_cache AS e
+  ON %(use_cache)s AND e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s
+     AND e.model = %(model)s
+WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s
+ORDER BY c.conversation_id
+LIMIT %(limit)s;
+
+-- name: mark_facts_extracted_batch
+-- mark_facts_extracted for a batch: one statement over parallel arrays of ids and the hashes they were read with.
+UPDATE {schema}.conversations AS c SET facts_extracted_at = now(), extracted_with = %(extracted_with)s
+FROM unnest(%(conversation_ids)s::text[], %(transcript_hashes)s::text[]) AS k (conversation_id, transcript_hash)
+WHERE c.conversation_id = k.conversation_id AND c.transcript_hash = k.transcript_hash
+  AND (c.facts_extracted_at IS NULL OR c.extracted_with IS DISTINCT FROM %(extracted_with)s);
+
+-- name: lock_conversations
+-- Lock a write batch's conversation rows until the transaction ends, in conversation_id order (two batches
+-- that overlap lock in the same order), and return their current transcript hashes (a gone one has no row).
+SELECT conversation_id, transcript_hash FROM {schema}.conversations
+WHERE conversation_id = ANY(%(conversation_ids)s::text[])
+ORDER BY conversation_id
+FOR UPDATE;
 
 -- name: delete_overlapping_conversations
 -- A stored conversation of the same partition that shares messages with a newly split one under another id (a
@@ -100,10 +143,6 @@ WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversa
 SELECT count(*) AS left_in_source FROM {source} AS s
 WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
                WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
-
--- name: cached_summary
-SELECT summary, input_tokens, output_tokens FROM {schema}.summary_cache
-WHERE transcript_hash = %(transcript_hash)s AND prompt_version = %(prompt_version)s AND model = %(model)s;
 
 -- name: insert_cached_summary
 INSERT INTO {schema}.summary_cache (transcript_hash, prompt_version, model, summary, input_tokens, output_tokens)
@@ -124,9 +163,6 @@ ON CONFLICT (conversation_id) DO UPDATE SET
 WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date)
       IS DISTINCT FROM
       (EXCLUDED.summary, EXCLUDED.transcript_hash, EXCLUDED.model, EXCLUDED.prompt_version, EXCLUDED.partition_date);
-
--- name: summaries_of_partition
-SELECT conversation_id, summary FROM {schema}.session_summaries WHERE partition_date = %(partition_date)s;
 
 -- name: delete_stale_candidates
 -- Candidates of these conversations that this run did not produce again.
@@ -150,12 +186,24 @@ WHERE (f.partition_date, f.user_key, f.value, f.status, f.reject_reason, f.quote
       (EXCLUDED.partition_date, EXCLUDED.user_key, EXCLUDED.value, EXCLUDED.status, EXCLUDED.reject_reason,
        EXCLUDED.quote_message_id, EXCLUDED.quote_speaker, EXCLUDED.said_at);
 
--- name: accepted_candidates_of_partition
-SELECT c.candidate_id, c.conversation_id, c.fact, c.quote, c.quote_message_id, v.transcript, v.text_pruned_at
-FROM {schema}.fact_candidates AS c
+-- name: accepted_candidates_page
+-- The quote check's page: up to %(limit)s conversations after %(after)s holding accepted candidates of the
+-- partition, each once with its transcript (not when pruned) and its candidates as a JSON list (keyset
+-- pagination on fact_candidates_accepted_partition_idx).
+SELECT v.conversation_id, v.text_pruned_at,
+       CASE WHEN v.text_pruned_at IS NULL THEN v.transcript END AS transcript,
+       a.candidates
+FROM (SELECT c.conversation_id,
+             jsonb_agg(jsonb_build_object('candidate_id', c.candidate_id, 'quote', c.quote,
+                                          'quote_message_id', c.quote_message_id)
+                       ORDER BY c.candidate_id) AS candidates
+      FROM {schema}.fact_candidates AS c
+      WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted' AND c.conversation_id > %(after)s
+      GROUP BY c.conversation_id
+      ORDER BY c.conversation_id
+      LIMIT %(limit)s) AS a
 JOIN {schema}.conversations AS v USING (conversation_id)
-WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
-ORDER BY c.candidate_id;
+ORDER BY v.conversation_id;
 
 -- name: candidate_user_keys_of_partition
 SELECT DISTINCT user_key FROM {schema}.fact_candidates
@@ -323,10 +371,6 @@ ANALYZE {schema}.conversations;
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
 
--- name: cached_extraction
-SELECT facts, input_tokens, output_tokens FROM {schema}.extraction_cache
-WHERE transcript_hash = %(transcript_hash)s AND prompt_version = %(prompt_version)s AND model = %(model)s;
-
 -- name: insert_cached_extraction
 INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, input_tokens, output_tokens)
 VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(facts)s, %(input_tokens)s, %(output_tokens)s)
@@ -340,8 +384,9 @@ ON CONFLICT (conversation_id, stage) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, reason = EXCLUDED.reason, model = EXCLUDED.model,
     prompt_version = EXCLUDED.prompt_version, attempts = f.attempts + 1, recorded_at = now();
 
--- name: clear_llm_failure
-DELETE FROM {schema}.extraction_failures WHERE conversation_id = %(conversation_id)s AND stage = %(stage)s;
+-- name: clear_llm_failures
+DELETE FROM {schema}.extraction_failures
+WHERE conversation_id = ANY(%(conversation_ids)s::text[]) AND stage = %(stage)s;
 
 -- name: llm_failures_of_partition
 SELECT reason, count(*) AS n FROM {schema}.extraction_failures

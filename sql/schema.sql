@@ -35,7 +35,12 @@ CREATE TABLE IF NOT EXISTS {schema}.conversations (
     recorded_at       timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS extracted_with text;
-CREATE INDEX IF NOT EXISTS conversations_partition_idx ON {schema}.conversations (partition_date);
+-- (partition_date, conversation_id): the LLM stages read a partition in pages of conversation_id order (keyset
+-- pagination), each page an index range; it also serves every lookup by partition_date alone, so it replaces
+-- the earlier (partition_date) index.
+CREATE INDEX IF NOT EXISTS conversations_partition_id_idx
+    ON {schema}.conversations (partition_date, conversation_id);
+DROP INDEX IF EXISTS {schema}.conversations_partition_idx;
 CREATE INDEX IF NOT EXISTS conversations_user_idx ON {schema}.conversations (user_key);
 CREATE INDEX IF NOT EXISTS conversations_message_ids_idx ON {schema}.conversations USING gin (message_ids);
 
@@ -105,6 +110,9 @@ ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS retraction boolean
 CREATE INDEX IF NOT EXISTS fact_candidates_partition_idx ON {schema}.fact_candidates (partition_date);
 CREATE INDEX IF NOT EXISTS fact_candidates_conversation_idx ON {schema}.fact_candidates (conversation_id);
 CREATE INDEX IF NOT EXISTS fact_candidates_user_idx ON {schema}.fact_candidates (user_key) WHERE status = 'accepted';
+-- The quote check reads a partition's accepted candidates in pages of conversation_id order.
+CREATE INDEX IF NOT EXISTS fact_candidates_accepted_partition_idx
+    ON {schema}.fact_candidates (partition_date, conversation_id) WHERE status = 'accepted';
 
 -- The facts the agent recalls. The first seven columns and the partial unique index are the original design;
 -- the rest serve quotes, versioning (supersede), time-to-live and recall.
