@@ -25,7 +25,8 @@ SELECT id_salt FROM {schema}.installation;
 -- when a timed n8n row of an active key has its id (`shadowed`, repeated in each of the three places).
 -- {created_at_filter} is the bare column for a timestamp column (so the indexes serve the WHERE) and the
 -- range-checked expression for a text column; for times in the window it reads the same as {created_at}.
--- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects.
+-- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects. The keys
+-- come sorted, so only each key's rows are sorted (incremental sort, in memory), not the whole night.
 WITH RECURSIVE in_window AS MATERIALIZED (
     SELECT session_id::text AS session_id, {created_at} AS created_at, id::bigint AS id, false AS archived
     FROM {source} WHERE {created_at_filter} >= %(start)s AND {created_at_filter} < %(end)s
@@ -63,7 +64,7 @@ walk AS (
     ) AS earlier
     WHERE w.at - earlier.at <= %(idle_gap)s
 ),
-chains AS (SELECT session_id, min(at) AS chain_start FROM walk GROUP BY session_id)
+chains AS (SELECT session_id, min(at) AS chain_start FROM walk GROUP BY session_id ORDER BY session_id COLLATE "C")
 SELECT r.id, r.session_id, r.message, r.created_at FROM chains AS c
 CROSS JOIN LATERAL (
     SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
