@@ -134,7 +134,7 @@ class Store:
         # per round trip, so the client holds one batch at a time. Needs the caller's open transaction.
         with conn.cursor(name=f"closed_sessions_{name}", row_factory=tuple_row) as cursor:
             cursor.itersize = WINDOW_CURSOR_ITERSIZE
-            cursor.execute(self.query(conn, name), params)
+            cursor.execute(self.query(conn, name), params, binary=True)  # binary: cheaper to load times and ids
             for row_id, session_id, message_text, created_at in cursor:
                 yield self._source_row(row_id, session_id, message_text, created_at)
 
