@@ -10,6 +10,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from functools import partial
@@ -172,13 +173,15 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         closed.clear()
         unattributed.clear()
 
-    with conn.transaction():
+    # The streams are closed before the transaction ends, even on an error: a server-side cursor closed later
+    # (when a traceback lets go of it) would send CLOSE into whatever transaction the connection is in then.
+    with conn.transaction(), ExitStack() as open_streams:
         store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = store.has_created_at(conn)
         is_backlog_day = day == settings.effective_backlog_date
-        streams = [store.stream_window_rows(conn, start, end, end + idle, idle)]
+        streams = [open_streams.enter_context(closing(store.stream_window_rows(conn, start, end, end + idle, idle)))]
         if is_backlog_day:
-            streams.append(store.stream_legacy_rows(conn))
+            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
         split = partial(
             build_conversations,
             idle_gap=idle,

@@ -143,9 +143,21 @@ class Store:
     ) -> Iterator[SourceRow]:
         """Rows (n8n table + archive, a row in both read once) of the session keys with a message in
         [start, end), each key's from the start of the chain (run of rows with no gap over `idle_gap`) its first
-        message of the window belongs to, up to `until`; ordered by session key (code point order), time, id.
+        message of the window belongs to (every row of the key when `can_walk_back` is False), up to `until`;
+        ordered by session key (code point order), time, id.
         Streamed with a server-side cursor: call inside a transaction and consume before it ends."""
-        return self._stream(conn, "window_rows", {"start": start, "end": end, "until": until, "idle_gap": idle_gap})
+        name = "window_rows" if self.can_walk_back(conn) else "window_rows_every_row"
+        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap})
+
+    def can_walk_back(self, conn: psycopg.Connection) -> bool:
+        """True when `window_rows` can find chain starts through indexes: the time column is a timestamp (the
+        bare column in WHERE, `created_at_filter`) and n8n's table has an index led by (session_id, created_at).
+        Otherwise `window_rows_every_row` reads every row of an active key (one scan of the table instead of
+        one per step back)."""
+        if not isinstance(self.created_at_filter(conn), sql.Identifier):
+            return False
+        return conn.execute(self.query(conn, "source_has_session_time_index"),
+                            {"table": self.source.as_string(conn)}).fetchone()["present"]
 
     def stream_legacy_rows(self, conn: psycopg.Connection) -> Iterator[SourceRow]:
         """Rows without a timestamp, from the n8n table and the archive (a row in both read once), ordered by

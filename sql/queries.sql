@@ -80,6 +80,38 @@ CROSS JOIN LATERAL (
 ) AS r
 ORDER BY c.session_id COLLATE "C", r.created_at, r.id;
 
+-- name: window_rows_every_row
+-- `window_rows` without the walk back, for a text time column or an n8n table without an index led by
+-- (session_id, created_at) (walking back would scan the table at every step): every row of the active keys up
+-- to `until`, read in one scan of each table, a row in both tables read once (from the n8n table), in the
+-- same order.
+WITH active_keys AS (
+    SELECT session_id::text AS session_id FROM {source} WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
+    UNION
+    SELECT session_id FROM {schema}.chat_archive WHERE created_at >= %(start)s AND created_at < %(end)s
+)
+SELECT id, session_id, message, created_at FROM (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
+    FROM {source} WHERE session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s
+    UNION ALL
+    SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
+    WHERE a.session_id IN (SELECT session_id FROM active_keys) AND a.created_at < %(until)s
+      AND NOT EXISTS (
+          SELECT 1 FROM {source} AS s WHERE s.id = a.id
+            AND s.session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s)
+) AS r
+ORDER BY session_id COLLATE "C", created_at, id;
+
+-- name: source_has_session_time_index
+-- Whether n8n's table has an index led by (session_id, created_at), as `add-time-column` builds: without one,
+-- walking back one time at a time would scan the table at every step, so `window_rows_every_row` is read instead.
+SELECT EXISTS (
+    SELECT 1 FROM pg_catalog.pg_index AS i
+    JOIN pg_catalog.pg_attribute AS s ON s.attrelid = i.indrelid AND s.attnum = i.indkey[0]
+    JOIN pg_catalog.pg_attribute AS t ON t.attrelid = i.indrelid AND t.attnum = i.indkey[1]
+    WHERE i.indrelid = %(table)s::regclass AND s.attname = 'session_id' AND t.attname = 'created_at'
+) AS present;
+
 -- name: legacy_rows
 -- Rows written before the time column existed (created_at NULL): the backlog, a row in both tables read once
 -- (from the n8n table), ordered by key (byte order, as `window_rows`) then id.
