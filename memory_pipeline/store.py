@@ -19,7 +19,7 @@ from psycopg.types.json import Jsonb
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import Candidate, ExtractedFact, fact_key
-from memory_pipeline.domain.messages import SourceRow
+from memory_pipeline.domain.messages import ParsedRow, SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
 
@@ -183,40 +183,43 @@ class Store:
         self, conn: psycopg.Connection, conversations: Sequence[Conversation], closed_as_of: datetime
     ) -> int:
         """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten. Returns how
-        many conversations were inserted or changed (0 when a re-run finds them as they were).
+        many conversations were inserted or changed (0 when a re-run finds them as they were). Call inside a
+        transaction (the batch's scratch table lives until it ends).
 
-        Batched: one `executemany` per statement (psycopg 3 sends it in pipeline mode, not one round trip per
-        row). Every overlap deletion runs before the upserts: the new conversations never share a message, so a
-        deletion can only remove a stored conversation that a new one replaces."""
+        Set-based: the batch is COPYed into a temporary table, then one statement deletes the stored
+        conversations it overlaps and one upserts it; the rejections follow in one batched `executemany`.
+        Every overlap deletion runs before the upserts: the new conversations never share a message, so a
+        deletion can only remove a stored conversation that a new one replaces. Two conversations of the batch
+        with one id (possible only when ids were reused after a table reset) keep the last, as writing them one
+        after the other did."""
         if not conversations:
             return 0
-        overlaps, rows = [], []
-        for conv in conversations:
-            transcript = [
-                {"message_id": t.message_id, "role": t.role, "text": t.text,
-                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
-                 **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
-                 **({"machine_text": t.machine_text} if t.machine_text else {}),
-                 **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
-                for t in conv.turns
-            ]
-            overlaps.append({
-                "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
-                "partition_date": conv.partition_date, "session_key": conv.session_key})
-            rows.append({
-                "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
-                "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
-                "ended_at": conv.ended_at, "is_legacy": conv.is_legacy, "message_ids": list(conv.message_ids),
-                "turn_count": len(transcript), "transcript": Jsonb(transcript),
-                "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
-                "idle_gap_minutes": self.settings.idle_gap_minutes,
-            })
+        by_id = {conv.conversation_id: conv for conv in conversations}
         with conn.cursor() as cur:
-            cur.executemany(self.query(conn, "delete_overlapping_conversations"), overlaps)
-            cur.executemany(self.query(conn, "upsert_conversation"), rows)
-            written = cur.rowcount  # summed over the batch: rows inserted or changed
+            cur.execute(self.query(conn, "create_conversation_batch"))
+            cur.execute(self.query(conn, "clear_conversation_batch"))
+            with cur.copy(self.query(conn, "copy_conversation_batch")) as copy:
+                for conv in by_id.values():
+                    turns = conv.turns
+                    copy.write_row((
+                        conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
+                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
+                        Jsonb([self._turn_record(t) for t in turns]), conv.transcript_hash, closed_as_of,
+                        self.settings.idle_gap_minutes))
+            cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"),
+                        {"message_ids": [m for conv in by_id.values() for m in conv.message_ids]})
+            written = cur.execute(self.query(conn, "upsert_conversations_of_batch")).rowcount
         self.save_rejections(conn, conversations)
         return written
+
+    @staticmethod
+    def _turn_record(t: ParsedRow) -> dict[str, Any]:
+        # A turn as stored in `conversations.transcript` (read back by `stages.conversation_from_record`).
+        return {"message_id": t.message_id, "role": t.role, "text": t.text,
+                "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
+                **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
+                **({"machine_text": t.machine_text} if t.machine_text else {}),
+                **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
         """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason),

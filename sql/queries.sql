@@ -124,13 +124,44 @@ SELECT id, session_id, message, created_at FROM (
 ) AS r
 ORDER BY session_id COLLATE "C", id;
 
--- name: upsert_conversation
+-- name: create_conversation_batch
+-- The conversations of one write batch of `closed_sessions`, COPYed in, then moved by the two statements below.
+-- Dropped at commit; emptied between batches.
+CREATE TEMP TABLE IF NOT EXISTS conversation_batch (
+    conversation_id text, partition_date date, session_key text, user_key text, started_at timestamptz,
+    ended_at timestamptz, is_legacy boolean, message_ids bigint[], turn_count integer, transcript jsonb,
+    transcript_hash text, closed_as_of timestamptz, idle_gap_minutes integer
+) ON COMMIT DROP;
+
+-- name: clear_conversation_batch
+TRUNCATE conversation_batch;
+
+-- name: copy_conversation_batch
+COPY conversation_batch (conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy,
+                         message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes)
+FROM STDIN;
+
+-- name: delete_overlapping_conversations_of_batch
+-- A stored conversation of the same partition that shares messages with a newly split one of the batch under
+-- another id (a late row moved its start): it is replaced, with its summary and candidates (cascade). Other
+-- partitions' and other session keys' conversations (ids reused after a table reset) are never touched from
+-- here. `message_ids`: every message id of the batch, so one GIN index scan finds the candidates.
+DELETE FROM {schema}.conversations AS c
+WHERE c.message_ids && %(message_ids)s::bigint[]
+  AND EXISTS (
+      SELECT 1 FROM conversation_batch AS b
+      WHERE b.message_ids && c.message_ids AND b.conversation_id <> c.conversation_id
+        AND b.partition_date = c.partition_date AND b.session_key = c.session_key);
+
+-- name: upsert_conversations_of_batch
+-- Unchanged conversations are not rewritten (a re-run of a finished day writes nothing): the row count is the
+-- conversations inserted or changed.
 INSERT INTO {schema}.conversations AS c
     (conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
      turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes)
-VALUES (%(conversation_id)s, %(partition_date)s, %(session_key)s, %(user_key)s, %(started_at)s, %(ended_at)s,
-        %(is_legacy)s, %(message_ids)s, %(turn_count)s, %(transcript)s, %(transcript_hash)s, %(closed_as_of)s,
-        %(idle_gap_minutes)s)
+SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
+       turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes
+FROM conversation_batch
 ON CONFLICT (conversation_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, session_key = EXCLUDED.session_key, user_key = EXCLUDED.user_key,
     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
@@ -168,14 +199,6 @@ WHERE conversation_id = %(conversation_id)s AND transcript_hash = %(transcript_h
 
 -- name: lock_conversation
 SELECT transcript_hash FROM {schema}.conversations WHERE conversation_id = %(conversation_id)s FOR UPDATE;
-
--- name: delete_overlapping_conversations
--- A stored conversation of the same partition that shares messages with a newly split one under another id (a
--- late row moved its start): it is replaced, with its summary and candidates (cascade). Other partitions' and
--- other session keys' conversations (ids reused after a table reset) are never touched from here.
-DELETE FROM {schema}.conversations
-WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s
-  AND partition_date = %(partition_date)s AND session_key = %(session_key)s;
 
 -- name: check_consolidated_rows_in_source
 -- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused
