@@ -206,8 +206,7 @@ class Store:
                         conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
                         Jsonb([self._turn_record(t) for t in turns]), conv.transcript_hash, closed_as_of,
                         self.settings.idle_gap_minutes))
-            cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"),
-                        {"message_ids": [m for conv in by_id.values() for m in conv.message_ids]})
+            cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))
             written = cur.execute(self.query(conn, "upsert_conversations_of_batch")).rowcount
         self.save_rejections(conn, conversations)
         return written

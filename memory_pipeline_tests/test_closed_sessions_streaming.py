@@ -249,3 +249,27 @@ def test_rows_by_session_key_merges_timed_and_legacy_streams_by_key():
 
     grouped = list(rows_by_session_key(iter(rows("a", "a", "b", "é")), iter(rows("a", "c", "é"))))
     assert [[r.session_id for r in g] for g in grouped] == [["a", "a", "a"], ["b"], ["c"], ["é", "é"]]
+
+
+def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settings, monkeypatch):
+    """A row written late before a stored conversation's first message (within the idle gap) moves its start,
+    so its id changes: the batched write deletes the stored one it overlaps (same partition and key) and keeps
+    the other key's conversation; a plain re-run then writes nothing."""
+    monkeypatch.setattr(stages, "CLOSED_SESSIONS_WRITE_BATCH", 1)
+    settings = make_settings(idle_gap_minutes=180)
+    store = Store(settings)
+    said = {"type": "human", "content": "I live in Oslo."}
+    with get_pool(settings.database_url).connection() as conn:
+        sample.create_n8n_table(conn, settings)
+        load(store, conn, [sample.SampleRow(key, said, at(DAY, 600 + i)) for key in ("kim", "lea") for i in range(3)])
+        first = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        sample.insert_rows(conn, settings, [sample.SampleRow("kim", said, at(DAY, 590))])
+        second = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        again = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        got = stored(store, conn, DAY)
+        expected = reference_split(store, conn, DAY, NOW)
+    assert first["conversations_stored"] == 2 and second["conversations_stored"] == 1
+    assert again["conversations_stored"] == 0
+    assert got["conversations"] == expected["conversations"] and len(got["conversations"]) == 2
+    assert set(first["conversation_ids"]) & set(second["conversation_ids"]) == {
+        i for i in first["conversation_ids"] if got["conversations"].get(i, ("", "", ""))[2] == "lea"}

@@ -145,13 +145,17 @@ FROM STDIN;
 -- A stored conversation of the same partition that shares messages with a newly split one of the batch under
 -- another id (a late row moved its start): it is replaced, with its summary and candidates (cascade). Other
 -- partitions' and other session keys' conversations (ids reused after a table reset) are never touched from
--- here. `message_ids`: every message id of the batch, so one GIN index scan finds the candidates.
+-- here. LATERAL: for each conversation of the batch, an index scan (message_ids GIN, or the partition's) finds
+-- the stored ones it overlaps, however many partitions the table holds.
 DELETE FROM {schema}.conversations AS c
-WHERE c.message_ids && %(message_ids)s::bigint[]
-  AND EXISTS (
-      SELECT 1 FROM conversation_batch AS b
-      WHERE b.message_ids && c.message_ids AND b.conversation_id <> c.conversation_id
-        AND b.partition_date = c.partition_date AND b.session_key = c.session_key);
+WHERE c.conversation_id IN (
+    SELECT stale.conversation_id FROM conversation_batch AS b
+    CROSS JOIN LATERAL (
+        SELECT s.conversation_id FROM {schema}.conversations AS s
+        WHERE s.message_ids && b.message_ids AND s.conversation_id <> b.conversation_id
+          AND s.partition_date = b.partition_date AND s.session_key = b.session_key
+    ) AS stale
+);
 
 -- name: upsert_conversations_of_batch
 -- Unchanged conversations are not rewritten (a re-run of a finished day writes nothing): the row count is the
