@@ -22,7 +22,7 @@ SELECT id_salt FROM {schema}.installation;
 -- The chain start is found by walking back from the key's first time in the window one earlier time at a time
 -- (a backward index scan on (session_id, created_at) of each table) until a gap over the idle gap.
 -- A row in both tables (archived, not yet purged) is read once, from the n8n table: an archive row is left out
--- when a timed n8n row of an active key has its id (`shadowed`, repeated in each of the three places).
+-- when a timed n8n row of an active key has its id (the NOT EXISTS repeated in each of the three places).
 -- {created_at_filter} is the bare column for a timestamp column (so the indexes serve the WHERE) and the
 -- range-checked expression for a text column; for times in the window it reads the same as {created_at}.
 -- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects. The keys
