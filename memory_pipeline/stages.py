@@ -10,8 +10,10 @@ import logging
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
+from functools import partial
 from typing import Any, TypeVar
 
 import psycopg
@@ -22,6 +24,7 @@ from memory_pipeline.domain.conversations import (
     build_conversations,
     is_closed,
     partition_window,
+    rows_by_session_key,
     user_key_mapper,
 )
 from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
@@ -105,25 +108,81 @@ def schedule_note(idle_gap_minutes: int, timezone_name: str) -> str:
 
 
 # -- 1. closed_sessions -----------------------------------------------------------------------------------
+# Conversations (closed or unattributed) written per batched write: peak memory is one session key's rows plus
+# one batch, and the statements stay a few per batch (executemany in pipeline mode).
+CLOSED_SESSIONS_WRITE_BATCH = 200
+CONVERSATION_IDS_SHOWN = 200  # the `conversation_ids` metadata list is capped (Dagster's event log stays small)
+
+
+@dataclass
+class _SplitTally:
+    """What `closed_sessions` counts as conversations stream by (its metadata), without keeping them."""
+
+    of_day: int = 0
+    closed: int = 0
+    unattributed: int = 0
+    stored: int = 0
+    legacy: int = 0
+    messages: int = 0
+    truncated: int = 0
+    rows_read: int = 0
+    users: set[str] = field(default_factory=set)
+    outcomes: Counter = field(default_factory=Counter)
+    reasons: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    conversation_ids: list[str] = field(default_factory=list)
+
+    def add(self, conversation: Conversation, unattributed: bool) -> None:
+        rows = conversation.rows
+        self.outcomes.update(row.status for row in rows)
+        self.reasons.update(row.reason for row in rows if row.status == "rejected")
+        if unattributed:
+            self.unattributed += 1
+            return
+        self.closed += 1
+        self.legacy += conversation.is_legacy
+        self.users.add(conversation.user_key)
+        self.messages += len(rows)
+        self.truncated += sum(row.truncated for row in rows)
+        self.skipped.update(row.reason for row in rows if row.status == "skipped")
+        if len(self.conversation_ids) < CONVERSATION_IDS_SHOWN:
+            self.conversation_ids.append(conversation.conversation_id)
+
+
 def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: datetime | None = None) -> StageResult:
     """Split the day's conversations out of the n8n table + archive and store the closed ones.
 
-    Reads every row of the session keys active that day (and, on the backlog date, the rows without a
-    timestamp); a conversation belongs to `day` when its last message falls on it; open ones are deferred.
+    Streams (server-side cursor, in session-key order) the rows of the session keys active that day, each key's
+    from the start of the chain of its first message of the day (what the idle gap can join; `window_rows`),
+    and, on the backlog date, the rows without a timestamp; splits each key's rows as soon as they are all read
+    and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH. A conversation belongs to `day` when its
+    last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
     """
     settings = store.settings
     now = now or utc_now()
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
-    with conn.transaction():
+    tally = _SplitTally()
+    closed: list[Conversation] = []
+    unattributed: list[Conversation] = []
+
+    def write_batch() -> None:
+        tally.stored += store.save_conversations(conn, closed, now)
+        store.save_rejections(conn, unattributed)
+        closed.clear()
+        unattributed.clear()
+
+    # The streams are closed before the transaction ends, even on an error: a server-side cursor closed later
+    # (when a traceback lets go of it) would send CLOSE into whatever transaction the connection is in then.
+    with conn.transaction(), ExitStack() as open_streams:
         store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = store.has_created_at(conn)
-        rows = store.rows_for_window(conn, start, end, end + idle)
         is_backlog_day = day == settings.effective_backlog_date
+        streams = [open_streams.enter_context(closing(store.stream_window_rows(conn, start, end, end + idle, idle)))]
         if is_backlog_day:
-            rows += store.legacy_rows(conn)
-        conversations = build_conversations(
-            rows,
+            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
+        split = partial(
+            build_conversations,
             idle_gap=idle,
             timezone=settings.timezone,
             backlog_date=settings.effective_backlog_date,
@@ -133,35 +192,44 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             id_salt=store.id_salt(conn),
             sender_template=settings.sender_user_key,
         )
-        of_day = [c for c in conversations if c.partition_date == day]
-        # Without a time column nothing tells an old row from one of a chat going on now: consolidate nothing
-        # (and purge nothing) until `memory-pipeline add-time-column` has run.
-        closed = [c for c in of_day if is_closed(c, now, idle) and (has_time_column or not c.is_legacy)]
-        # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
-        unattributed = [c for c in closed if c.is_unattributed]
-        closed = [c for c in closed if not c.is_unattributed]
-        stored = store.save_conversations(conn, closed, now)
-        store.save_rejections(conn, unattributed)
-    outcomes = Counter(row.status for c in closed + unattributed for row in c.rows)
-    reasons = Counter(row.reason for c in closed + unattributed for row in c.rows if row.status == "rejected")
-    skipped = Counter(row.reason for c in closed for row in c.rows if row.status == "skipped")
+        for key_rows in rows_by_session_key(*streams):
+            tally.rows_read += len(key_rows)
+            for conversation in split(key_rows):
+                if conversation.partition_date != day:
+                    continue
+                tally.of_day += 1
+                # Without a time column nothing tells an old row from one of a chat going on now: consolidate
+                # nothing (and purge nothing) until `memory-pipeline add-time-column` has run.
+                if not is_closed(conversation, now, idle) or not (has_time_column or not conversation.is_legacy):
+                    continue
+                # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+                if conversation.is_unattributed:
+                    unattributed.append(conversation)
+                    tally.add(conversation, unattributed=True)
+                else:
+                    closed.append(conversation)
+                    tally.add(conversation, unattributed=False)
+            if len(closed) + len(unattributed) >= CLOSED_SESSIONS_WRITE_BATCH:
+                write_batch()
+        write_batch()
     return StageResult({
-        "conversations_closed": len(closed),
-        "conversations_deferred": len(of_day) - len(closed) - len(unattributed),
-        "conversations_unattributed": len(unattributed),
-        "conversations_stored": stored,  # inserted or changed by this run; 0 on a re-run of a finished day
-        "legacy_conversations": sum(c.is_legacy for c in closed),
-        "users": len({c.user_key for c in closed}),
-        "messages": sum(len(c.rows) for c in closed),
-        "turns": outcomes["turn"],
-        "rows_rejected": outcomes["rejected"],
-        "rows_rejected_by_reason": dict(sorted(reasons.items())),
-        "rows_skipped_by_reason": dict(sorted(skipped.items())),
-        "rows_truncated": sum(r.truncated for c in closed for r in c.rows),
+        "conversations_closed": tally.closed,
+        "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,
+        "conversations_unattributed": tally.unattributed,
+        "conversations_stored": tally.stored,  # inserted or changed by this run; 0 on a re-run of a finished day
+        "legacy_conversations": tally.legacy,
+        "users": len(tally.users),
+        "messages": tally.messages,
+        "turns": tally.outcomes["turn"],
+        "rows_rejected": tally.outcomes["rejected"],
+        "rows_rejected_by_reason": dict(sorted(tally.reasons.items())),
+        "rows_skipped_by_reason": dict(sorted(tally.skipped.items())),
+        "rows_truncated": tally.truncated,
+        "rows_read": tally.rows_read,  # rows streamed from the n8n table and the archive (chains of active keys)
         "idle_gap_minutes": settings.idle_gap_minutes,
         "is_backlog_date": is_backlog_day,
         "source_has_created_at": has_time_column,
-        "conversation_ids": [c.conversation_id for c in closed][:200],
+        "conversation_ids": tally.conversation_ids,
         "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
             "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
             "`memory-pipeline add-time-column` and set MEMORY_PIPELINE_BACKLOG_DATE as it tells you."),

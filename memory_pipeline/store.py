@@ -7,20 +7,26 @@ values are bound parameters. Methods take an open connection so that the caller 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
-from datetime import date, datetime
+from collections.abc import Iterator, Sequence
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import Candidate, fact_key
-from memory_pipeline.domain.messages import SourceRow
+from memory_pipeline.domain.messages import ParsedRow, SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
+
+
+# Rows a server-side cursor of `closed_sessions` fetches per round trip: a few thousand keeps round trips few
+# (one per batch) while the client holds one batch, a few MiB, at a time.
+WINDOW_CURSOR_ITERSIZE = 2000
 
 
 class SourceTableMissing(RuntimeError):
@@ -33,6 +39,7 @@ class Store:
     def __init__(self, settings: Settings):
         self.settings = settings
         self._created_at_expr: sql.Composable | None = None
+        self._created_at_filter: sql.Composable | None = None
         self._server_version = 0
 
     # -- composition -------------------------------------------------------------------------------------
@@ -42,12 +49,14 @@ class Store:
         return sql.Identifier(self.settings.source_schema, self.settings.source_table)
 
     def query(self, conn: psycopg.Connection, name: str, filename: str = "queries.sql") -> sql.Composed:
-        """Named query `name` of `sql/<filename>` with {schema}, {source} and {created_at} filled in. The n8n
-        table's catalog is read only for queries that use {created_at}."""
+        """Named query `name` of `sql/<filename>` with {schema}, {source}, {created_at} and {created_at_filter}
+        filled in. The n8n table's catalog is read only for queries that use the last two."""
         text = named_queries(filename)[name]
         created_at = self.created_at_expr(conn) if "{created_at}" in text else sql.SQL("")
+        created_at_filter = self.created_at_filter(conn) if "{created_at_filter}" in text else sql.SQL("")
         return sql.SQL(text).format(
-            schema=sql.Identifier(self.settings.schema_name), source=self.source, created_at=created_at
+            schema=sql.Identifier(self.settings.schema_name), source=self.source, created_at=created_at,
+            created_at_filter=created_at_filter,
         )
 
     def source_columns(self, conn: psycopg.Connection) -> dict[str, str]:
@@ -95,30 +104,65 @@ class Store:
                 self._created_at_expr = sql.SQL("NULL::timestamptz")
         return self._created_at_expr
 
+    def created_at_filter(self, conn: psycopg.Connection) -> sql.Composable:
+        """The source's time for WHERE clauses: the bare `created_at` column when it is a timestamp (with or
+        without zone) or a date, so the (session_id, created_at) and (created_at) indexes that
+        `add-time-column` builds serve the query (a CASE around it would hide the column from the planner);
+        comparing it with a timestamptz reads a zone-less value in the server's TimeZone, as the cast of
+        `created_at_expr` does. For a text column (or none) it is `created_at_expr` itself. It reads the same as
+        `created_at_expr` for every time in range: use it only in conditions that keep out-of-range times out
+        (bounded on both sides, e.g. `>= '0001-01-02'` and `< %(until)s`)."""
+        if self._created_at_filter is None:
+            columns = self.source_columns(conn)
+            if columns.get("created_at", "").startswith(("timestamp", "date")):
+                self._created_at_filter = sql.Identifier("created_at")
+            else:
+                self._created_at_filter = self.created_at_expr(conn)
+        return self._created_at_filter
+
     # -- source ------------------------------------------------------------------------------------------
     @staticmethod
-    def _source_rows(records: Iterable[dict[str, Any]]) -> list[SourceRow]:
-        rows = []
-        for record in records:
-            try:
-                message = json.loads(record["message"])
-            except (TypeError, ValueError, RecursionError):
-                message = record["message"]  # not JSON (or too deep): parse_row rejects it with a reason
-            rows.append(SourceRow(record["id"], record["session_id"], message, record["created_at"]))
-        return rows
+    def _source_row(row_id: int, session_id: str, message_text: str, created_at: datetime | None) -> SourceRow:
+        try:
+            message = json.loads(message_text)
+        except (TypeError, ValueError, RecursionError):
+            message = message_text  # not JSON (or too deep): parse_row rejects it with a reason
+        return SourceRow(row_id, session_id, message, created_at)
 
-    def rows_for_window(self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime) -> list[SourceRow]:
-        """All rows (n8n table + archive) of the session keys with a message in [start, end), up to `until`."""
-        keys = [r["session_id"] for r in conn.execute(self.query(conn, "session_keys_active_in_window"),
-                                                        {"start": start, "end": end}).fetchall()]
-        if not keys:
-            return []
-        records = conn.execute(self.query(conn, "timed_rows_of_keys"), {"keys": keys, "until": until}).fetchall()
-        return self._source_rows(records)
+    def _stream(self, conn: psycopg.Connection, name: str, params: dict[str, Any]) -> Iterator[SourceRow]:
+        # A server-side (named) cursor: PostgreSQL keeps the result and hands it over WINDOW_CURSOR_ITERSIZE rows
+        # per round trip, so the client holds one batch at a time. Needs the caller's open transaction.
+        with conn.cursor(name=f"closed_sessions_{name}", row_factory=tuple_row) as cursor:
+            cursor.itersize = WINDOW_CURSOR_ITERSIZE
+            cursor.execute(self.query(conn, name), params, binary=True)  # binary: cheaper to load times and ids
+            for row_id, session_id, message_text, created_at in cursor:
+                yield self._source_row(row_id, session_id, message_text, created_at)
 
-    def legacy_rows(self, conn: psycopg.Connection) -> list[SourceRow]:
-        """Rows without a timestamp, from the n8n table and the archive."""
-        return self._source_rows(conn.execute(self.query(conn, "legacy_rows")).fetchall())
+    def stream_window_rows(
+        self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime, idle_gap: timedelta
+    ) -> Iterator[SourceRow]:
+        """Rows (n8n table + archive, a row in both read once) of the session keys with a message in
+        [start, end), each key's from the start of the chain (run of rows with no gap over `idle_gap`) its first
+        message of the window belongs to (every row of the key when `can_walk_back` is False), up to `until`;
+        ordered by session key (code point order), time, id.
+        Streamed with a server-side cursor: call inside a transaction and consume before it ends."""
+        name = "window_rows" if self.can_walk_back(conn) else "window_rows_every_row"
+        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap})
+
+    def can_walk_back(self, conn: psycopg.Connection) -> bool:
+        """True when `window_rows` can find chain starts through indexes: the time column is a timestamp (the
+        bare column in WHERE, `created_at_filter`) and n8n's table has an index led by (session_id, created_at).
+        Otherwise `window_rows_every_row` reads every row of an active key (one scan of the table instead of
+        one per step back)."""
+        if not isinstance(self.created_at_filter(conn), sql.Identifier):
+            return False
+        return conn.execute(self.query(conn, "source_has_session_time_index"),
+                            {"table": self.source.as_string(conn)}).fetchone()["present"]
+
+    def stream_legacy_rows(self, conn: psycopg.Connection) -> Iterator[SourceRow]:
+        """Rows without a timestamp, from the n8n table and the archive (a row in both read once), ordered by
+        session key (code point order) then id. Streamed like `stream_window_rows`."""
+        return self._stream(conn, "legacy_rows", {})
 
     def add_time_column(self, conn: psycopg.Connection) -> None:
         """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it). `conn` must be in
@@ -132,47 +176,49 @@ class Store:
         for statement in script.split(";\n"):
             if statement.strip() and not all(line.startswith("--") for line in statement.strip().splitlines()):
                 conn.execute(statement)
-        self._created_at_expr = None
+        self._created_at_expr = self._created_at_filter = None
 
     # -- conversations -----------------------------------------------------------------------------------
     def save_conversations(
         self, conn: psycopg.Connection, conversations: Sequence[Conversation], closed_as_of: datetime
     ) -> int:
         """Upsert conversations and their skipped/rejected rows; unchanged rows are not rewritten. Returns how
-        many conversations were inserted or changed (0 when a re-run finds them as they were).
+        many conversations were inserted or changed (0 when a re-run finds them as they were). Call inside a
+        transaction (the batch's scratch table lives until it ends).
 
-        Batched: one `executemany` per statement (psycopg 3 sends it in pipeline mode, not one round trip per
-        row). Every overlap deletion runs before the upserts: the new conversations never share a message, so a
-        deletion can only remove a stored conversation that a new one replaces."""
+        Set-based: the batch is COPYed into a temporary table, then one statement deletes the stored
+        conversations it overlaps and one upserts it; the rejections follow in one batched `executemany`.
+        Every overlap deletion runs before the upserts: the new conversations never share a message, so a
+        deletion can only remove a stored conversation that a new one replaces. Two conversations of the batch
+        with one id (possible only when ids were reused after a table reset) keep the last, as writing them one
+        after the other did."""
         if not conversations:
             return 0
-        overlaps, rows = [], []
-        for conv in conversations:
-            transcript = [
-                {"message_id": t.message_id, "role": t.role, "text": t.text,
-                 "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
-                 **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
-                 **({"machine_text": t.machine_text} if t.machine_text else {}),
-                 **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
-                for t in conv.turns
-            ]
-            overlaps.append({
-                "message_ids": list(conv.message_ids), "conversation_id": conv.conversation_id,
-                "partition_date": conv.partition_date, "session_key": conv.session_key})
-            rows.append({
-                "conversation_id": conv.conversation_id, "partition_date": conv.partition_date,
-                "session_key": conv.session_key, "user_key": conv.user_key, "started_at": conv.started_at,
-                "ended_at": conv.ended_at, "is_legacy": conv.is_legacy, "message_ids": list(conv.message_ids),
-                "turn_count": len(transcript), "transcript": Jsonb(transcript),
-                "transcript_hash": conv.transcript_hash, "closed_as_of": closed_as_of,
-                "idle_gap_minutes": self.settings.idle_gap_minutes,
-            })
+        by_id = {conv.conversation_id: conv for conv in conversations}
         with conn.cursor() as cur:
-            cur.executemany(self.query(conn, "delete_overlapping_conversations"), overlaps)
-            cur.executemany(self.query(conn, "upsert_conversation"), rows)
-            written = cur.rowcount  # summed over the batch: rows inserted or changed
+            cur.execute(self.query(conn, "create_conversation_batch"))
+            cur.execute(self.query(conn, "clear_conversation_batch"))
+            with cur.copy(self.query(conn, "copy_conversation_batch")) as copy:
+                for conv in by_id.values():
+                    turns = conv.turns
+                    copy.write_row((
+                        conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
+                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
+                        Jsonb([self._turn_record(t) for t in turns]), conv.transcript_hash, closed_as_of,
+                        self.settings.idle_gap_minutes))
+            cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))
+            written = cur.execute(self.query(conn, "upsert_conversations_of_batch")).rowcount
         self.save_rejections(conn, conversations)
         return written
+
+    @staticmethod
+    def _turn_record(t: ParsedRow) -> dict[str, Any]:
+        # A turn as stored in `conversations.transcript` (read back by `stages.conversation_from_record`).
+        return {"message_id": t.message_id, "role": t.role, "text": t.text,
+                "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
+                **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
+                **({"machine_text": t.machine_text} if t.machine_text else {}),
+                **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
         """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason),

@@ -1,7 +1,9 @@
 -- Named queries used by memory_pipeline/store.py. A block starts with `-- name: NAME`.
 -- Identifier placeholders are filled with psycopg.sql: {schema} (pipeline schema), {source} (the n8n table,
 -- schema-qualified), {created_at} (the source's time expression: `created_at::timestamptz`, or NULL when the
--- table has no such column). Values are always bound parameters (%(name)s).
+-- table has no such column), {created_at_filter} (the same for WHERE clauses, bare when the column is a timestamp so
+-- an index can serve it: use it only where out-of-range times cannot pass, see `Store.created_at_filter`).
+-- Values are always bound parameters (%(name)s).
 
 -- name: source_columns
 SELECT column_name, data_type, current_setting('server_version_num')::int AS server_version
@@ -11,43 +13,160 @@ WHERE table_schema = %(schema)s AND table_name = %(table)s;
 -- name: id_salt
 SELECT id_salt FROM {schema}.installation;
 
--- name: session_keys_active_in_window
-SELECT session_id::text AS session_id FROM {source}
-WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
-UNION
-SELECT session_id FROM {schema}.chat_archive
-WHERE created_at >= %(start)s AND created_at < %(end)s;
-
--- name: timed_rows_of_keys
--- Every row of these session keys up to `until` (day end + idle gap), from the n8n table and the archive.
-SELECT DISTINCT ON (id) id, session_id, message, created_at FROM (
-    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message,
-           {created_at} AS created_at, 0 AS from_archive
-    FROM {source} WHERE session_id = ANY(%(keys)s) AND {created_at} < %(until)s
+-- name: window_rows
+-- The rows `closed_sessions` splits for the window [start, end): for each session key with a message in the
+-- window (n8n table or archive), its rows from the start of the chain its first message of the window belongs
+-- to, up to `until` (window end + idle gap). A chain is a run of a key's rows with no gap over the idle gap: the
+-- split cuts at every such gap and, within a chain, every `max_span` from the chain's first row, so the chain's
+-- rows are all a conversation ending in the window can need, and earlier rows cannot change its cut points.
+-- The chain start is found by walking back from the key's first time in the window one earlier time at a time
+-- (a backward index scan on (session_id, created_at) of each table) until a gap over the idle gap.
+-- A row in both tables (archived, not yet purged) is read once, from the n8n table: an archive row is left out
+-- when a timed n8n row of an active key has its id (the NOT EXISTS repeated in each of the three places).
+-- {created_at_filter} is the bare column for a timestamp column (so the indexes serve the WHERE) and the
+-- range-checked expression for a text column; for times in the window it reads the same as {created_at}.
+-- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects. The keys
+-- come sorted, so only each key's rows are sorted (incremental sort, in memory), not the whole night.
+WITH RECURSIVE in_window AS MATERIALIZED (
+    SELECT session_id::text AS session_id, {created_at} AS created_at, id::bigint AS id, false AS archived
+    FROM {source} WHERE {created_at_filter} >= %(start)s AND {created_at_filter} < %(end)s
     UNION ALL
-    SELECT id, session_id, message, created_at, 1
-    FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s) AND created_at < %(until)s
+    SELECT session_id, created_at, id, true FROM {schema}.chat_archive
+    WHERE created_at >= %(start)s AND created_at < %(end)s
+),
+active_keys AS (SELECT DISTINCT session_id FROM in_window),
+firsts AS (
+    SELECT session_id, min(created_at) AS at FROM in_window AS w
+    WHERE NOT (w.archived AND EXISTS (
+        SELECT 1 FROM {source} AS s WHERE s.id = w.id AND s.session_id::text IN (SELECT session_id FROM active_keys)
+          AND {created_at_filter} >= '0001-01-02'::timestamptz AND {created_at_filter} < %(until)s))
+    GROUP BY session_id
+),
+walk AS (
+    SELECT session_id, at FROM firsts
+    UNION ALL
+    SELECT w.session_id, earlier.at FROM walk AS w
+    CROSS JOIN LATERAL (
+        SELECT max(t) AS at FROM (
+            (SELECT {created_at} AS t FROM {source}
+             WHERE session_id = w.session_id AND {created_at_filter} >= '0001-01-02'::timestamptz
+               AND {created_at_filter} < w.at
+             ORDER BY {created_at_filter} DESC LIMIT 1)
+            UNION ALL
+            (SELECT a.created_at FROM {schema}.chat_archive AS a
+             WHERE a.session_id = w.session_id AND a.created_at < w.at
+               AND NOT EXISTS (
+                   SELECT 1 FROM {source} AS s WHERE s.id = a.id
+                     AND s.session_id::text IN (SELECT session_id FROM active_keys)
+                     AND {created_at_filter} >= '0001-01-02'::timestamptz AND {created_at_filter} < %(until)s)
+             ORDER BY a.created_at DESC LIMIT 1)
+        ) AS previous
+    ) AS earlier
+    WHERE w.at - earlier.at <= %(idle_gap)s
+),
+chains AS (SELECT session_id, min(at) AS chain_start FROM walk GROUP BY session_id ORDER BY session_id COLLATE "C")
+SELECT r.id, r.session_id, r.message, r.created_at FROM chains AS c
+CROSS JOIN LATERAL (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
+    FROM {source}
+    WHERE session_id = c.session_id AND {created_at_filter} >= c.chain_start AND {created_at_filter} < %(until)s
+    UNION ALL
+    SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
+    WHERE a.session_id = c.session_id AND a.created_at >= c.chain_start AND a.created_at < %(until)s
+      AND NOT EXISTS (
+          SELECT 1 FROM {source} AS s WHERE s.id = a.id
+            AND s.session_id::text IN (SELECT session_id FROM active_keys)
+            AND {created_at_filter} >= '0001-01-02'::timestamptz AND {created_at_filter} < %(until)s)
 ) AS r
-ORDER BY id, from_archive;
+ORDER BY c.session_id COLLATE "C", r.created_at, r.id;
+
+-- name: window_rows_every_row
+-- `window_rows` without the walk back, for a text time column or an n8n table without an index led by
+-- (session_id, created_at) (walking back would scan the table at every step): every row of the active keys up
+-- to `until`, read in one scan of each table, a row in both tables read once (from the n8n table), in the
+-- same order.
+WITH active_keys AS (
+    SELECT session_id::text AS session_id FROM {source} WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
+    UNION
+    SELECT session_id FROM {schema}.chat_archive WHERE created_at >= %(start)s AND created_at < %(end)s
+)
+SELECT id, session_id, message, created_at FROM (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
+    FROM {source} WHERE session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s
+    UNION ALL
+    SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
+    WHERE a.session_id IN (SELECT session_id FROM active_keys) AND a.created_at < %(until)s
+      AND NOT EXISTS (
+          SELECT 1 FROM {source} AS s WHERE s.id = a.id
+            AND s.session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s)
+) AS r
+ORDER BY session_id COLLATE "C", created_at, id;
+
+-- name: source_has_session_time_index
+-- Whether n8n's table has an index led by (session_id, created_at), as `add-time-column` builds: without one,
+-- walking back one time at a time would scan the table at every step, so `window_rows_every_row` is read instead.
+SELECT EXISTS (
+    SELECT 1 FROM pg_catalog.pg_index AS i
+    JOIN pg_catalog.pg_attribute AS s ON s.attrelid = i.indrelid AND s.attnum = i.indkey[0]
+    JOIN pg_catalog.pg_attribute AS t ON t.attrelid = i.indrelid AND t.attnum = i.indkey[1]
+    WHERE i.indrelid = %(table)s::regclass AND s.attname = 'session_id' AND t.attname = 'created_at'
+) AS present;
 
 -- name: legacy_rows
--- Rows written before the time column existed (created_at NULL): the backlog, ordered by id.
-SELECT DISTINCT ON (id) id, session_id, message, created_at FROM (
-    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message,
-           {created_at} AS created_at, 0 AS from_archive
+-- Rows written before the time column existed (created_at NULL): the backlog, a row in both tables read once
+-- (from the n8n table), ordered by key (byte order, as `window_rows`) then id.
+SELECT id, session_id, message, created_at FROM (
+    SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
     FROM {source} WHERE {created_at} IS NULL
     UNION ALL
-    SELECT id, session_id, message, created_at, 1 FROM {schema}.chat_archive WHERE created_at IS NULL
+    SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
+    WHERE a.created_at IS NULL AND NOT EXISTS (SELECT 1 FROM {source} AS s WHERE s.id = a.id AND {created_at} IS NULL)
 ) AS r
-ORDER BY id, from_archive;
+ORDER BY session_id COLLATE "C", id;
 
--- name: upsert_conversation
+-- name: create_conversation_batch
+-- The conversations of one write batch of `closed_sessions`, COPYed in, then moved by the two statements below.
+-- Dropped at commit; emptied between batches.
+CREATE TEMP TABLE IF NOT EXISTS conversation_batch (
+    conversation_id text, partition_date date, session_key text, user_key text, started_at timestamptz,
+    ended_at timestamptz, is_legacy boolean, message_ids bigint[], turn_count integer, transcript jsonb,
+    transcript_hash text, closed_as_of timestamptz, idle_gap_minutes integer
+) ON COMMIT DROP;
+
+-- name: clear_conversation_batch
+TRUNCATE conversation_batch;
+
+-- name: copy_conversation_batch
+COPY conversation_batch (conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy,
+                         message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes)
+FROM STDIN;
+
+-- name: delete_overlapping_conversations_of_batch
+-- A stored conversation of the same partition that shares messages with a newly split one of the batch under
+-- another id (a late row moved its start): it is replaced, with its summary and candidates (cascade). Other
+-- partitions' and other session keys' conversations (ids reused after a table reset) are never touched from
+-- here. LATERAL: for each conversation of the batch, an index scan (message_ids GIN, or the partition's) finds
+-- the stored ones it overlaps, however many partitions the table holds.
+DELETE FROM {schema}.conversations AS c
+WHERE c.conversation_id IN (
+    SELECT stale.conversation_id FROM conversation_batch AS b
+    CROSS JOIN LATERAL (
+        SELECT s.conversation_id FROM {schema}.conversations AS s
+        WHERE s.message_ids && b.message_ids AND s.conversation_id <> b.conversation_id
+          AND s.partition_date = b.partition_date AND s.session_key = b.session_key
+    ) AS stale
+);
+
+-- name: upsert_conversations_of_batch
+-- Unchanged conversations are not rewritten (a re-run of a finished day writes nothing): the row count is the
+-- conversations inserted or changed.
 INSERT INTO {schema}.conversations AS c
     (conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
      turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes)
-VALUES (%(conversation_id)s, %(partition_date)s, %(session_key)s, %(user_key)s, %(started_at)s, %(ended_at)s,
-        %(is_legacy)s, %(message_ids)s, %(turn_count)s, %(transcript)s, %(transcript_hash)s, %(closed_as_of)s,
-        %(idle_gap_minutes)s)
+SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
+       turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes
+FROM conversation_batch
+ORDER BY conversation_id  -- rows locked in id order, as the LLM stages' batches lock them: no lock-order deadlock
 ON CONFLICT (conversation_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, session_key = EXCLUDED.session_key, user_key = EXCLUDED.user_key,
     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, is_legacy = EXCLUDED.is_legacy,
@@ -128,14 +247,6 @@ SELECT conversation_id, transcript_hash FROM {schema}.conversations
 WHERE conversation_id = ANY(%(conversation_ids)s::text[])
 ORDER BY conversation_id
 FOR UPDATE;
-
--- name: delete_overlapping_conversations
--- A stored conversation of the same partition that shares messages with a newly split one under another id (a
--- late row moved its start): it is replaced, with its summary and candidates (cascade). Other partitions' and
--- other session keys' conversations (ids reused after a table reset) are never touched from here.
-DELETE FROM {schema}.conversations
-WHERE message_ids && %(message_ids)s::bigint[] AND conversation_id <> %(conversation_id)s
-  AND partition_date = %(partition_date)s AND session_key = %(session_key)s;
 
 -- name: check_consolidated_rows_in_source
 -- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused

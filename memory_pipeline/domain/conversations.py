@@ -10,12 +10,14 @@ by id, attributed to the backlog date and always closed.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
+from itertools import groupby
 from zoneinfo import ZoneInfo
 
 from memory_pipeline.domain.messages import ParsedRow, SourceRow, parse_row
@@ -144,6 +146,15 @@ def split_rows(
         if current:
             groups.append(current)
     return groups
+
+
+def rows_by_session_key(*streams: Iterable[SourceRow]) -> Iterator[list[SourceRow]]:
+    """Merge streams of rows, each ordered by session key (code point order, i.e. PostgreSQL's "C" collation
+    on UTF-8), into one list of rows per session key, in key order. Holds one key's rows at a time, so a
+    stage can split a night key by key without holding it all."""
+    merged = heapq.merge(*streams, key=lambda row: row.session_id)
+    for _, rows in groupby(merged, key=lambda row: row.session_id):
+        yield list(rows)
 
 
 def build_conversations(
