@@ -10,6 +10,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime
 
 from pydantic import BaseModel, Field
@@ -103,6 +104,9 @@ _QUOTE_MARKS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u20
 _INVISIBLE = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 
 
+# Cached: validating a conversation's candidates normalises the same turns once per candidate. 128 entries
+# cover a conversation's turns (at most a few dozen) and bound the memory the cache holds.
+@lru_cache(maxsize=128)
 def normalize_for_quote(text: str) -> str:
     """What the quote check compares: NFC form (the form message text is stored in, so a quote in decomposed
     form still matches), invisible format characters dropped, whitespace collapsed and typographic quote marks
