@@ -598,3 +598,53 @@ WHERE a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.messag
 
 -- name: bench_floor_drop
 DROP TABLE {schema}.floor_source, {schema}.floor_archive;
+
+-- Incremental reconciliation (memory_pipeline/folds.py, Store.*fold*).
+-- name: users_to_reconcile
+-- Users a partition's active_facts reconciles: its consolidated conversations' users, its accepted candidates'
+-- users (a group chat's senders have their own), and users whose folded candidates were changed or deleted
+-- since their last fold (fact_folds.needs_refold). Keys only, no transcript.
+SELECT user_key FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
+UNION
+SELECT user_key FROM {schema}.fact_candidates WHERE partition_date = %(partition_date)s AND status = 'accepted'
+UNION
+SELECT user_key FROM {schema}.fact_folds WHERE needs_refold
+ORDER BY user_key;
+
+-- name: fold_of_user
+-- Locked until the transaction ends: a concurrent deletion of a folded candidate (its trigger sets needs_refold)
+-- waits for this fold to commit, or this fold waits for it and reads the flag.
+SELECT said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold
+FROM {schema}.fact_folds WHERE user_key = %(user_key)s FOR UPDATE;
+
+-- name: unfolded_candidates_of_user
+SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
+       conversation_id, said_at, position, retraction
+FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s AND status = 'accepted' AND folded_at IS NULL AND said_at IS NOT NULL;
+
+-- name: active_facts_of_user
+-- The user's active versions with the position of the candidate that created each (its said order's tie-break).
+SELECT f.id, f.user_key, f.category, f.attribute, f.value, f.fact, f.quote, f.quote_message_id, f.quote_speaker,
+       f.source_session, f.candidate_id, f.valid_from, f.last_seen_at, f.expires_at, f.superseded_at,
+       f.superseded_by, coalesce(c.position, 0) AS position
+FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (candidate_id)
+WHERE f.user_key = %(user_key)s AND f.superseded_at IS NULL;
+
+-- name: mark_candidates_folded
+UPDATE {schema}.fact_candidates SET folded_at = now()
+WHERE candidate_id = ANY(%(candidate_ids)s) AND folded_at IS NULL;
+
+-- name: upsert_fold
+INSERT INTO {schema}.fact_folds AS f
+    (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
+VALUES (%(user_key)s, %(said_at)s, %(quote_message_id)s, %(conversation_id)s, %(position)s, %(candidate_id)s,
+        %(fold_rule)s, false)
+ON CONFLICT (user_key) DO UPDATE SET
+    said_at = EXCLUDED.said_at, quote_message_id = EXCLUDED.quote_message_id,
+    conversation_id = EXCLUDED.conversation_id, position = EXCLUDED.position, candidate_id = EXCLUDED.candidate_id,
+    fold_rule = EXCLUDED.fold_rule, needs_refold = false, folded_at = now();
+
+-- name: delete_facts
+DELETE FROM {schema}.agent_facts WHERE id = ANY(%(ids)s);
