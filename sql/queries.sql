@@ -285,26 +285,70 @@ SELECT count(*) AS n FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s)
 SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(prefix)s);
 
 -- name: bench_history_conversations
--- Benchmark only: `days` x `per_day` consolidated conversations before the sample (10 message ids each, far
--- above any real id), so a run can be timed against a long stored history. Session and user keys are
--- `key_prefix` + 0..per_day-1.
+-- Benchmark only: `days` x `per_day` consolidated conversations before the night `before`, one a day per user
+-- (session and user keys `key_prefix` + 0..per_day-1), each of 10 messages at 10:00 on its day (message ids far
+-- above any real id). They were consolidated one night each before the benchmark's own clock (retention counts
+-- from when the pipeline ran, now(); facts from when they were said, before `before`), with their text pruned
+-- once the text retention (`text_retention_days`) had passed, as the nightly run leaves them.
 INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, started_at, ended_at,
     is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes,
-    facts_extracted_at, extracted_with)
-SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), %(key_prefix)s::text || (g %% %(per_day)s::int),
-       %(key_prefix)s::text || (g %% %(per_day)s::int), now(), now(), false,
-       ARRAY(SELECT 1000000000 + g * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
-       md5(g::text), now(), 180, now(), 'history'
-FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
+    facts_extracted_at, extracted_with, recorded_at, text_pruned_at)
+SELECT 'hist' || g, h.day, %(key_prefix)s::text || h.u, %(key_prefix)s::text || h.u,
+       h.at, h.at + interval '3 minutes', false,
+       ARRAY(SELECT 1000000000 + g::bigint * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
+       md5(g::text), h.done, 180, h.done, 'history', h.done,
+       CASE WHEN h.done + make_interval(days => %(text_retention_days)s) < now()
+            THEN h.done + make_interval(days => %(text_retention_days)s) END
+FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g
+CROSS JOIN LATERAL (
+    SELECT %(before)s::date - 1 - (g / %(per_day)s::int) AS day, g %% %(per_day)s::int AS u,
+           (%(before)s::date - 1 - (g / %(per_day)s::int))::timestamp AT TIME ZONE 'UTC' + interval '10 hours' AS at,
+           now() - make_interval(days => g / %(per_day)s::int, hours => 21) AS done
+) AS h;
 
 -- name: bench_history_candidates
+-- Two accepted candidates per history conversation, said in its first two messages, as a user's facts recur:
+-- the contact channel (single-valued) changes every 45 days among four values, so it is repeated on most days
+-- and superseded now and then; a hobby (multi-valued) is one of 20, so hobbies are said again and again.
 INSERT INTO {schema}.fact_candidates (candidate_id, partition_date, conversation_id, user_key, position, category,
-    attribute, value, fact, quote, status, said_at, extractor, model, prompt_version)
-SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g,
-       %(key_prefix)s::text || (g %% %(per_day)s::int),
-       k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
-       'accepted', now(), 'history', 'history', 'history'
-FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
+    attribute, value, fact, quote, status, quote_message_id, quote_speaker, said_at, extractor, model,
+    prompt_version)
+SELECT 'hist' || c.g || '_' || k, c.day, 'hist' || c.g, c.user_key, k, 'preference',
+       CASE k WHEN 0 THEN 'contact_channel' ELSE 'hobby' END, v.value,
+       CASE k WHEN 0 THEN 'User wants to be contacted by ' || v.value || '.' ELSE 'User enjoys ' || v.value || '.' END,
+       CASE k WHEN 0 THEN 'Please use ' || v.value || '.' ELSE 'I enjoy ' || v.value || '.' END,
+       'accepted', 1000000000 + c.g::bigint * 10 + k, 'human', c.at + make_interval(mins => k),
+       'history', 'history', 'history'
+FROM (SELECT g, g / %(per_day)s::int AS back, g %% %(per_day)s::int AS u,
+             %(before)s::date - 1 - (g / %(per_day)s::int) AS day,
+             %(key_prefix)s::text || (g %% %(per_day)s::int) AS user_key,
+             (%(before)s::date - 1 - (g / %(per_day)s::int))::timestamp AT TIME ZONE 'UTC' + interval '10 hours' AS at
+      FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g) AS c
+CROSS JOIN generate_series(0, 1) AS k
+CROSS JOIN LATERAL (SELECT CASE k
+    WHEN 0 THEN (ARRAY['email', 'phone', 'sms', 'whatsapp'])[1 + ((c.back / 45 + c.u) %% 4)]
+    ELSE (ARRAY['chess', 'piano', 'hiking', 'running', 'cinema', 'football', 'gardening', 'novels', 'sushi', 'jazz',
+                'cooking', 'cycling', 'yoga', 'painting', 'photography', 'tennis', 'swimming', 'baking', 'poetry',
+                'climbing'])[1 + (hashint4(c.g) & 2147483647) %% 20]
+    END AS value) AS v;
+
+-- name: bench_history_archive
+-- The archive as the nightly purge leaves it: the raw rows of the history conversations still within
+-- `archive_retention_days` (they are dropped after it).
+INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date, archived_at)
+SELECT m.id, c.session_key, '{{"type": "human", "content": "history"}}', c.started_at + make_interval(secs => 20 * m.k),
+       c.conversation_id, c.partition_date, c.facts_extracted_at
+FROM {schema}.conversations AS c
+CROSS JOIN LATERAL unnest(c.message_ids) WITH ORDINALITY AS m(id, k)
+WHERE c.extracted_with = 'history'
+  AND c.facts_extracted_at > now() - make_interval(days => %(archive_retention_days)s);
+
+-- name: bench_history_figures
+SELECT (SELECT count(*) FROM {schema}.conversations) AS conversations,
+       (SELECT count(*) FROM {schema}.fact_candidates) AS candidates,
+       (SELECT count(*) FROM {schema}.chat_archive) AS archive_rows,
+       (SELECT count(*) FROM {schema}.agent_facts) AS versions,
+       (SELECT count(*) FROM {schema}.agent_facts WHERE superseded_at IS NULL) AS active;
 
 -- name: session_keys_with_prefix
 -- Session keys starting with a prefix, in n8n's table or the archive (has the demo loaded its sample already?).
@@ -316,7 +360,9 @@ SELECT session_id FROM {schema}.chat_archive WHERE starts_with(session_id, %(pre
 SELECT count(*) AS n FROM {schema}.agent_facts;
 
 -- name: analyze_conversations
-ANALYZE {schema}.conversations;
+-- Benchmark only: fresh statistics after a bulk load of history (autovacuum would take them later).
+ANALYZE {schema}.conversations, {schema}.fact_candidates, {schema}.agent_facts, {schema}.chat_archive,
+    {schema}.fact_folds;
 
 -- name: drop_pipeline_and_source
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
