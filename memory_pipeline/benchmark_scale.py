@@ -164,28 +164,33 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
     print_figures(figures, load_seconds, history_days)
     if history_days:
         print(f"  history: {history['conversations']:,} conversations, {history['candidates']:,} accepted "
-              f"candidates, {history['archive_rows']:,} archive rows within retention, {history['versions']:,} "
-              f"fact versions ({history['active']:,} active)")
+              f"candidates, {history['summaries']:,} summaries, {history['archive_rows']:,} archive rows within "
+              f"retention, {history['versions']:,} fact versions ({history['active']:,} active)")
     print(f"  split: {split['conversations_closed']:,} conversations ({split['legacy_conversations']:,} legacy), "
           f"{split['messages']:,} messages consolidated, {split['rows_rejected']:,} rows rejected with a reason")
     return figures
 
 
-def build_history(store: Store, conn: Any, days: int, users: int) -> dict[str, int]:
+def build_history(store: Store, conn: Any, days: int, users: int, before: date = NIGHT,
+                  key_prefix: str = "bench:") -> dict[str, int]:
     """Store `days` days of the same users' consolidated history before the night, as earlier nights would
     have left it (queries `bench_history_*`): a 10-message conversation a day per user, its two accepted
     candidates (a contact channel changing every 45 days, one of 20 hobbies: facts that recur, as a user's do),
-    the archive rows still within retention, and the fact versions they reconcile to. Returns its figures."""
+    its summary, the archive rows and cached answers still within retention, and the fact versions they
+    reconcile to. Users are `key_prefix` +
+    0..users-1 (the night's own session keys are `bench:<n>`); the history ends the day before `before`.
+    Returns its figures (bench_history_figures: counts of conversations, candidates, archive rows, versions)."""
     settings = store.settings
-    params = {"before": NIGHT, "days": days, "per_day": users, "key_prefix": "bench:",
+    params = {"before": before, "days": days, "per_day": users, "key_prefix": key_prefix,
               "text_retention_days": settings.effective_text_retention_days,
               "archive_retention_days": settings.archive_retention_days}
     with conn.transaction():
-        for name in ("bench_history_conversations", "bench_history_candidates", "bench_history_archive"):
+        for name in ("bench_history_conversations", "bench_history_candidates", "bench_history_archive",
+                     "bench_history_summaries"):
             conn.execute(store.query(conn, name), params)
     conn.execute(store.query(conn, "analyze_conversations"))
     # Every user has a conversation on the last history day, so its partition reconciles them all.
-    stages.active_facts(store, conn, NIGHT.fromordinal(NIGHT.toordinal() - 1))
+    stages.active_facts(store, conn, before.fromordinal(before.toordinal() - 1))
     conn.execute(store.query(conn, "analyze_conversations"))
     return dict(conn.execute(store.query(conn, "bench_history_figures")).fetchone())
 

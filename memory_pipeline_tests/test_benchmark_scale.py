@@ -28,8 +28,8 @@ def test_scale_benchmark_with_history_reconciles_the_same_users(pg_url, capsys):
     assert "after 3 days of the same users' consolidated history" in out
     # 3 history days x 4 users, 2 accepted candidates each: a contact channel said every day (one version per
     # user) and a hobby a day (up to 3 per user); all archived within the 30-day retention.
-    assert "history: 12 conversations, 24 accepted candidates, 120 archive rows within retention" in out
-    history_versions = int(out.split("candidates, 120 archive rows within retention, ")[1].split()[0])
+    assert "history: 12 conversations, 24 accepted candidates, 12 summaries, 120 archive rows within retention" in out
+    history_versions = int(out.split("120 archive rows within retention, ")[1].split()[0])
     assert 4 + 4 <= history_versions <= 4 + 12
     assert figures.facts > history_versions
 

@@ -343,10 +343,27 @@ CROSS JOIN LATERAL unnest(c.message_ids) WITH ORDINALITY AS m(id, k)
 WHERE c.extracted_with = 'history'
   AND c.facts_extracted_at > now() - make_interval(days => %(archive_retention_days)s);
 
+-- name: bench_history_summaries
+-- Their summaries (text dropped with the transcript's, as prune_summaries does) and, within text retention, the
+-- cached summaries and extraction answers of their transcripts.
+INSERT INTO {schema}.session_summaries (conversation_id, partition_date, user_key, summary, transcript_hash,
+    extractor, model, prompt_version, recorded_at)
+SELECT conversation_id, partition_date, user_key,
+       CASE WHEN text_pruned_at IS NULL THEN 'The user talked about their week.' END, transcript_hash,
+       'history', 'history', 'history', facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history';
+INSERT INTO {schema}.summary_cache (transcript_hash, prompt_version, model, summary, created_at)
+SELECT transcript_hash, 'history', 'history', 'The user talked about their week.', facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history' AND text_pruned_at IS NULL;
+INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, created_at)
+SELECT transcript_hash, 'history', 'history', '[]'::jsonb, facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history' AND text_pruned_at IS NULL;
+
 -- name: bench_history_figures
 SELECT (SELECT count(*) FROM {schema}.conversations) AS conversations,
        (SELECT count(*) FROM {schema}.fact_candidates) AS candidates,
        (SELECT count(*) FROM {schema}.chat_archive) AS archive_rows,
+       (SELECT count(*) FROM {schema}.session_summaries) AS summaries,
        (SELECT count(*) FROM {schema}.agent_facts) AS versions,
        (SELECT count(*) FROM {schema}.agent_facts WHERE superseded_at IS NULL) AS active;
 
@@ -362,7 +379,7 @@ SELECT count(*) AS n FROM {schema}.agent_facts;
 -- name: analyze_conversations
 -- Benchmark only: fresh statistics after a bulk load of history (autovacuum would take them later).
 ANALYZE {schema}.conversations, {schema}.fact_candidates, {schema}.agent_facts, {schema}.chat_archive,
-    {schema}.fact_folds;
+    {schema}.session_summaries, {schema}.summary_cache, {schema}.extraction_cache, {schema}.fact_folds;
 
 -- name: drop_pipeline_and_source
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.

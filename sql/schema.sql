@@ -305,3 +305,15 @@ CREATE OR REPLACE TRIGGER fact_candidates_folded_changed AFTER UPDATE ON {schema
         (NEW.user_key, NEW.status, NEW.said_at, NEW.category, NEW.attribute, NEW.value, NEW.fact,
          NEW.quote_message_id, NEW.quote_speaker, NEW.conversation_id, NEW.position, NEW.retraction))
     EXECUTE FUNCTION {schema}.flag_refold();
+
+-- Indexes that keep the nightly statements' cost flat in the history held (each serves a named query of
+-- queries.sql): a user's every version (full folds, fact_totals, erasure), conversations pruned just now
+-- (prune_summaries, prune_rejected_candidates, prune_repeat_quotes: `text_pruned_at = now()`), transcripts still
+-- holding text (prune_*_cache: NOT EXISTS by transcript hash), quotes past time-to-live
+-- (prune_expired_fact_quotes), archive rows past retention (drop_expired_archive_rows).
+CREATE INDEX IF NOT EXISTS agent_facts_user_idx ON {schema}.agent_facts (user_key);
+CREATE INDEX IF NOT EXISTS conversations_text_pruned_idx ON {schema}.conversations (text_pruned_at);
+CREATE INDEX IF NOT EXISTS conversations_unpruned_hash_idx
+    ON {schema}.conversations (transcript_hash) WHERE text_pruned_at IS NULL;
+CREATE INDEX IF NOT EXISTS agent_facts_quoted_expiry_idx ON {schema}.agent_facts (expires_at) WHERE quote <> '';
+CREATE INDEX IF NOT EXISTS chat_archive_archived_idx ON {schema}.chat_archive (archived_at);
