@@ -74,7 +74,7 @@ def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: M
             return {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0,
                     "folded_incrementally": 1, "folded_from_scratch": 0}
         rows = store.active_fact_rows(conn, user_key)
-        facts = erasure.without_forgotten_facts(store, conn, user_key, new)
+        facts = erasure.without_forgotten_facts(store, conn, user_key, new) if fold["has_forgotten"] else new
         desired = continue_fold([version_from_row(r) for r in rows], facts, ttl_days, near.same)
         counts = store.apply_fact_versions(conn, user_key, desired, existing=rows)
         folded = new

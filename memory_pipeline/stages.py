@@ -453,7 +453,9 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
         store.lock_user(conn, user_key)
     if store.settings.erase_on_retraction:
         erasure.erase_retracted_slots(store, conn, user_key)
-    return folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS)
+    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
+    with conn.pipeline():
+        return folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS)
 
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------

@@ -327,8 +327,9 @@ class Store:
         wanted = {v.version_key: v for v in desired}
         counts = {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0}
         stale = [row["id"] for key, row in by_key.items() if key not in wanted] if full else []
-        if stale:
-            counts["deleted"] = conn.execute(self.query(conn, "delete_facts"), {"ids": stale}).rowcount
+        if stale:  # the user's lock holds them: all are deleted (rowcount is unknown yet in pipeline mode)
+            conn.execute(self.query(conn, "delete_facts"), {"ids": stale})
+            counts["deleted"] = len(stale)
 
         def fields(v: FactVersion) -> dict[str, Any]:
             return {"attribute": v.attribute, "value": v.value, "quote": v.quote,
@@ -354,12 +355,13 @@ class Store:
             if becoming_superseded:
                 cur.executemany(self.query(conn, "update_fact"), becoming_superseded)
             if inserts:
-                cur.executemany(self.query(conn, "insert_fact"), [{
-                    **fields(v), "user_key": v.user_key, "category": v.category, "fact": v.fact,
-                    "valid_from": v.valid_from} for v in inserts], returning=True)
-                for v in inserts:
-                    ids[v.version_key] = cur.fetchone()["id"]
-                    cur.nextset()
+                with conn.cursor() as inserting:  # its own cursor: one result set per row inserted
+                    inserting.executemany(self.query(conn, "insert_fact"), [{
+                        **fields(v), "user_key": v.user_key, "category": v.category, "fact": v.fact,
+                        "valid_from": v.valid_from} for v in inserts], returning=True)
+                    for v in inserts:
+                        ids[v.version_key] = inserting.fetchone()["id"]
+                        inserting.nextset()
             if staying_active:
                 cur.executemany(self.query(conn, "update_fact"), staying_active)
             links = []
@@ -379,8 +381,8 @@ class Store:
         return [r["user_key"] for r in rows]
 
     def fold_of_user(self, conn, user_key: str) -> dict[str, Any] | None:
-        """The user's fold watermark row (`fact_folds`), locked until the transaction ends; None before the first
-        fold."""
+        """The user's fold watermark row (`fact_folds`, plus `has_forgotten`: a forget request covers some of
+        their slots), locked until the transaction ends; None before the first fold."""
         return conn.execute(self.query(conn, "fold_of_user"), {"user_key": user_key}).fetchone()
 
     def unfolded_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
@@ -399,10 +401,8 @@ class Store:
                     fold_rule: str) -> None:
         """Mark these candidates folded and set the user's watermark to `last` (the last candidate folded, in
         said order; None when none ever was) under `fold_rule`, clearing `needs_refold`."""
-        if candidate_ids:
-            conn.execute(self.query(conn, "mark_candidates_folded"), {"candidate_ids": list(candidate_ids)})
-        conn.execute(self.query(conn, "upsert_fold"), {
-            "user_key": user_key, "fold_rule": fold_rule,
+        conn.execute(self.query(conn, "record_fold"), {
+            "user_key": user_key, "fold_rule": fold_rule, "candidate_ids": list(candidate_ids),
             "said_at": last.said_at if last else None,
             "quote_message_id": (last.quote_message_id or 0) if last else None,
             "conversation_id": last.conversation_id if last else None,

@@ -678,8 +678,10 @@ ORDER BY user_key;
 -- name: fold_of_user
 -- Locked until the transaction ends: a concurrent deletion of a folded candidate (its trigger sets needs_refold)
 -- waits for this fold to commit, or this fold waits for it and reads the flag.
-SELECT said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold
-FROM {schema}.fact_folds WHERE user_key = %(user_key)s FOR UPDATE;
+-- has_forgotten: a forget request covers some of the user's slots (their new candidates are filtered).
+SELECT said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold,
+       EXISTS (SELECT 1 FROM {schema}.forgotten_facts AS g WHERE g.user_key = f.user_key) AS has_forgotten
+FROM {schema}.fact_folds AS f WHERE user_key = %(user_key)s FOR UPDATE OF f;
 
 -- name: unfolded_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
@@ -695,11 +697,13 @@ SELECT f.id, f.user_key, f.category, f.attribute, f.value, f.fact, f.quote, f.qu
 FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (candidate_id)
 WHERE f.user_key = %(user_key)s AND f.superseded_at IS NULL;
 
--- name: mark_candidates_folded
-UPDATE {schema}.fact_candidates SET folded_at = now()
-WHERE candidate_id = ANY(%(candidate_ids)s) AND folded_at IS NULL;
-
--- name: upsert_fold
+-- name: record_fold
+-- Mark the candidates just folded and move the user's watermark, in one statement (a data-modifying WITH
+-- always runs).
+WITH folded AS (
+    UPDATE {schema}.fact_candidates SET folded_at = now()
+    WHERE candidate_id = ANY(%(candidate_ids)s) AND folded_at IS NULL
+)
 INSERT INTO {schema}.fact_folds AS f
     (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
 VALUES (%(user_key)s, %(said_at)s, %(quote_message_id)s, %(conversation_id)s, %(position)s, %(candidate_id)s,
