@@ -34,10 +34,16 @@ from memory_pipeline.domain.reconcile import (
 from memory_pipeline.store import Store
 
 
+# Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
+# reconciliation then starts from scratch instead of continuing a fold made under the old rules.
+FOLD_VERSION = 1
+
+
 def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float) -> str:
-    """The fold's parameters as text (`fact_folds.fold_rule`): a fold under another rule is folded from scratch."""
+    """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
+    `v1;ttl:decision=365,preference=730;near:0.5`: a user folded under another rule is folded from scratch."""
     ttl = ",".join(f"{category}={days}" for category, days in sorted(ttl_days.items()))
-    return f"ttl:{ttl};near:{near_duplicate_threshold!r}"
+    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r}"
 
 
 def watermark_order(fold: Mapping[str, Any]) -> tuple | None:

@@ -155,3 +155,15 @@ def test_each_case_takes_its_path_and_a_night_writes_only_what_changes(make_sett
     again = night.reconcile(4)
     assert (again["users_reconciled"], again["facts_updated"]) == (0, 0)
     assert night.facts() == night.facts_from_scratch()
+
+
+def test_a_changed_fold_rule_folds_from_scratch(make_settings):
+    night = Night(make_settings())
+    history = [(0, 1, 10, FACT_POOL[0]), (0, 2, 10, FACT_POOL[5])]
+    night.store_day(history, 1)
+    night.reconcile(1)
+    with night.pool.connection() as conn:
+        conn.execute(sql.SQL("UPDATE {}.fact_folds SET fold_rule = 'v0'").format(night.schema))
+    night.store_day(history, 2)
+    assert night.reconcile(2)["users_folded_from_scratch"] == 1
+    assert night.facts() == night.facts_from_scratch()
