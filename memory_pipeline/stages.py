@@ -449,12 +449,16 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
     (`folds.fold_user`: incrementally when it can); with MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots
     are erased first (their deleted candidates make the fold start from scratch). Call inside a transaction;
     `lock` takes the user's lock (pass False when the caller holds it). Returns `folds.fold_user` counts."""
-    if lock:
-        store.lock_user(conn, user_key)
-    if store.settings.erase_on_retraction:
+    if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
+        if lock:
+            store.lock_user(conn, user_key)
+            lock = False
         erasure.erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
+    # Pipeline mode: statements whose results are not read (the lock, the writes) travel with the next read or
+    # the commit.
     with conn.pipeline():
+        if lock:
+            store.lock_user(conn, user_key)
         return folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS)
 
 
