@@ -317,3 +317,6 @@ CREATE INDEX IF NOT EXISTS conversations_unpruned_hash_idx
     ON {schema}.conversations (transcript_hash) WHERE text_pruned_at IS NULL;
 CREATE INDEX IF NOT EXISTS agent_facts_quoted_expiry_idx ON {schema}.agent_facts (expires_at) WHERE quote <> '';
 CREATE INDEX IF NOT EXISTS chat_archive_archived_idx ON {schema}.chat_archive (archived_at);
+-- Cached answers older than the text retention (prune_summary_cache, prune_extraction_cache).
+CREATE INDEX IF NOT EXISTS summary_cache_created_idx ON {schema}.summary_cache (created_at);
+CREATE INDEX IF NOT EXISTS extraction_cache_created_idx ON {schema}.extraction_cache (created_at);
