@@ -286,11 +286,6 @@ class Store:
         """Accepted candidates of a partition with their conversation's transcript (for the quote check)."""
         return conn.execute(self.query(conn, "accepted_candidates_of_partition"), {"partition_date": day}).fetchall()
 
-    def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
-        """User keys of a partition's accepted candidates (a group chat's senders have their own)."""
-        rows = conn.execute(self.query(conn, "candidate_user_keys_of_partition"), {"partition_date": day}).fetchall()
-        return [r["user_key"] for r in rows]
-
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
         """Every accepted candidate of a user, from every partition (reconciliation's input)."""
         rows = conn.execute(self.query(conn, "accepted_candidates_of_user"), {"user_key": user_key}).fetchall()

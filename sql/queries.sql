@@ -157,10 +157,6 @@ JOIN {schema}.conversations AS v USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted'
 ORDER BY c.candidate_id;
 
--- name: candidate_user_keys_of_partition
-SELECT DISTINCT user_key FROM {schema}.fact_candidates
-WHERE partition_date = %(partition_date)s AND status = 'accepted';
-
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
        conversation_id, said_at, position, retraction
@@ -178,9 +174,6 @@ SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_k
 SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
        candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
 FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
-
--- name: delete_fact
-DELETE FROM {schema}.agent_facts WHERE id = %(id)s;
 
 -- name: insert_fact
 INSERT INTO {schema}.agent_facts
