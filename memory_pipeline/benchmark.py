@@ -17,6 +17,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory_pipeline import sample, stages
+from memory_pipeline.benchmark_scale import build_history
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
@@ -38,8 +39,9 @@ def synthetic_rows(users: int) -> list[sample.SampleRow]:
 def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str, float]:
     """Load, consolidate every day, print figures, clean up. Returns {stage: seconds}.
 
-    `history_days`: first store that many days of already consolidated history (`users` conversations a day,
-    two accepted candidates each), to time a night against a long-running installation."""
+    `history_days`: first store that many days of already consolidated history of other users
+    (`benchmark_scale.build_history`: `users` conversations a day, two accepted candidates each, their archive
+    rows within retention and fact versions), to time a night against a long-running installation."""
     base = Settings.from_env()
     tag = f"mp_bench_{os.getpid()}"
     settings = base.model_copy(update={"schema_name": tag, "source_table": tag})
@@ -57,10 +59,7 @@ def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str,
             ensure_schema(conn, settings)
             sample.create_n8n_table(conn, settings)
             if history_days:
-                params = {"before": all_days[0], "days": history_days, "per_day": users, "key_prefix": "hist:"}
-                conn.execute(store.query(conn, "bench_history_conversations"), params)
-                conn.execute(store.query(conn, "bench_history_candidates"), params)
-                conn.execute(store.query(conn, "analyze_conversations"))
+                build_history(store, conn, history_days, users, date.fromisoformat(all_days[0]), "hist:")
             started = time.perf_counter()
             sample.insert_rows(conn, settings, rows)
             timings["load (n8n-style single-row inserts)"] = time.perf_counter() - started

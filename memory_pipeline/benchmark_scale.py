@@ -9,8 +9,9 @@ the same rows (COPY them out, INSERT ... SELECT into an archive shaped and index
 them), runs the five stages of the night with the offline extractor, and prints per stage seconds, messages/s and
 the process's peak resident memory so far (`resource.getrusage`, the Python process, not the server), plus the
 ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart) to the floor.
-`--history-days N` first stores N days of consolidated history (a conversation a day with two accepted
-candidates, and the fact versions they reconcile to) for the same users.
+`--history-days N` first stores N days of the same users' consolidated history (`build_history`): a conversation a
+day with two accepted candidates that recur as a user's facts do, the archive rows within retention, and the fact
+versions they reconcile to.
 
 Figures are printed, never asserted: a test must not depend on this machine's speed.
 """
@@ -143,13 +144,7 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
             conn.execute(store.query(conn, "bench_scale_source_indexes"))
             load_seconds = time.perf_counter() - started
             if history_days:
-                params = {"before": NIGHT, "days": history_days, "per_day": users, "key_prefix": "bench:"}
-                conn.execute(store.query(conn, "bench_history_conversations"), params)
-                conn.execute(store.query(conn, "bench_history_candidates"), params)
-                conn.execute(store.query(conn, "analyze_conversations"))
-                # The fact versions of that history, as earlier nights would have left them (every user has a
-                # conversation on each history day, so the last one reconciles them all).
-                stages.active_facts(store, conn, NIGHT.fromordinal(NIGHT.toordinal() - 1))
+                history = build_history(store, conn, history_days, users)
             floor = measure_floor(store, conn)
             night = [
                 ("closed_sessions", lambda: stages.closed_sessions(store, conn, NIGHT)),
@@ -172,9 +167,37 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
             conn.execute(store.query(conn, "drop_pipeline_and_source"))
     figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts)
     print_figures(figures, load_seconds, history_days)
+    if history_days:
+        print(f"  history: {history['conversations']:,} conversations, {history['candidates']:,} accepted "
+              f"candidates, {history['summaries']:,} summaries, {history['archive_rows']:,} archive rows within "
+              f"retention, {history['versions']:,} fact versions ({history['active']:,} active)")
     print(f"  split: {split['conversations_closed']:,} conversations ({split['legacy_conversations']:,} legacy), "
           f"{split['messages']:,} messages consolidated, {split['rows_rejected']:,} rows rejected with a reason")
     return figures
+
+
+def build_history(store: Store, conn: Any, days: int, users: int, before: date = NIGHT,
+                  key_prefix: str = "bench:") -> dict[str, int]:
+    """Store `days` days of the same users' consolidated history before the night, as earlier nights would
+    have left it (queries `bench_history_*`): a 10-message conversation a day per user, its two accepted
+    candidates (a contact channel changing every 45 days, one of 20 hobbies: facts that recur, as a user's do),
+    its summary, the archive rows and cached answers still within retention, and the fact versions they
+    reconcile to. Users are `key_prefix` +
+    0..users-1 (the night's own session keys are `bench:<n>`); the history ends the day before `before`.
+    Returns its figures (bench_history_figures: counts of conversations, candidates, archive rows, versions)."""
+    settings = store.settings
+    params = {"before": before, "days": days, "per_day": users, "key_prefix": key_prefix,
+              "text_retention_days": settings.effective_text_retention_days,
+              "archive_retention_days": settings.archive_retention_days}
+    with conn.transaction():
+        for name in ("bench_history_conversations", "bench_history_candidates", "bench_history_archive",
+                     "bench_history_summaries"):
+            conn.execute(store.query(conn, name), params)
+    conn.execute(store.query(conn, "analyze_conversations"))
+    # Every user has a conversation on the last history day, so its partition reconciles them all.
+    stages.active_facts(store, conn, before.fromordinal(before.toordinal() - 1))
+    conn.execute(store.query(conn, "analyze_conversations"))
+    return dict(conn.execute(store.query(conn, "bench_history_figures")).fetchone())
 
 
 def measure_floor(store: Store, conn: Any) -> float:

@@ -61,6 +61,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("prompt_version", "text", "prompt version"),
         ("recorded_at", "timestamp with time zone", "first written"),
         ("retraction", "boolean", "the user withdrew the attribute's value"),
+        ("folded_at", "timestamp with time zone", "when reconciliation folded it into agent_facts"),
     ]),
     "active_facts": ("agent_facts", [
         ("id", "bigint", "primary key"),

@@ -7,7 +7,7 @@ n8n's table (every row of every session key that maps to the user), `chat_archiv
 `message_rejections`, `session_summaries`, `summary_cache` and `extraction_cache` (entries of the user's
 transcripts that no other conversation uses), `extraction_failures`, `fact_candidates`, `fact_recalls`,
 `embedding_cache` (embeddings of the user's fact texts that no other user's fact shares), `agent_facts` (every
-version, with quote and embedding) and `forgotten_facts`. It then writes one `erasure_log` row: a salted sha256 of the key, the rows removed per table,
+version, with quote and embedding), `fact_folds` (the user's reconciliation watermark) and `forgotten_facts`. It then writes one `erasure_log` row: a salted sha256 of the key, the rows removed per table,
 the time. Nothing else of the user is kept; callers report counts only.
 
 Concurrency with the nightly run: everything happens in one transaction that first takes the erasure lock
@@ -55,6 +55,7 @@ ERASURE_STEPS: tuple[ErasureStep, ...] = (
     ErasureStep("embedding_cache", "erase_embedding_cache"),
     ErasureStep("agent_facts", "erase_agent_facts"),
     ErasureStep("fact_candidates", "erase_fact_candidates"),
+    ErasureStep("fact_folds", "erase_fact_folds"),
     ErasureStep("session_summaries", "erase_session_summaries"),
     ErasureStep("summary_cache", "erase_summary_cache"),
     ErasureStep("extraction_cache", "erase_extraction_cache"),

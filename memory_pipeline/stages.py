@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from memory_pipeline import erasure
+from memory_pipeline import erasure, folds
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
@@ -29,8 +29,7 @@ from memory_pipeline.domain.conversations import (
 )
 from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
-from memory_pipeline.domain.near_duplicates import NearDuplicateRule
-from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, reconcile_user
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
@@ -558,11 +557,12 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 
 # -- 4. active_facts --------------------------------------------------------------------------------------
 def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Embedder | None = None) -> StageResult:
-    """Reconcile every user of the day from all their accepted candidates (any day), so the result does not
-    depend on the order partitions ran in. Then label new facts' text search language and, with an
-    `embedder`, embed them (`embeddings.index_new_facts`; a failing embedding request leaves them NULL)."""
-    users = sorted({r["user_key"] for r in store.conversations_of_partition(conn, day) if r["facts_extracted_at"]}
-                   | set(store.candidate_user_keys_of_partition(conn, day)))  # group chats: each sender
+    """Reconcile every user of the day (and every user whose folded candidates changed since: `folds`), so the
+    result does not depend on the order partitions ran in: a user's new candidates are folded on top of their
+    active facts when all are said after what was folded, else the user is folded from all their accepted
+    candidates (any day). Then label new facts' text search language and, with an `embedder`, embed them
+    (`embeddings.index_new_facts`; a failing embedding request leaves them NULL)."""
+    users = store.users_to_reconcile(conn, day)  # group chats: each sender
     totals: Counter[str] = Counter()
     for user_key in users:
         with conn.transaction():
@@ -571,6 +571,8 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     recall_index = index_new_facts(store, conn, embedder)
     return StageResult({
         "users_reconciled": len(users),
+        "users_folded_incrementally": totals["folded_incrementally"],
+        "users_folded_from_scratch": totals["folded_from_scratch"],
         "facts_inserted": totals["inserted"],
         "facts_updated": totals["updated"],
         "facts_deleted": totals["deleted"],
@@ -583,16 +585,21 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
 
 
 def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> dict[str, int]:
-    """Make one user's `agent_facts` the fold of their accepted candidates, minus forgotten ones; with
-    MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first. Call inside a transaction; `lock`
-    takes the user's lock (pass False when the caller holds it). Returns `apply_fact_versions` counts."""
-    if lock:
-        store.lock_user(conn, user_key)
-    if store.settings.erase_on_retraction:
+    """Make one user's `agent_facts` the fold of their accepted candidates, minus forgotten ones
+    (`folds.fold_user`: incrementally when it can); with MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots
+    are erased first (their deleted candidates make the fold start from scratch). Call inside a transaction;
+    `lock` takes the user's lock (pass False when the caller holds it). Returns `folds.fold_user` counts."""
+    if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
+        if lock:
+            store.lock_user(conn, user_key)
+            lock = False
         erasure.erase_retracted_slots(store, conn, user_key)
-    facts = erasure.without_forgotten_facts(store, conn, user_key, store.accepted_facts_of_user(conn, user_key))
-    rule = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-    return store.apply_fact_versions(conn, user_key, reconcile_user(facts, DEFAULT_TTL_DAYS, rule.same))
+    # Pipeline mode: statements whose results are not read (the lock, the writes) travel with the next read or
+    # the commit.
+    with conn.pipeline():
+        if lock:
+            store.lock_user(conn, user_key)
+        return folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS)
 
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------

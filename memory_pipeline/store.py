@@ -347,10 +347,6 @@ class Store:
             with conn.cursor() as cur:
                 cur.executemany(self.query(conn, "upsert_candidate"), rows)
 
-    def candidate_user_keys_of_partition(self, conn, day: date) -> list[str]:
-        """User keys of a partition's accepted candidates (a group chat's senders have their own)."""
-        rows = conn.execute(self.query(conn, "candidate_user_keys_of_partition"), {"partition_date": day}).fetchall()
-        return [r["user_key"] for r in rows]
 
     def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
         """Every accepted candidate of a user, from every partition (reconciliation's input)."""
@@ -369,23 +365,28 @@ class Store:
         reading the user's candidates, or a concurrent partition's newer facts can be overwritten."""
         conn.execute(self.query(conn, "lock_user"), {"user_key": user_key})
 
-    def apply_fact_versions(self, conn, user_key: str, desired: Sequence[FactVersion]) -> dict[str, int]:
-        """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay. Call inside the
-        transaction that took `lock_user` before computing `desired`. Returns counts: inserted, updated, deleted,
+    def apply_fact_versions(self, conn, user_key: str, desired: Sequence[FactVersion],
+                            existing: Sequence[dict[str, Any]] | None = None) -> dict[str, int]:
+        """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay, writing only rows
+        that change (one batched statement per kind: delete, update, insert, link). Call inside the transaction
+        that took `lock_user` before computing `desired`. Returns counts: inserted, updated, deleted,
         newly_superseded.
 
-        Order matters for the partial unique index on active facts: delete stale rows, mark rows that become
-        superseded, insert new rows, then update rows that stay or become active, then link superseded_by.
-        """
-        existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
+        `existing`: None compares with every row of the user and deletes rows `desired` lacks (a full fold);
+        rows of `facts_of_user` shape (an incremental fold's active rows, each in `desired`) compare with those
+        only and delete nothing. Order matters for the partial unique index on active facts: delete stale rows,
+        mark rows that become superseded, insert new rows, then update rows that stay or become active, then link
+        superseded_by where it changed."""
+        full = existing is None
+        if full:
+            existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
         by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
         wanted = {v.version_key: v for v in desired}
         counts = {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0}
-        for key, row in by_key.items():
-            if key not in wanted:
-                conn.execute(self.query(conn, "delete_fact"), {"id": row["id"]})
-                counts["deleted"] += 1
-        ids: dict[tuple, int] = {}
+        stale = [row["id"] for key, row in by_key.items() if key not in wanted] if full else []
+        if stale:  # the user's lock holds them: all are deleted (rowcount is unknown yet in pipeline mode)
+            conn.execute(self.query(conn, "delete_facts"), {"ids": stale})
+            counts["deleted"] = len(stale)
 
         def fields(v: FactVersion) -> dict[str, Any]:
             return {"attribute": v.attribute, "value": v.value, "quote": v.quote,
@@ -393,34 +394,77 @@ class Store:
                     "source_session": v.source_session, "candidate_id": v.candidate_id,
                     "last_seen_at": v.last_seen_at, "expires_at": v.expires_at, "superseded_at": v.superseded_at}
 
-        def update_if_changed(row: dict[str, Any], v: FactVersion) -> None:
+        becoming_superseded, staying_active, inserts = [], [], []
+        for key, v in wanted.items():
+            row = by_key.get(key)
+            if row is None:
+                inserts.append(v)
+                counts["newly_superseded"] += v.superseded_at is not None
+                continue
             new = fields(v)
             if any(row[k] != new[k] for k in new):
-                if row["superseded_at"] is None and v.superseded_at is not None:
-                    counts["newly_superseded"] += 1
-                conn.execute(self.query(conn, "update_fact"), {**new, "id": row["id"]})
-                counts["updated"] += 1
-
-        matched = [(by_key[k], v) for k, v in wanted.items() if k in by_key]
-        for row, v in matched:
-            ids[v.version_key] = row["id"]
-            if v.superseded_at is not None:
-                update_if_changed(row, v)
-        for key, v in wanted.items():
-            if key not in by_key:
-                ids[key] = conn.execute(self.query(conn, "insert_fact"), {
-                    **fields(v), "user_key": v.user_key, "category": v.category, "fact": v.fact,
-                    "valid_from": v.valid_from}).fetchone()["id"]
-                counts["inserted"] += 1
-                if v.superseded_at is not None:
-                    counts["newly_superseded"] += 1
-        for row, v in matched:
-            if v.superseded_at is None:
-                update_if_changed(row, v)
-        for key, v in wanted.items():
-            target = ids.get(v.superseded_by_key) if v.superseded_by_key else None
-            conn.execute(self.query(conn, "link_superseded_by"), {"id": ids[key], "superseded_by": target})
+                counts["newly_superseded"] += row["superseded_at"] is None and v.superseded_at is not None
+                (staying_active if v.superseded_at is None else becoming_superseded).append({**new, "id": row["id"]})
+        counts["updated"] = len(becoming_superseded) + len(staying_active)
+        counts["inserted"] = len(inserts)
+        ids = {key: row["id"] for key, row in by_key.items() if key in wanted}
+        with conn.cursor() as cur:
+            if becoming_superseded:
+                cur.executemany(self.query(conn, "update_fact"), becoming_superseded)
+            if inserts:
+                with conn.cursor() as inserting:  # its own cursor: one result set per row inserted
+                    inserting.executemany(self.query(conn, "insert_fact"), [{
+                        **fields(v), "user_key": v.user_key, "category": v.category, "fact": v.fact,
+                        "valid_from": v.valid_from} for v in inserts], returning=True)
+                    for v in inserts:
+                        ids[v.version_key] = inserting.fetchone()["id"]
+                        inserting.nextset()
+            if staying_active:
+                cur.executemany(self.query(conn, "update_fact"), staying_active)
+            links = []
+            for key, v in wanted.items():
+                target = ids.get(v.superseded_by_key) if v.superseded_by_key else None
+                current = by_key[key]["superseded_by"] if key in by_key else None
+                if target != current:
+                    links.append({"id": ids[key], "superseded_by": target})
+            if links:
+                cur.executemany(self.query(conn, "link_superseded_by"), links)
         return counts
+
+    # -- incremental reconciliation -----------------------------------------------------------------------
+    def users_to_reconcile(self, conn, day: date) -> list[str]:
+        """User keys a partition's active_facts reconciles (query `users_to_reconcile`), sorted."""
+        rows = conn.execute(self.query(conn, "users_to_reconcile"), {"partition_date": day}).fetchall()
+        return [r["user_key"] for r in rows]
+
+    def fold_of_user(self, conn, user_key: str) -> dict[str, Any] | None:
+        """The user's fold watermark row (`fact_folds`, plus `has_forgotten`: a forget request covers some of
+        their slots), locked until the transaction ends; None before the first fold."""
+        return conn.execute(self.query(conn, "fold_of_user"), {"user_key": user_key}).fetchone()
+
+    def unfolded_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
+        """The user's accepted candidates not folded yet (`folded_at` NULL), from every partition."""
+        rows = conn.execute(self.query(conn, "unfolded_candidates_of_user"), {"user_key": user_key}).fetchall()
+        return [AcceptedFact(**r) for r in rows]
+
+    def active_fact_rows(self, conn, user_key: str) -> list[dict[str, Any]]:
+        """The user's active versions (`facts_of_user` columns plus `position`, the creating candidate's), in the
+        order a fold created them: their candidates' said order (AcceptedFact.said_order)."""
+        rows = conn.execute(self.query(conn, "active_facts_of_user"), {"user_key": user_key}).fetchall()
+        return sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0, r["source_session"],
+                                           r["position"], r["candidate_id"]))
+
+    def record_fold(self, conn, user_key: str, candidate_ids: Sequence[str], last: AcceptedFact | None,
+                    fold_rule: str) -> None:
+        """Mark these candidates folded and set the user's watermark to `last` (the last candidate folded, in
+        said order; None when none ever was) under `fold_rule`, clearing `needs_refold`."""
+        conn.execute(self.query(conn, "record_fold"), {
+            "user_key": user_key, "fold_rule": fold_rule, "candidate_ids": list(candidate_ids),
+            "said_at": last.said_at if last else None,
+            "quote_message_id": (last.quote_message_id or 0) if last else None,
+            "conversation_id": last.conversation_id if last else None,
+            "position": last.position if last else None,
+            "candidate_id": last.candidate_id if last else None})
 
     def fact_totals(self, conn, user_keys: Sequence[str]) -> dict[str, int]:
         """Counts over these users: active (not superseded, time-to-live not over), expired (not superseded,

@@ -24,9 +24,14 @@ def test_scale_benchmark_runs_every_stage_measures_the_floor_and_drops_its_table
 
 def test_scale_benchmark_with_history_reconciles_the_same_users(pg_url, capsys):
     figures = benchmark_scale.run(messages=300, history_days=3)
-    # 3 history days x 4 users x 2 accepted candidates, each its own fact, plus the night's facts.
-    assert figures.facts > 3 * figures.users * 2
-    assert "after 3 days of the same users' consolidated history" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "after 3 days of the same users' consolidated history" in out
+    # 3 history days x 4 users, 2 accepted candidates each: a contact channel said every day (one version per
+    # user) and a hobby a day (up to 3 per user); all archived within the 30-day retention.
+    assert "history: 12 conversations, 24 accepted candidates, 12 summaries, 120 archive rows within retention" in out
+    history_versions = int(out.split("120 archive rows within retention, ")[1].split()[0])
+    assert 4 + 4 <= history_versions <= 4 + 12
+    assert figures.facts > history_versions
 
 
 def test_sizes_map_to_message_counts():

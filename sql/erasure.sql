@@ -114,3 +114,7 @@ SELECT slot_hash, said_before FROM {schema}.forgotten_facts WHERE user_key = %(u
 -- Accepted retractions ("forget my phone number") of a user, for MEMORY_PIPELINE_ERASE_ON_RETRACTION.
 SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s AND status = 'accepted' AND retraction AND said_at IS NOT NULL;
+
+-- name: erase_fact_folds
+-- The user's fold watermark (ids and times only), after the candidates (their trigger flags this row).
+DELETE FROM {schema}.fact_folds WHERE user_key = %(user_key)s;

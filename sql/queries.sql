@@ -316,10 +316,6 @@ FROM (SELECT c.conversation_id,
 JOIN {schema}.conversations AS v USING (conversation_id)
 ORDER BY v.conversation_id;
 
--- name: candidate_user_keys_of_partition
-SELECT DISTINCT user_key FROM {schema}.fact_candidates
-WHERE partition_date = %(partition_date)s AND status = 'accepted';
-
 -- name: accepted_candidates_of_user
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
        conversation_id, said_at, position, retraction
@@ -337,9 +333,6 @@ SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_k
 SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
        candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
 FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
-
--- name: delete_fact
-DELETE FROM {schema}.agent_facts WHERE id = %(id)s;
 
 -- name: insert_fact
 INSERT INTO {schema}.agent_facts
@@ -444,26 +437,87 @@ SELECT count(*) AS n FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s)
 SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(prefix)s);
 
 -- name: bench_history_conversations
--- Benchmark only: `days` x `per_day` consolidated conversations before the sample (10 message ids each, far
--- above any real id), so a run can be timed against a long stored history. Session and user keys are
--- `key_prefix` + 0..per_day-1.
+-- Benchmark only: `days` x `per_day` consolidated conversations before the night `before`, one a day per user
+-- (session and user keys `key_prefix` + 0..per_day-1), each of 10 messages at 10:00 on its day (message ids far
+-- above any real id). They were consolidated one night each before the benchmark's own clock (retention counts
+-- from when the pipeline ran, now(); facts from when they were said, before `before`), with their text pruned
+-- once the text retention (`text_retention_days`) had passed, as the nightly run leaves them.
 INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, started_at, ended_at,
     is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes,
-    facts_extracted_at, extracted_with)
-SELECT 'hist' || g, %(before)s::date - 1 - (g / %(per_day)s::int), %(key_prefix)s::text || (g %% %(per_day)s::int),
-       %(key_prefix)s::text || (g %% %(per_day)s::int), now(), now(), false,
-       ARRAY(SELECT 1000000000 + g * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
-       md5(g::text), now(), 180, now(), 'history'
-FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g;
+    facts_extracted_at, extracted_with, recorded_at, text_pruned_at)
+SELECT 'hist' || g, h.day, %(key_prefix)s::text || h.u, %(key_prefix)s::text || h.u,
+       h.at, h.at + interval '3 minutes', false,
+       ARRAY(SELECT 1000000000 + g::bigint * 10 + k FROM generate_series(0, 9) AS k)::bigint[], 10, '[]'::jsonb,
+       md5(g::text), h.done, 180, h.done, 'history', h.done,
+       CASE WHEN h.done + make_interval(days => %(text_retention_days)s) < now()
+            THEN h.done + make_interval(days => %(text_retention_days)s) END
+FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g
+CROSS JOIN LATERAL (
+    SELECT %(before)s::date - 1 - (g / %(per_day)s::int) AS day, g %% %(per_day)s::int AS u,
+           (%(before)s::date - 1 - (g / %(per_day)s::int))::timestamp AT TIME ZONE 'UTC' + interval '10 hours' AS at,
+           now() - make_interval(days => g / %(per_day)s::int, hours => 21) AS done
+) AS h;
 
 -- name: bench_history_candidates
+-- Two accepted candidates per history conversation, said in its first two messages, as a user's facts recur:
+-- the contact channel (single-valued) changes every 45 days among four values, so it is repeated on most days
+-- and superseded now and then; a hobby (multi-valued) is one of 20, so hobbies are said again and again.
 INSERT INTO {schema}.fact_candidates (candidate_id, partition_date, conversation_id, user_key, position, category,
-    attribute, value, fact, quote, status, said_at, extractor, model, prompt_version)
-SELECT 'hist' || g || '_' || k, %(before)s::date - 1 - (g / %(per_day)s::int), 'hist' || g,
-       %(key_prefix)s::text || (g %% %(per_day)s::int),
-       k, 'preference', 'opinion:h' || g || '_' || k, 'likes', 'User likes h' || g || '_' || k || '.', 'I like it.',
-       'accepted', now(), 'history', 'history', 'history'
-FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g, generate_series(0, 1) AS k;
+    attribute, value, fact, quote, status, quote_message_id, quote_speaker, said_at, extractor, model,
+    prompt_version)
+SELECT 'hist' || c.g || '_' || k, c.day, 'hist' || c.g, c.user_key, k, 'preference',
+       CASE k WHEN 0 THEN 'contact_channel' ELSE 'hobby' END, v.value,
+       CASE k WHEN 0 THEN 'User wants to be contacted by ' || v.value || '.' ELSE 'User enjoys ' || v.value || '.' END,
+       CASE k WHEN 0 THEN 'Please use ' || v.value || '.' ELSE 'I enjoy ' || v.value || '.' END,
+       'accepted', 1000000000 + c.g::bigint * 10 + k, 'human', c.at + make_interval(mins => k),
+       'history', 'history', 'history'
+FROM (SELECT g, g / %(per_day)s::int AS back, g %% %(per_day)s::int AS u,
+             %(before)s::date - 1 - (g / %(per_day)s::int) AS day,
+             %(key_prefix)s::text || (g %% %(per_day)s::int) AS user_key,
+             (%(before)s::date - 1 - (g / %(per_day)s::int))::timestamp AT TIME ZONE 'UTC' + interval '10 hours' AS at
+      FROM generate_series(0, %(days)s::int * %(per_day)s::int - 1) AS g) AS c
+CROSS JOIN generate_series(0, 1) AS k
+CROSS JOIN LATERAL (SELECT CASE k
+    WHEN 0 THEN (ARRAY['email', 'phone', 'sms', 'whatsapp'])[1 + ((c.back / 45 + c.u) %% 4)]
+    ELSE (ARRAY['chess', 'piano', 'hiking', 'running', 'cinema', 'football', 'gardening', 'novels', 'sushi', 'jazz',
+                'cooking', 'cycling', 'yoga', 'painting', 'photography', 'tennis', 'swimming', 'baking', 'poetry',
+                'climbing'])[1 + (hashint4(c.g) & 2147483647) %% 20]
+    END AS value) AS v;
+
+-- name: bench_history_archive
+-- The archive as the nightly purge leaves it: the raw rows of the history conversations still within
+-- `archive_retention_days` (they are dropped after it).
+INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date, archived_at)
+SELECT m.id, c.session_key, '{{"type": "human", "content": "history"}}', c.started_at + make_interval(secs => 20 * m.k),
+       c.conversation_id, c.partition_date, c.facts_extracted_at
+FROM {schema}.conversations AS c
+CROSS JOIN LATERAL unnest(c.message_ids) WITH ORDINALITY AS m(id, k)
+WHERE c.extracted_with = 'history'
+  AND c.facts_extracted_at > now() - make_interval(days => %(archive_retention_days)s);
+
+-- name: bench_history_summaries
+-- Their summaries (text dropped with the transcript's, as prune_summaries does) and, within text retention, the
+-- cached summaries and extraction answers of their transcripts.
+INSERT INTO {schema}.session_summaries (conversation_id, partition_date, user_key, summary, transcript_hash,
+    extractor, model, prompt_version, recorded_at)
+SELECT conversation_id, partition_date, user_key,
+       CASE WHEN text_pruned_at IS NULL THEN 'The user talked about their week.' END, transcript_hash,
+       'history', 'history', 'history', facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history';
+INSERT INTO {schema}.summary_cache (transcript_hash, prompt_version, model, summary, created_at)
+SELECT transcript_hash, 'history', 'history', 'The user talked about their week.', facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history' AND text_pruned_at IS NULL;
+INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, created_at)
+SELECT transcript_hash, 'history', 'history', '[]'::jsonb, facts_extracted_at
+FROM {schema}.conversations WHERE extracted_with = 'history' AND text_pruned_at IS NULL;
+
+-- name: bench_history_figures
+SELECT (SELECT count(*) FROM {schema}.conversations) AS conversations,
+       (SELECT count(*) FROM {schema}.fact_candidates) AS candidates,
+       (SELECT count(*) FROM {schema}.chat_archive) AS archive_rows,
+       (SELECT count(*) FROM {schema}.session_summaries) AS summaries,
+       (SELECT count(*) FROM {schema}.agent_facts) AS versions,
+       (SELECT count(*) FROM {schema}.agent_facts WHERE superseded_at IS NULL) AS active;
 
 -- name: session_keys_with_prefix
 -- Session keys starting with a prefix, in n8n's table or the archive (has the demo loaded its sample already?).
@@ -475,7 +529,9 @@ SELECT session_id FROM {schema}.chat_archive WHERE starts_with(session_id, %(pre
 SELECT count(*) AS n FROM {schema}.agent_facts;
 
 -- name: analyze_conversations
-ANALYZE {schema}.conversations;
+-- Benchmark only: fresh statistics after a bulk load of history (autovacuum would take them later).
+ANALYZE {schema}.conversations, {schema}.fact_candidates, {schema}.agent_facts, {schema}.chat_archive,
+    {schema}.session_summaries, {schema}.summary_cache, {schema}.extraction_cache, {schema}.fact_folds;
 
 -- name: drop_pipeline_and_source
 -- Benchmark clean-up: the scratch pipeline schema and n8n-like table, never a configured one.
@@ -754,3 +810,57 @@ WHERE a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.messag
 
 -- name: bench_floor_drop
 DROP TABLE {schema}.floor_source, {schema}.floor_archive;
+
+-- Incremental reconciliation (memory_pipeline/folds.py, Store.*fold*).
+-- name: users_to_reconcile
+-- Users a partition's active_facts reconciles: its consolidated conversations' users, its accepted candidates'
+-- users (a group chat's senders have their own), and users whose folded candidates were changed or deleted
+-- since their last fold (fact_folds.needs_refold). Keys only, no transcript.
+SELECT user_key FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
+UNION
+SELECT user_key FROM {schema}.fact_candidates WHERE partition_date = %(partition_date)s AND status = 'accepted'
+UNION
+SELECT user_key FROM {schema}.fact_folds WHERE needs_refold
+ORDER BY user_key;
+
+-- name: fold_of_user
+-- Locked until the transaction ends: a concurrent deletion of a folded candidate (its trigger sets needs_refold)
+-- waits for this fold to commit, or this fold waits for it and reads the flag.
+-- has_forgotten: a forget request covers some of the user's slots (their new candidates are filtered).
+SELECT said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold,
+       EXISTS (SELECT 1 FROM {schema}.forgotten_facts AS g WHERE g.user_key = f.user_key) AS has_forgotten
+FROM {schema}.fact_folds AS f WHERE user_key = %(user_key)s FOR UPDATE OF f;
+
+-- name: unfolded_candidates_of_user
+SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
+       conversation_id, said_at, position, retraction
+FROM {schema}.fact_candidates
+WHERE user_key = %(user_key)s AND status = 'accepted' AND folded_at IS NULL AND said_at IS NOT NULL;
+
+-- name: active_facts_of_user
+-- The user's active versions with the position of the candidate that created each (its said order's tie-break).
+SELECT f.id, f.user_key, f.category, f.attribute, f.value, f.fact, f.quote, f.quote_message_id, f.quote_speaker,
+       f.source_session, f.candidate_id, f.valid_from, f.last_seen_at, f.expires_at, f.superseded_at,
+       f.superseded_by, coalesce(c.position, 0) AS position
+FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (candidate_id)
+WHERE f.user_key = %(user_key)s AND f.superseded_at IS NULL;
+
+-- name: record_fold
+-- Mark the candidates just folded and move the user's watermark, in one statement (a data-modifying WITH
+-- always runs).
+WITH folded AS (
+    UPDATE {schema}.fact_candidates SET folded_at = now()
+    WHERE candidate_id = ANY(%(candidate_ids)s) AND folded_at IS NULL
+)
+INSERT INTO {schema}.fact_folds AS f
+    (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
+VALUES (%(user_key)s, %(said_at)s, %(quote_message_id)s, %(conversation_id)s, %(position)s, %(candidate_id)s,
+        %(fold_rule)s, false)
+ON CONFLICT (user_key) DO UPDATE SET
+    said_at = EXCLUDED.said_at, quote_message_id = EXCLUDED.quote_message_id,
+    conversation_id = EXCLUDED.conversation_id, position = EXCLUDED.position, candidate_id = EXCLUDED.candidate_id,
+    fold_rule = EXCLUDED.fold_rule, needs_refold = false, folded_at = now();
+
+-- name: delete_facts
+DELETE FROM {schema}.agent_facts WHERE id = ANY(%(ids)s);

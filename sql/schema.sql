@@ -269,3 +269,62 @@ ALTER TABLE {schema}.conversations ADD COLUMN IF NOT EXISTS text_pruned_at times
 CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
     ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
 ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;
+
+-- Incremental reconciliation (memory_pipeline/folds.py). `folded_at`: when reconciliation folded this accepted
+-- candidate into agent_facts (NULL: not yet, so the next reconciliation of its user reads it).
+ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS folded_at timestamptz;
+CREATE INDEX IF NOT EXISTS fact_candidates_unfolded_idx
+    ON {schema}.fact_candidates (user_key) WHERE status = 'accepted' AND folded_at IS NULL;
+-- One row per user reconciled: the said order (said_at, message id, conversation, position, candidate id) of
+-- the last candidate folded, the rule the fold used (time-to-live, near-duplicate threshold), and whether a
+-- folded candidate was changed or deleted since (then the next reconciliation folds the user from scratch).
+-- Holds ids and times only, never text; an erasure deletes the user's row.
+CREATE TABLE IF NOT EXISTS {schema}.fact_folds (
+    user_key            text PRIMARY KEY,
+    said_at             timestamptz,
+    quote_message_id    bigint,
+    conversation_id     text,
+    position            integer,
+    candidate_id        text,
+    fold_rule           text NOT NULL,
+    needs_refold        boolean NOT NULL DEFAULT false,
+    folded_at           timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS fact_folds_refold_idx ON {schema}.fact_folds (user_key) WHERE needs_refold;
+-- A folded candidate deleted (re-extraction, a re-split conversation's cascade, forget, erasure) or changed in
+-- what the fold reads: its user (old and new key) is folded from scratch next time. The quote is left out: the
+-- prune_* queries blank quotes of folded candidates together with the versions' quotes.
+CREATE OR REPLACE FUNCTION {schema}.flag_refold() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE {schema}.fact_folds SET needs_refold = true WHERE user_key = OLD.user_key AND NOT needs_refold;
+    IF TG_OP = 'UPDATE' AND NEW.user_key <> OLD.user_key THEN
+        UPDATE {schema}.fact_folds SET needs_refold = true WHERE user_key = NEW.user_key AND NOT needs_refold;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER fact_candidates_folded_deleted AFTER DELETE ON {schema}.fact_candidates
+    FOR EACH ROW WHEN (OLD.folded_at IS NOT NULL) EXECUTE FUNCTION {schema}.flag_refold();
+CREATE OR REPLACE TRIGGER fact_candidates_folded_changed AFTER UPDATE ON {schema}.fact_candidates
+    FOR EACH ROW WHEN (OLD.folded_at IS NOT NULL AND
+        (OLD.user_key, OLD.status, OLD.said_at, OLD.category, OLD.attribute, OLD.value, OLD.fact,
+         OLD.quote_message_id, OLD.quote_speaker, OLD.conversation_id, OLD.position, OLD.retraction)
+        IS DISTINCT FROM
+        (NEW.user_key, NEW.status, NEW.said_at, NEW.category, NEW.attribute, NEW.value, NEW.fact,
+         NEW.quote_message_id, NEW.quote_speaker, NEW.conversation_id, NEW.position, NEW.retraction))
+    EXECUTE FUNCTION {schema}.flag_refold();
+
+-- Indexes that keep the nightly statements' cost flat in the history held (each serves a named query of
+-- queries.sql): a user's every version (full folds, fact_totals, erasure), conversations pruned just now
+-- (prune_summaries, prune_rejected_candidates, prune_repeat_quotes: `text_pruned_at = now()`), transcripts still
+-- holding text (prune_*_cache: NOT EXISTS by transcript hash), quotes past time-to-live
+-- (prune_expired_fact_quotes), archive rows past retention (drop_expired_archive_rows).
+CREATE INDEX IF NOT EXISTS agent_facts_user_idx ON {schema}.agent_facts (user_key);
+CREATE INDEX IF NOT EXISTS conversations_text_pruned_idx ON {schema}.conversations (text_pruned_at);
+CREATE INDEX IF NOT EXISTS conversations_unpruned_hash_idx
+    ON {schema}.conversations (transcript_hash) WHERE text_pruned_at IS NULL;
+CREATE INDEX IF NOT EXISTS agent_facts_quoted_expiry_idx ON {schema}.agent_facts (expires_at) WHERE quote <> '';
+CREATE INDEX IF NOT EXISTS chat_archive_archived_idx ON {schema}.chat_archive (archived_at);
+-- Cached answers older than the text retention (prune_summary_cache, prune_extraction_cache).
+CREATE INDEX IF NOT EXISTS summary_cache_created_idx ON {schema}.summary_cache (created_at);
+CREATE INDEX IF NOT EXISTS extraction_cache_created_idx ON {schema}.extraction_cache (created_at);

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -43,6 +44,8 @@ class FactLike(Protocol):
     fact: str
 
 
+# Cached: a night compares each new fact with every active fact of its user, and the same texts recur.
+@lru_cache(maxsize=8192)
 def trigrams(text: str) -> frozenset[str]:
     """pg_trgm's trigrams of `text` (PostgreSQL docs, "pg_trgm": non-alphanumerics separate words, text is
     lower-cased, each word gets two spaces before and one after): trigrams('cat') = {'  c', ' ca', 'cat', 'at '}."""
@@ -75,6 +78,7 @@ def stance(fact: FactLike) -> tuple[str, bool] | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def _object(text: str) -> str:
     return _ARTICLE.sub("", fact_key(text))
 

@@ -20,7 +20,7 @@ them in order. Rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
@@ -126,7 +126,26 @@ def reconcile_user(
     `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
     `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
     """
+    return continue_fold((), facts, ttl_days, near_duplicate)
+
+
+def continue_fold(
+    active: Sequence[FactVersion],
+    facts: Iterable[AcceptedFact],
+    ttl_days: Mapping[str, int],
+    near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+) -> list[FactVersion]:
+    """Fold `facts` on top of a fold's result: `active` are the active versions a fold of earlier facts left
+    (in the order that fold created them: their first candidates' `said_order`). Returns those versions as they
+    end (refreshed, superseded or unchanged) followed by the new versions, in fold order.
+
+    Equal to the full fold's versions when every fact of `facts` is said after every fact folded before
+    (`said_order`): the fold only ever reads or changes active versions, and a fold's active versions carry its
+    whole state (one per fact key; one per single-valued slot). Superseded versions are left out of the input
+    and the output, since nothing changes them again. Raises nothing; `facts` in any order."""
     state = _State()
+    for version in active:
+        _add_active(state, version)
     for item in sorted(facts, key=lambda f: f.said_order):
         if item.retraction:
             _retract(state, item)
@@ -165,12 +184,17 @@ def reconcile_user(
             old = state.versions[holder]
             state.versions[holder] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
             del state.active_by_fact[(old.category, fact_key(old.fact))]
-        state.versions.append(new)
-        index = len(state.versions) - 1
-        state.active_by_fact[(new.category, fact_key(new.fact))] = index
-        if slot:
-            state.active_by_slot[slot] = index
+        _add_active(state, new)
     return state.versions
+
+
+def _add_active(state: _State, version: FactVersion) -> None:
+    """Append an active version and index it by fact key and, for a single-valued attribute, by slot."""
+    state.versions.append(version)
+    index = len(state.versions) - 1
+    state.active_by_fact[(version.category, fact_key(version.fact))] = index
+    if is_single_valued(version.attribute):
+        state.active_by_slot[version.attribute] = index
 
 
 def _retract(state: _State, item: AcceptedFact) -> None:

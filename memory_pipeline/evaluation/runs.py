@@ -3,7 +3,6 @@ summarise, extract, validate each candidate, and reconcile a user's accepted fac
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor

@@ -1,0 +1,93 @@
+"""Incremental reconciliation: fold only a user's new candidates on top of what `agent_facts` holds.
+
+Reconciliation is a fold of a user's accepted candidates in said order (`domain.reconcile`). When every candidate
+not folded yet is said after the last one folded (the nightly case), folding them on top of the user's active
+versions gives what a fold of all their candidates from scratch gives (`continue_fold`), for a cost that depends
+on that night's candidates and the user's active facts, not on their history. Otherwise the user is folded from
+scratch, as before:
+- a candidate said before the watermark arrives (a late or back-filled day);
+- a folded candidate was deleted or changed in what the fold reads (re-extraction, a re-split conversation,
+  forget, erasure of retracted slots): the trigger on `fact_candidates` sets `fact_folds.needs_refold`;
+- the fold's rule changed (time-to-live per category, near-duplicate threshold);
+- the user has no watermark yet (first fold, or an installation upgraded from full folds).
+
+State: `fact_candidates.folded_at` marks candidates folded; `fact_folds` holds per user the said order of the
+last candidate folded, the rule, and `needs_refold`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import psycopg
+
+from memory_pipeline import erasure
+from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.reconcile import (
+    MULTI_VALUED_ATTRIBUTES,
+    AcceptedFact,
+    FactVersion,
+    continue_fold,
+    reconcile_user,
+)
+from memory_pipeline.store import Store
+
+
+# Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
+# reconciliation then starts from scratch instead of continuing a fold made under the old rules.
+FOLD_VERSION = 1
+
+
+def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float) -> str:
+    """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
+    `v1;ttl:decision=365,preference=730;near:0.5`: a user folded under another rule is folded from scratch."""
+    ttl = ",".join(f"{category}={days}" for category, days in sorted(ttl_days.items()))
+    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r}"
+
+
+def watermark_order(fold: Mapping[str, Any]) -> tuple | None:
+    """The said order (AcceptedFact.said_order) of the last candidate a `fact_folds` row folded, or None."""
+    if fold["said_at"] is None:
+        return None
+    return (fold["said_at"], fold["quote_message_id"] or 0, fold["conversation_id"], fold["position"],
+            fold["candidate_id"])
+
+
+def version_from_row(row: Mapping[str, Any]) -> FactVersion:
+    """An active `agent_facts` row as the fold's FactVersion (active: no superseded_by_key)."""
+    return FactVersion(
+        user_key=row["user_key"], category=row["category"], attribute=row["attribute"], value=row["value"],
+        fact=row["fact"], quote=row["quote"], quote_message_id=row["quote_message_id"],
+        quote_speaker=row["quote_speaker"], source_session=row["source_session"], candidate_id=row["candidate_id"],
+        valid_from=row["valid_from"], last_seen_at=row["last_seen_at"], expires_at=row["expires_at"],
+        superseded_at=row["superseded_at"])
+
+
+def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int]) -> dict[str, int]:
+    """Bring one user's `agent_facts` up to their accepted candidates (minus forgotten ones), incrementally when
+    it can (module docstring). Call inside a transaction holding `Store.lock_user`. Returns
+    `Store.apply_fact_versions` counts plus `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
+    near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
+    fold = store.fold_of_user(conn, user_key)
+    new = store.unfolded_facts_of_user(conn, user_key)
+    mark = watermark_order(fold) if fold else None
+    incremental = (fold is not None and not fold["needs_refold"] and fold["fold_rule"] == rule
+                   and (mark is None or all(f.said_order > mark for f in new)))
+    if incremental:
+        if not new:
+            return {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0,
+                    "folded_incrementally": 1, "folded_from_scratch": 0}
+        rows = store.active_fact_rows(conn, user_key)
+        facts = erasure.without_forgotten_facts(store, conn, user_key, new) if fold["has_forgotten"] else new
+        desired = continue_fold([version_from_row(r) for r in rows], facts, ttl_days, near.same)
+        counts = store.apply_fact_versions(conn, user_key, desired, existing=rows)
+        folded = new
+    else:
+        folded = store.accepted_facts_of_user(conn, user_key)
+        facts = erasure.without_forgotten_facts(store, conn, user_key, folded)
+        counts = store.apply_fact_versions(conn, user_key, reconcile_user(facts, ttl_days, near.same))
+    last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
+    store.record_fold(conn, user_key, [f.candidate_id for f in folded], last, rule)
+    return {**counts, "folded_incrementally": int(incremental), "folded_from_scratch": int(not incremental)}
