@@ -33,7 +33,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from memory_pipeline.domain.conversations import user_key_mapper
-from memory_pipeline.domain.forgetting import matching, slot_hash, slots_of, without_forgotten
+from memory_pipeline.domain.forgetting import matching, slot_hash, slots_of
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.store import Store
@@ -164,12 +164,14 @@ def forget_slots(
     return deleted
 
 
-def without_forgotten_facts(store: Store, conn: psycopg.Connection, user_key: str, facts: Sequence) -> list:
-    """`facts` (with category, attribute, value, fact, said_at) minus those a forget request covers."""
-    rows = conn.execute(_q(store, conn, "forgotten_of_user"), {"user_key": user_key}).fetchall()
-    if not rows:
-        return list(facts)
-    return without_forgotten(facts, {r["slot_hash"]: r["said_before"] for r in rows}, store.id_salt(conn))
+def forgotten_slots_of_users(store: Store, conn: psycopg.Connection,
+                             user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """{user key: {slot hash: said_before}} of the forget requests covering these users' slots (users without
+    any are absent), in one statement."""
+    forgotten: dict[str, dict[str, Any]] = {}
+    for r in conn.execute(_q(store, conn, "forgotten_of_users"), {"user_keys": list(user_keys)}):
+        forgotten.setdefault(r["user_key"], {})[r["slot_hash"]] = r["said_before"]
+    return forgotten
 
 
 def _chain(versions: dict[int, dict[str, Any]], fact_id: int) -> list[dict[str, Any]]:

@@ -17,12 +17,14 @@ last candidate folded, the rule, and `needs_refold`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 
 from memory_pipeline import erasure
+from memory_pipeline.domain.forgetting import without_forgotten
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import (
     MULTI_VALUED_ATTRIBUTES,
@@ -64,30 +66,71 @@ def version_from_row(row: Mapping[str, Any]) -> FactVersion:
         superseded_at=row["superseded_at"])
 
 
-def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int]) -> dict[str, int]:
+@dataclass
+class FoldInputs:
+    """What folding one user reads, fetched for a batch of users at once (`read_fold_inputs`): `fold` (the
+    watermark row or None), `new` (candidates not folded yet), `incremental` (the decision), `rows` (active rows
+    when incremental, every row when from scratch), `facts` (the candidates to fold: `new`, or every accepted
+    candidate when from scratch), `forgotten` ({slot hash: said_before} of the user's forget requests)."""
+
+    fold: dict[str, Any] | None
+    new: list[AcceptedFact]
+    incremental: bool
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    facts: list[AcceptedFact] = field(default_factory=list)
+    forgotten: dict[str, Any] = field(default_factory=dict)
+
+
+def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
+                     rule: str) -> dict[str, FoldInputs]:
+    """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
+    read, `= ANY`). Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are
+    locked until it ends."""
+    folds = store.folds_of_users(conn, user_keys)
+    unfolded = store.unfolded_facts_of_users(conn, user_keys)
+    inputs = {}
+    for user_key in user_keys:
+        fold, new = folds.get(user_key), unfolded.get(user_key, [])
+        mark = watermark_order(fold) if fold else None
+        incremental = (fold is not None and not fold["needs_refold"] and fold["fold_rule"] == rule
+                       and (mark is None or all(f.said_order > mark for f in new)))
+        inputs[user_key] = FoldInputs(fold, new, incremental, facts=new if incremental else [])
+    growing = [u for u, i in inputs.items() if i.incremental and i.new]
+    scratch = [u for u, i in inputs.items() if not i.incremental]
+    for user_key, rows in store.active_fact_rows_of_users(conn, growing).items() if growing else ():
+        inputs[user_key].rows = rows
+    if scratch:
+        for user_key, rows in store.fact_rows_of_users(conn, scratch).items():
+            inputs[user_key].rows = rows
+        for user_key, facts in store.accepted_facts_of_users(conn, scratch).items():
+            inputs[user_key].facts = facts
+    filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
+    for user_key, forgotten in erasure.forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
+        inputs[user_key].forgotten = forgotten
+    return inputs
+
+
+def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int],
+              inputs: FoldInputs | None = None) -> dict[str, int]:
     """Bring one user's `agent_facts` up to their accepted candidates (minus forgotten ones), incrementally when
-    it can (module docstring). Call inside a transaction holding `Store.lock_user`. Returns
-    `Store.apply_fact_versions` counts plus `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
+    it can (module docstring). Call inside a transaction holding `Store.lock_user`; `inputs` are this user's
+    `read_fold_inputs` (read now when None). Returns `Store.apply_fact_versions` counts plus
+    `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
     rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
-    fold = store.fold_of_user(conn, user_key)
-    new = store.unfolded_facts_of_user(conn, user_key)
-    mark = watermark_order(fold) if fold else None
-    incremental = (fold is not None and not fold["needs_refold"] and fold["fold_rule"] == rule
-                   and (mark is None or all(f.said_order > mark for f in new)))
-    if incremental:
-        if not new:
+    if inputs is None:
+        inputs = read_fold_inputs(store, conn, [user_key], rule)[user_key]
+    facts = without_forgotten(inputs.facts, inputs.forgotten, store.id_salt(conn)) if inputs.forgotten else inputs.facts
+    if inputs.incremental:
+        if not inputs.new:
             return {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0,
                     "folded_incrementally": 1, "folded_from_scratch": 0}
-        rows = store.active_fact_rows(conn, user_key)
-        facts = erasure.without_forgotten_facts(store, conn, user_key, new) if fold["has_forgotten"] else new
-        desired = continue_fold([version_from_row(r) for r in rows], facts, ttl_days, near.same)
-        counts = store.apply_fact_versions(conn, user_key, desired, existing=rows)
-        folded = new
+        desired = continue_fold([version_from_row(r) for r in inputs.rows], facts, ttl_days, near.same)
+        counts = store.apply_fact_versions(conn, user_key, desired, existing=inputs.rows, full=False)
     else:
-        folded = store.accepted_facts_of_user(conn, user_key)
-        facts = erasure.without_forgotten_facts(store, conn, user_key, folded)
-        counts = store.apply_fact_versions(conn, user_key, reconcile_user(facts, ttl_days, near.same))
+        counts = store.apply_fact_versions(conn, user_key, reconcile_user(facts, ttl_days, near.same),
+                                           existing=inputs.rows, full=True)
+    folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
     last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
     store.record_fold(conn, user_key, [f.candidate_id for f in folded], last, rule)
-    return {**counts, "folded_incrementally": int(incremental), "folded_from_scratch": int(not incremental)}
+    return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}

@@ -7,7 +7,7 @@ values are bound parameters. Methods take an open connection so that the caller 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -27,6 +27,14 @@ from memory_pipeline.settings import Settings
 # Rows a server-side cursor of `closed_sessions` fetches per round trip: a few thousand keeps round trips few
 # (one per batch) while the client holds one batch, a few MiB, at a time.
 WINDOW_CURSOR_ITERSIZE = 2000
+
+
+def _by_user(items: Iterable[Any]) -> dict[str, list[Any]]:
+    """Group rows or AcceptedFacts by their `user_key` (key or attribute), keeping their order."""
+    grouped: dict[str, list[Any]] = {}
+    for item in items:
+        grouped.setdefault(item["user_key"] if isinstance(item, dict) else item.user_key, []).append(item)
+    return grouped
 
 
 class SourceTableMissing(RuntimeError):
@@ -348,10 +356,11 @@ class Store:
                 cur.executemany(self.query(conn, "upsert_candidate"), rows)
 
 
-    def accepted_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
-        """Every accepted candidate of a user, from every partition (reconciliation's input)."""
-        rows = conn.execute(self.query(conn, "accepted_candidates_of_user"), {"user_key": user_key}).fetchall()
-        return [AcceptedFact(**r) for r in rows]
+    def accepted_facts_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[AcceptedFact]]:
+        """{user key: every accepted candidate of the user, from every partition} (a full fold's input); users
+        without any are absent."""
+        return _by_user(AcceptedFact(**r) for r in conn.execute(
+            self.query(conn, "accepted_candidates_of_users"), {"user_keys": list(user_keys)}))
 
     # -- facts -------------------------------------------------------------------------------------------
     def hold_off_erasure(self, conn) -> None:
@@ -366,7 +375,8 @@ class Store:
         conn.execute(self.query(conn, "lock_user"), {"user_key": user_key})
 
     def apply_fact_versions(self, conn, user_key: str, desired: Sequence[FactVersion],
-                            existing: Sequence[dict[str, Any]] | None = None) -> dict[str, int]:
+                            existing: Sequence[dict[str, Any]] | None = None,
+                            full: bool | None = None) -> dict[str, int]:
         """Make `agent_facts` of one user equal `desired`, keeping ids of versions that stay, writing only rows
         that change (one batched statement per kind: delete, update, insert, link). Call inside the transaction
         that took `lock_user` before computing `desired`. Returns counts: inserted, updated, deleted,
@@ -374,11 +384,12 @@ class Store:
 
         `existing`: None compares with every row of the user and deletes rows `desired` lacks (a full fold);
         rows of `facts_of_user` shape (an incremental fold's active rows, each in `desired`) compare with those
-        only and delete nothing. Order matters for the partial unique index on active facts: delete stale rows,
+        only and delete nothing. `full=True` with `existing` = every row of the user (read beforehand, under the
+        user's lock) is the full fold without reading them again. Order matters for the partial unique index on active facts: delete stale rows,
         mark rows that become superseded, insert new rows, then update rows that stay or become active, then link
         superseded_by where it changed."""
-        full = existing is None
-        if full:
+        full = existing is None if full is None else full
+        if existing is None:
             existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
         by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
         wanted = {v.version_key: v for v in desired}
@@ -437,22 +448,28 @@ class Store:
         rows = conn.execute(self.query(conn, "users_to_reconcile"), {"partition_date": day}).fetchall()
         return [r["user_key"] for r in rows]
 
-    def fold_of_user(self, conn, user_key: str) -> dict[str, Any] | None:
-        """The user's fold watermark row (`fact_folds`, plus `has_forgotten`: a forget request covers some of
-        their slots), locked until the transaction ends; None before the first fold."""
-        return conn.execute(self.query(conn, "fold_of_user"), {"user_key": user_key}).fetchone()
+    def folds_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """{user key: fold watermark row (`fact_folds`, plus `has_forgotten`: a forget request covers some of
+        their slots)}, locked until the transaction ends; users never folded are absent."""
+        rows = conn.execute(self.query(conn, "folds_of_users"), {"user_keys": list(user_keys)})
+        return {r["user_key"]: r for r in rows}
 
-    def unfolded_facts_of_user(self, conn, user_key: str) -> list[AcceptedFact]:
-        """The user's accepted candidates not folded yet (`folded_at` NULL), from every partition."""
-        rows = conn.execute(self.query(conn, "unfolded_candidates_of_user"), {"user_key": user_key}).fetchall()
-        return [AcceptedFact(**r) for r in rows]
+    def unfolded_facts_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[AcceptedFact]]:
+        """{user key: the user's accepted candidates not folded yet (`folded_at` NULL), from every partition}."""
+        return _by_user(AcceptedFact(**r) for r in conn.execute(
+            self.query(conn, "unfolded_candidates_of_users"), {"user_keys": list(user_keys)}))
 
-    def active_fact_rows(self, conn, user_key: str) -> list[dict[str, Any]]:
-        """The user's active versions (`facts_of_user` columns plus `position`, the creating candidate's), in the
-        order a fold created them: their candidates' said order (AcceptedFact.said_order)."""
-        rows = conn.execute(self.query(conn, "active_facts_of_user"), {"user_key": user_key}).fetchall()
-        return sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0, r["source_session"],
-                                           r["position"], r["candidate_id"]))
+    def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """{user key: the user's active versions (`facts_of_user` columns plus `position`, the creating
+        candidate's), in the order a fold created them: their candidates' said order (AcceptedFact.said_order)}."""
+        grouped = _by_user(conn.execute(self.query(conn, "active_facts_of_users"), {"user_keys": list(user_keys)}))
+        return {user: sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0, r["source_session"],
+                                                  r["position"], r["candidate_id"]))
+                for user, rows in grouped.items()}
+
+    def fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """{user key: every `agent_facts` row of the user (`facts_of_user` columns)}."""
+        return _by_user(conn.execute(self.query(conn, "facts_of_users"), {"user_keys": list(user_keys)}))
 
     def record_fold(self, conn, user_key: str, candidate_ids: Sequence[str], last: AcceptedFact | None,
                     fold_rule: str) -> None:

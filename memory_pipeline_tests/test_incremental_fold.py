@@ -116,17 +116,22 @@ steps = st.lists(st.tuples(st.sampled_from(["day", "day", "day", "drop", "forget
 
 
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=events, order=st.permutations(range(5)), more=steps)
-def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, history, order, more):
+@given(history=events, order=st.permutations(range(5)), more=steps, batch=st.sampled_from([1, 100]))
+def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, history, order, more, batch):
+    # batch: users folded per transaction by active_facts (their reads shared): one each, or both together.
     night = Night(make_settings())
     plan = [("day", d) for d in order] + more
-    for kind, day in plan:
-        if kind == "forget":
-            night.forget_first_active(day % 2)
-        else:
-            night.store_day(history, day, drop_first=kind == "drop")
-            night.reconcile(day)
-        assert night.facts() == night.facts_from_scratch(), (kind, day)
+    saved, stages.FOLD_BATCH = stages.FOLD_BATCH, batch
+    try:
+        for kind, day in plan:
+            if kind == "forget":
+                night.forget_first_active(day % 2)
+            else:
+                night.store_day(history, day, drop_first=kind == "drop")
+                night.reconcile(day)
+            assert night.facts() == night.facts_from_scratch(), (kind, day, batch)
+    finally:
+        stages.FOLD_BATCH = saved
 
 
 def test_each_case_takes_its_path_and_a_night_writes_only_what_changes(make_settings):

@@ -107,8 +107,8 @@ INSERT INTO {schema}.forgotten_facts (user_key, slot_hash, said_before)
 VALUES (%(user_key)s, %(slot_hash)s, %(said_before)s)
 ON CONFLICT (user_key, slot_hash) DO UPDATE SET said_before = greatest(forgotten_facts.said_before, EXCLUDED.said_before);
 
--- name: forgotten_of_user
-SELECT slot_hash, said_before FROM {schema}.forgotten_facts WHERE user_key = %(user_key)s;
+-- name: forgotten_of_users
+SELECT user_key, slot_hash, said_before FROM {schema}.forgotten_facts WHERE user_key = ANY(%(user_keys)s);
 
 -- name: retractions_of_user
 -- Accepted retractions ("forget my phone number") of a user, for MEMORY_PIPELINE_ERASE_ON_RETRACTION.

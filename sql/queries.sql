@@ -316,11 +316,11 @@ FROM (SELECT c.conversation_id,
 JOIN {schema}.conversations AS v USING (conversation_id)
 ORDER BY v.conversation_id;
 
--- name: accepted_candidates_of_user
+-- name: accepted_candidates_of_users
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
        conversation_id, said_at, position, retraction
 FROM {schema}.fact_candidates
-WHERE user_key = %(user_key)s AND status = 'accepted' AND said_at IS NOT NULL;
+WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL;
 
 -- name: lock_erasure_shared
 -- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
@@ -333,6 +333,11 @@ SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_k
 SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
        candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
 FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
+
+-- name: facts_of_users
+SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
+       candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
+FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 
 -- name: insert_fact
 INSERT INTO {schema}.agent_facts
@@ -824,27 +829,27 @@ UNION
 SELECT user_key FROM {schema}.fact_folds WHERE needs_refold
 ORDER BY user_key;
 
--- name: fold_of_user
+-- name: folds_of_users
 -- Locked until the transaction ends: a concurrent deletion of a folded candidate (its trigger sets needs_refold)
 -- waits for this fold to commit, or this fold waits for it and reads the flag.
 -- has_forgotten: a forget request covers some of the user's slots (their new candidates are filtered).
-SELECT said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold,
+SELECT user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold,
        EXISTS (SELECT 1 FROM {schema}.forgotten_facts AS g WHERE g.user_key = f.user_key) AS has_forgotten
-FROM {schema}.fact_folds AS f WHERE user_key = %(user_key)s FOR UPDATE OF f;
+FROM {schema}.fact_folds AS f WHERE user_key = ANY(%(user_keys)s) FOR UPDATE OF f;
 
--- name: unfolded_candidates_of_user
+-- name: unfolded_candidates_of_users
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
        conversation_id, said_at, position, retraction
 FROM {schema}.fact_candidates
-WHERE user_key = %(user_key)s AND status = 'accepted' AND folded_at IS NULL AND said_at IS NOT NULL;
+WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND folded_at IS NULL AND said_at IS NOT NULL;
 
--- name: active_facts_of_user
+-- name: active_facts_of_users
 -- The user's active versions with the position of the candidate that created each (its said order's tie-break).
 SELECT f.id, f.user_key, f.category, f.attribute, f.value, f.fact, f.quote, f.quote_message_id, f.quote_speaker,
        f.source_session, f.candidate_id, f.valid_from, f.last_seen_at, f.expires_at, f.superseded_at,
        f.superseded_by, coalesce(c.position, 0) AS position
 FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (candidate_id)
-WHERE f.user_key = %(user_key)s AND f.superseded_at IS NULL;
+WHERE f.user_key = ANY(%(user_keys)s) AND f.superseded_at IS NULL;
 
 -- name: record_fold
 -- Mark the candidates just folded and move the user's watermark, in one statement (a data-modifying WITH
