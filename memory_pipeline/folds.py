@@ -8,6 +8,8 @@ scratch, as before:
 - a candidate said before the watermark arrives (a late or back-filled day);
 - a folded candidate was deleted or changed in what the fold reads (re-extraction, a re-split conversation,
   forget, erasure of retracted slots): the trigger on `fact_candidates` sets `fact_folds.needs_refold`;
+- a candidate this fold read unfolded was deleted or changed by another process before the fold committed (no
+  trigger fires for a candidate not folded yet): `Store.record_fold` sets `needs_refold` itself;
 - the fold's rule changed (time-to-live per category, near-duplicate threshold);
 - the user has no watermark yet (first fold, or an installation upgraded from full folds).
 
@@ -71,7 +73,8 @@ class FoldInputs:
     """What folding one user reads, fetched for a batch of users at once (`read_fold_inputs`): `fold` (the
     watermark row or None), `new` (candidates not folded yet), `incremental` (the decision), `rows` (active rows
     when incremental, every row when from scratch), `facts` (the candidates to fold: `new`, or every accepted
-    candidate when from scratch), `forgotten` ({slot hash: said_before} of the user's forget requests)."""
+    candidate when from scratch), `forgotten` ({slot hash: said_before} of the user's forget requests),
+    `versions` ({candidate_id: row version} of the unfolded candidates read, for `Store.record_fold`)."""
 
     fold: dict[str, Any] | None
     new: list[AcceptedFact]
@@ -79,6 +82,7 @@ class FoldInputs:
     rows: list[dict[str, Any]] = field(default_factory=list)
     facts: list[AcceptedFact] = field(default_factory=list)
     forgotten: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
 
 
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
@@ -87,14 +91,16 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     read, `= ANY`). Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are
     locked until it ends."""
     folds = store.folds_of_users(conn, user_keys)
-    unfolded = store.unfolded_facts_of_users(conn, user_keys)
+    versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
+    unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
     inputs = {}
     for user_key in user_keys:
         fold, new = folds.get(user_key), unfolded.get(user_key, [])
         mark = watermark_order(fold) if fold else None
         incremental = (fold is not None and not fold["needs_refold"] and fold["fold_rule"] == rule
                        and (mark is None or all(f.said_order > mark for f in new)))
-        inputs[user_key] = FoldInputs(fold, new, incremental, facts=new if incremental else [])
+        inputs[user_key] = FoldInputs(fold, new, incremental, facts=new if incremental else [],
+                                      versions={f.candidate_id: versions[f.candidate_id] for f in new})
     growing = [u for u, i in inputs.items() if i.incremental and i.new]
     scratch = [u for u, i in inputs.items() if not i.incremental]
     for user_key, rows in store.active_fact_rows_of_users(conn, growing).items() if growing else ():
@@ -102,8 +108,12 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     if scratch:
         for user_key, rows in store.fact_rows_of_users(conn, scratch).items():
             inputs[user_key].rows = rows
-        for user_key, facts in store.accepted_facts_of_users(conn, scratch).items():
+        read: dict[str, str] = {}  # the versions of what the full fold folds, as this read saw them
+        for user_key, facts in store.accepted_facts_of_users(conn, scratch, read).items():
             inputs[user_key].facts = facts
+        for user_key in scratch:
+            inputs[user_key].versions = {f.candidate_id: read[f.candidate_id] for f in inputs[user_key].facts
+                                         if f.candidate_id in read}
     filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
     for user_key, forgotten in erasure.forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
         inputs[user_key].forgotten = forgotten
@@ -132,5 +142,5 @@ def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: M
                                            existing=inputs.rows, full=True)
     folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
     last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
-    store.record_fold(conn, user_key, [f.candidate_id for f in folded], last, rule)
+    store.record_fold(conn, user_key, inputs.versions, last, rule)
     return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}

@@ -7,7 +7,7 @@ values are bound parameters. Methods take an open connection so that the caller 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -35,6 +35,15 @@ def _by_user(items: Iterable[Any]) -> dict[str, list[Any]]:
     for item in items:
         grouped.setdefault(item["user_key"] if isinstance(item, dict) else item.user_key, []).append(item)
     return grouped
+
+
+def _accepted_facts(rows: Iterable[dict[str, Any]], versions: dict[str, str] | None) -> Iterator[AcceptedFact]:
+    """Rows with a `row_version` column as AcceptedFacts; the versions of unfolded ones go to `versions`."""
+    for r in rows:
+        version = r.pop("row_version")
+        if versions is not None and version is not None:
+            versions[r["candidate_id"]] = version
+        yield AcceptedFact(**r)
 
 
 class SourceTableMissing(RuntimeError):
@@ -356,11 +365,13 @@ class Store:
                 cur.executemany(self.query(conn, "upsert_candidate"), rows)
 
 
-    def accepted_facts_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[AcceptedFact]]:
+    def accepted_facts_of_users(self, conn, user_keys: Sequence[str],
+                                versions: dict[str, str] | None = None) -> dict[str, list[AcceptedFact]]:
         """{user key: every accepted candidate of the user, from every partition} (a full fold's input); users
-        without any are absent."""
-        return _by_user(AcceptedFact(**r) for r in conn.execute(
-            self.query(conn, "accepted_candidates_of_users"), {"user_keys": list(user_keys)}))
+        without any are absent. `versions`, when given, receives {candidate_id: row version} of those not folded
+        yet (for `record_fold`)."""
+        return _by_user(_accepted_facts(conn.execute(
+            self.query(conn, "accepted_candidates_of_users"), {"user_keys": list(user_keys)}), versions))
 
     # -- facts -------------------------------------------------------------------------------------------
     def hold_off_erasure(self, conn) -> None:
@@ -454,10 +465,12 @@ class Store:
         rows = conn.execute(self.query(conn, "folds_of_users"), {"user_keys": list(user_keys)})
         return {r["user_key"]: r for r in rows}
 
-    def unfolded_facts_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[AcceptedFact]]:
-        """{user key: the user's accepted candidates not folded yet (`folded_at` NULL), from every partition}."""
-        return _by_user(AcceptedFact(**r) for r in conn.execute(
-            self.query(conn, "unfolded_candidates_of_users"), {"user_keys": list(user_keys)}))
+    def unfolded_facts_of_users(self, conn, user_keys: Sequence[str],
+                                versions: dict[str, str] | None = None) -> dict[str, list[AcceptedFact]]:
+        """{user key: the user's accepted candidates not folded yet (`folded_at` NULL), from every partition}.
+        `versions`, when given, receives {candidate_id: row version (xmin)} of each (for `record_fold`)."""
+        return _by_user(_accepted_facts(conn.execute(
+            self.query(conn, "unfolded_candidates_of_users"), {"user_keys": list(user_keys)}), versions))
 
     def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """{user key: the user's active versions (`facts_of_user` columns plus `position`, the creating
@@ -471,12 +484,16 @@ class Store:
         """{user key: every `agent_facts` row of the user (`facts_of_user` columns)}."""
         return _by_user(conn.execute(self.query(conn, "facts_of_users"), {"user_keys": list(user_keys)}))
 
-    def record_fold(self, conn, user_key: str, candidate_ids: Sequence[str], last: AcceptedFact | None,
+    def record_fold(self, conn, user_key: str, row_versions: Mapping[str, str], last: AcceptedFact | None,
                     fold_rule: str) -> None:
-        """Mark these candidates folded and set the user's watermark to `last` (the last candidate folded, in
-        said order; None when none ever was) under `fold_rule`, clearing `needs_refold`."""
+        """Mark the candidates folded now ({candidate_id: row version read}, as `unfolded_facts_of_users` gives
+        them) and set the user's watermark to `last` (the last candidate folded, in said order; None when none
+        ever was) under `fold_rule`. `needs_refold` is cleared, unless one of these rows was deleted or changed
+        since it was read (another process's re-extraction or re-split): then the fold used a stale candidate
+        and the user's next reconciliation starts from scratch."""
         conn.execute(self.query(conn, "record_fold"), {
-            "user_key": user_key, "fold_rule": fold_rule, "candidate_ids": list(candidate_ids),
+            "user_key": user_key, "fold_rule": fold_rule, "candidate_ids": list(row_versions),
+            "row_versions": list(row_versions.values()),
             "said_at": last.said_at if last else None,
             "quote_message_id": (last.quote_message_id or 0) if last else None,
             "conversation_id": last.conversation_id if last else None,

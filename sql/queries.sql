@@ -317,8 +317,10 @@ JOIN {schema}.conversations AS v USING (conversation_id)
 ORDER BY v.conversation_id;
 
 -- name: accepted_candidates_of_users
+-- row_version: the xmin of a candidate not folded yet (NULL for a folded one), as unfolded_candidates_of_users.
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position, retraction
+       conversation_id, said_at, position, retraction,
+       CASE WHEN folded_at IS NULL THEN xmin::text END AS row_version
 FROM {schema}.fact_candidates
 WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL;
 
@@ -838,8 +840,9 @@ SELECT user_key, said_at, quote_message_id, conversation_id, position, candidate
 FROM {schema}.fact_folds AS f WHERE user_key = ANY(%(user_keys)s) FOR UPDATE OF f;
 
 -- name: unfolded_candidates_of_users
+-- row_version (the row's xmin): `record_fold` marks the candidate folded only if the row is still the version read.
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position, retraction
+       conversation_id, said_at, position, retraction, xmin::text AS row_version
 FROM {schema}.fact_candidates
 WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND folded_at IS NULL AND said_at IS NOT NULL;
 
@@ -853,19 +856,32 @@ WHERE f.user_key = ANY(%(user_keys)s) AND f.superseded_at IS NULL;
 
 -- name: record_fold
 -- Mark the candidates just folded and move the user's watermark, in one statement (a data-modifying WITH
--- always runs).
-WITH folded AS (
-    UPDATE {schema}.fact_candidates SET folded_at = now()
-    WHERE candidate_id = ANY(%(candidate_ids)s) AND folded_at IS NULL
+-- always runs). A candidate is marked only while its row is the version the fold read (xmin): one deleted or
+-- changed by another process meanwhile (a re-extraction, a re-split, before it was ever folded, so no trigger
+-- flagged it) leaves the user flagged `needs_refold`, or its fact would stay folded in for good. A row another
+-- transaction is deleting or changing right now is skipped (SKIP LOCKED), flagging the user too: waiting for it
+-- would deadlock when that transaction's trigger waits for this fold's lock on the user's fact_folds row.
+WITH unchanged AS (
+    SELECT c.candidate_id
+    FROM {schema}.fact_candidates AS c
+    JOIN unnest(%(candidate_ids)s::text[], %(row_versions)s::text[]) AS r (candidate_id, row_version)
+      ON c.candidate_id = r.candidate_id
+    WHERE c.xmin::text = r.row_version AND c.folded_at IS NULL
+    FOR NO KEY UPDATE OF c SKIP LOCKED
+),
+folded AS (
+    UPDATE {schema}.fact_candidates AS c SET folded_at = now()
+    FROM unchanged AS u WHERE c.candidate_id = u.candidate_id
+    RETURNING 1
 )
 INSERT INTO {schema}.fact_folds AS f
     (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
 VALUES (%(user_key)s, %(said_at)s, %(quote_message_id)s, %(conversation_id)s, %(position)s, %(candidate_id)s,
-        %(fold_rule)s, false)
+        %(fold_rule)s, (SELECT count(*) FROM folded) < cardinality(%(candidate_ids)s::text[]))
 ON CONFLICT (user_key) DO UPDATE SET
     said_at = EXCLUDED.said_at, quote_message_id = EXCLUDED.quote_message_id,
     conversation_id = EXCLUDED.conversation_id, position = EXCLUDED.position, candidate_id = EXCLUDED.candidate_id,
-    fold_rule = EXCLUDED.fold_rule, needs_refold = false, folded_at = now();
+    fold_rule = EXCLUDED.fold_rule, needs_refold = EXCLUDED.needs_refold, folded_at = now();
 
 -- name: delete_facts
 DELETE FROM {schema}.agent_facts WHERE id = ANY(%(ids)s);
