@@ -7,14 +7,14 @@ on that night's candidates and the user's active facts, not on their history. Ot
 scratch, as before:
 - a candidate said before the watermark arrives (a late or back-filled day);
 - a folded candidate was deleted or changed in what the fold reads (re-extraction, a re-split conversation,
-  forget, erasure of retracted slots): the trigger on `fact_candidates` sets `fact_folds.needs_refold`;
+  forget, erasure of retracted slots): the trigger on `fact_candidates` appends a `fold_requests` row;
 - a candidate this fold read unfolded was deleted or changed by another process before the fold committed (no
   trigger fires for a candidate not folded yet): `Store.record_fold` sets `needs_refold` itself;
 - the fold's rule changed (time-to-live per category, near-duplicate threshold);
 - the user has no watermark yet (first fold, or an installation upgraded from full folds).
 
 State: `fact_candidates.folded_at` marks candidates folded; `fact_folds` holds per user the said order of the
-last candidate folded, the rule, and `needs_refold`.
+last candidate folded, the rule, and `needs_refold`; `fold_requests` holds the trigger's requests.
 """
 
 from __future__ import annotations
@@ -142,5 +142,6 @@ def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: M
                                            existing=inputs.rows, full=True)
     folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
     last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
-    store.record_fold(conn, user_key, inputs.versions, last, rule)
+    store.record_fold(conn, user_key, inputs.versions, last, rule,
+                      inputs.fold["fold_requests"] if inputs.fold else ())
     return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}

@@ -485,15 +485,16 @@ class Store:
         return _by_user(conn.execute(self.query(conn, "facts_of_users"), {"user_keys": list(user_keys)}))
 
     def record_fold(self, conn, user_key: str, row_versions: Mapping[str, str], last: AcceptedFact | None,
-                    fold_rule: str) -> None:
+                    fold_rule: str, fold_requests: Sequence[int] = ()) -> None:
         """Mark the candidates folded now ({candidate_id: row version read}, as `unfolded_facts_of_users` gives
         them) and set the user's watermark to `last` (the last candidate folded, in said order; None when none
         ever was) under `fold_rule`. `needs_refold` is cleared, unless one of these rows was deleted or changed
         since it was read (another process's re-extraction or re-split): then the fold used a stale candidate
-        and the user's next reconciliation starts from scratch."""
+        and the user's next reconciliation starts from scratch. `fold_requests`: the ids of the user's
+        `fold_requests` rows this fold read (`folds_of_users`), served by it and deleted."""
         conn.execute(self.query(conn, "record_fold"), {
             "user_key": user_key, "fold_rule": fold_rule, "candidate_ids": list(row_versions),
-            "row_versions": list(row_versions.values()),
+            "row_versions": list(row_versions.values()), "fold_requests": list(fold_requests),
             "said_at": last.said_at if last else None,
             "quote_message_id": (last.quote_message_id or 0) if last else None,
             "conversation_id": last.conversation_id if last else None,

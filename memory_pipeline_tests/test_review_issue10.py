@@ -44,9 +44,9 @@ def test_a_candidate_deleted_while_its_user_is_folded_does_not_stay_folded_in(ma
 def test_a_resplit_deleting_folded_and_unfolded_candidates_during_a_fold_does_not_deadlock(make_settings,
                                                                                           monkeypatch):
     """Another process re-splits the user's conversations (the cascade deletes a folded candidate of day 1 and
-    an unfolded one of day 2) while active_facts folds that user: the deletion's trigger waits for the fold's
-    lock on the user's `fact_folds` row, so the fold must not in turn wait for the rows the deletion holds
-    (a deadlock, one of the two aborted). Both commit; the user is folded from scratch next."""
+    an unfolded one of day 2) while active_facts folds that user: neither waits for the other in a cycle (the
+    trigger appends a fold request instead of updating the user's fact_folds row, and the fold skips candidate
+    rows another transaction holds). Both commit; the user is folded from scratch next."""
     import threading
 
     import psycopg
@@ -60,6 +60,8 @@ def test_a_resplit_deleting_folded_and_unfolded_candidates_during_a_fold_does_no
     real = night.store.record_fold
     errors: list[BaseException] = []
     resplit_pid: list[int] = []
+    deleted = threading.Event()
+    release = threading.Event()
 
     def resplit() -> None:
         try:
@@ -67,32 +69,76 @@ def test_a_resplit_deleting_folded_and_unfolded_candidates_during_a_fold_does_no
                 resplit_pid.append(other.info.backend_pid)
                 other.execute(sql.SQL("DELETE FROM {}.conversations WHERE conversation_id = ANY(%s)").format(
                     night.schema), (["conv-0-1", "conv-0-2"],))
+                deleted.set()
+                release.wait(10)  # still holding the deleted rows while the fold records itself
         except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
             errors.append(exc)
+            deleted.set()
 
     other = threading.Thread(target=resplit)
 
-    def record_fold_while_a_resplit_waits(conn, *args, **kwargs):
+    def record_fold_while_a_resplit_holds_the_rows(conn, *args, **kwargs):
         if not other.is_alive() and not resplit_pid:
             other.start()
-            with psycopg.connect(settings.database_url, autocommit=True) as watcher:
-                for _ in range(500):  # until the re-split waits for the fold (its trigger on fact_folds)
-                    if resplit_pid and watcher.execute("SELECT cardinality(pg_blocking_pids(%s))",
-                                                       (resplit_pid[0],)).fetchone()[0]:
-                        break
-                    threading.Event().wait(0.02)
-                else:
-                    raise AssertionError("the re-split never waited for the fold")
-        return real(conn, *args, **kwargs)
+            assert deleted.wait(20), "the re-split did not get through its deletion while the fold held its locks"
+        try:
+            return real(conn, *args, **kwargs)
+        finally:
+            release.set()
 
-    monkeypatch.setattr(night.store, "record_fold", record_fold_while_a_resplit_waits)
+    monkeypatch.setattr(night.store, "record_fold", record_fold_while_a_resplit_holds_the_rows)
     try:
         night.reconcile(2)
     finally:
+        release.set()
         other.join(timeout=60)
     assert not errors, errors
     monkeypatch.setattr(night.store, "record_fold", real)
     with night.pool.connection() as conn:
         assert night.store.users_to_reconcile(conn, DAYS[3]) == [USERS[0]]
     night.reconcile(3)
+    assert night.facts() == night.facts_from_scratch() == []
+
+
+def test_two_reextractions_deleting_folded_candidates_of_two_users_in_opposite_orders_do_not_deadlock(make_settings):
+    """Two processes each delete a folded candidate of user 0 and one of user 1, in opposite orders, both holding
+    the first deletion until the other has made its own (two re-extraction backfills sharing users). The refold
+    trigger appends requests, so neither waits for the other: both commit, both users are folded from scratch
+    next and equal a fold from scratch."""
+    import threading
+
+    import psycopg
+
+    settings = make_settings()
+    night = Night(settings)
+    history = [(u, d, 10, FACT_POOL[u * 5 + d]) for u in (0, 1) for d in (1, 2)]
+    for day in (1, 2):
+        night.store_day(history, day)
+        night.reconcile(day)
+    both_first = threading.Barrier(2, timeout=20)
+    errors: list[BaseException] = []
+
+    def delete_in_order(first: str, second: str) -> None:
+        try:
+            with psycopg.connect(settings.database_url) as conn, conn.transaction():
+                conn.execute("SET lock_timeout = '15s'")
+                for n, conversation_id in enumerate((first, second)):
+                    conn.execute(sql.SQL("DELETE FROM {}.fact_candidates WHERE conversation_id = %s").format(
+                        night.schema), (conversation_id,))
+                    if n == 0:
+                        both_first.wait()
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=delete_in_order, args=("conv-0-1", "conv-1-1")),
+               threading.Thread(target=delete_in_order, args=("conv-1-2", "conv-0-2"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors
+    with night.pool.connection() as conn:
+        assert night.store.users_to_reconcile(conn, DAYS[3]) == USERS
+        assert stages.active_facts(night.store, conn, DAYS[3]).metadata["users_folded_from_scratch"] == 2
+        assert night.store.users_to_reconcile(conn, DAYS[3]) == []  # the requests were served
     assert night.facts() == night.facts_from_scratch() == []

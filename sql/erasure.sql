@@ -116,5 +116,9 @@ SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fac
 WHERE user_key = %(user_key)s AND status = 'accepted' AND retraction AND said_at IS NOT NULL;
 
 -- name: erase_fact_folds
--- The user's fold watermark (ids and times only), after the candidates (their trigger flags this row).
+-- The user's fold watermark (ids and times only).
 DELETE FROM {schema}.fact_folds WHERE user_key = %(user_key)s;
+
+-- name: erase_fold_requests
+-- The user's requests to fold from scratch (ids and times only), after the candidates (their trigger adds them).
+DELETE FROM {schema}.fold_requests WHERE user_key = %(user_key)s;

@@ -829,15 +829,22 @@ UNION
 SELECT user_key FROM {schema}.fact_candidates WHERE partition_date = %(partition_date)s AND status = 'accepted'
 UNION
 SELECT user_key FROM {schema}.fact_folds WHERE needs_refold
+UNION
+SELECT user_key FROM {schema}.fold_requests
 ORDER BY user_key;
 
 -- name: folds_of_users
--- Locked until the transaction ends: a concurrent deletion of a folded candidate (its trigger sets needs_refold)
--- waits for this fold to commit, or this fold waits for it and reads the flag.
--- has_forgotten: a forget request covers some of the user's slots (their new candidates are filtered).
-SELECT user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold,
+-- Locked until the transaction ends (a concurrent fold of the same user waits). needs_refold: flagged by a fold
+-- that found a candidate changed under it, or requested by the trigger on a folded candidate's deletion or
+-- change (fold_requests; the ids seen are deleted by record_fold, a request committed later stays for the next
+-- fold). has_forgotten: a forget request covers some of the user's slots (their new candidates are filtered).
+SELECT user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule,
+       needs_refold OR cardinality(r.ids) > 0 AS needs_refold, r.ids AS fold_requests,
        EXISTS (SELECT 1 FROM {schema}.forgotten_facts AS g WHERE g.user_key = f.user_key) AS has_forgotten
-FROM {schema}.fact_folds AS f WHERE user_key = ANY(%(user_keys)s) FOR UPDATE OF f;
+FROM {schema}.fact_folds AS f
+CROSS JOIN LATERAL (SELECT ARRAY(SELECT request_id FROM {schema}.fold_requests AS q
+                                 WHERE q.user_key = f.user_key) AS ids) AS r
+WHERE user_key = ANY(%(user_keys)s) FOR UPDATE OF f;
 
 -- name: unfolded_candidates_of_users
 -- row_version (the row's xmin): `record_fold` marks the candidate folded only if the row is still the version read.
@@ -873,6 +880,9 @@ folded AS (
     UPDATE {schema}.fact_candidates AS c SET folded_at = now()
     FROM unchanged AS u WHERE c.candidate_id = u.candidate_id
     RETURNING 1
+),
+requests_served AS (
+    DELETE FROM {schema}.fold_requests WHERE request_id = ANY(%(fold_requests)s::bigint[])
 )
 INSERT INTO {schema}.fact_folds AS f
     (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)

@@ -291,14 +291,24 @@ CREATE TABLE IF NOT EXISTS {schema}.fact_folds (
     folded_at           timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS fact_folds_refold_idx ON {schema}.fact_folds (user_key) WHERE needs_refold;
+-- Requests to fold a user from scratch, appended by the trigger below and deleted by the fold that saw them
+-- (by id: a request committed after the fold read stays for the next one). Append-only, without a unique key, so
+-- a writer never waits on another's row: two transactions deleting candidates of the same users in opposite
+-- orders cannot deadlock here (updating one fact_folds row per user could). Ids and times only, never text.
+CREATE TABLE IF NOT EXISTS {schema}.fold_requests (
+    request_id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    user_key            text NOT NULL,
+    requested_at        timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS fold_requests_user_idx ON {schema}.fold_requests (user_key);
 -- A folded candidate deleted (re-extraction, a re-split conversation's cascade, forget, erasure) or changed in
 -- what the fold reads: its user (old and new key) is folded from scratch next time. The quote is left out: the
 -- prune_* queries blank quotes of folded candidates together with the versions' quotes.
 CREATE OR REPLACE FUNCTION {schema}.flag_refold() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE {schema}.fact_folds SET needs_refold = true WHERE user_key = OLD.user_key AND NOT needs_refold;
+    INSERT INTO {schema}.fold_requests (user_key) VALUES (OLD.user_key);
     IF TG_OP = 'UPDATE' AND NEW.user_key <> OLD.user_key THEN
-        UPDATE {schema}.fact_folds SET needs_refold = true WHERE user_key = NEW.user_key AND NOT needs_refold;
+        INSERT INTO {schema}.fold_requests (user_key) VALUES (NEW.user_key);
     END IF;
     RETURN NULL;
 END
