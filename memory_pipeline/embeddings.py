@@ -116,16 +116,28 @@ def check_embedding_dimensions(store: Store, conn: psycopg.Connection) -> None:
         )
 
 
+# Facts labelled per page by label_languages: memory holds one page, whatever the night's size.
+LANGUAGE_PAGE = 2000
+
+
 def label_languages(store: Store, conn: psycopg.Connection) -> Counter[str]:
-    """Set fts_config on active facts that have none; returns {configuration: facts labelled}."""
-    rows = conn.execute(store.query(conn, "facts_without_fts_config")).fetchall()
-    by_config: dict[str, list[int]] = defaultdict(list)
-    for row in rows:
-        by_config[text_search_config(row["fact"])].append(row["id"])
-    with conn.transaction():
-        for config, ids in by_config.items():
-            conn.execute(store.query(conn, "set_fts_config"), {"config": config, "ids": ids})
-    return Counter({config: len(ids) for config, ids in by_config.items()})
+    """Set fts_config on active facts that have none, a page of LANGUAGE_PAGE facts per transaction; returns
+    {configuration: facts labelled}."""
+    labelled: Counter[str] = Counter()
+    after = 0
+    while True:
+        rows = conn.execute(store.query(conn, "facts_without_fts_config"),
+                            {"after": after, "limit": LANGUAGE_PAGE}).fetchall()
+        if not rows:
+            return labelled
+        by_config: dict[str, list[int]] = defaultdict(list)
+        for row in rows:
+            by_config[text_search_config(row["fact"])].append(row["id"])
+        with conn.transaction():
+            for config, ids in by_config.items():
+                conn.execute(store.query(conn, "set_fts_config"), {"config": config, "ids": ids})
+        labelled.update({config: len(ids) for config, ids in by_config.items()})
+        after = rows[-1]["id"]
 
 
 def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) -> dict[str, Any]:

@@ -169,7 +169,11 @@ def test_nightly_reconciliation_does_not_undo_an_extension(facts):
 
 
 # -- full-text search ---------------------------------------------------------------------------------------
-def test_full_text_search_ranks_matching_facts_in_their_own_language(facts):
+@pytest.mark.parametrize("page", [2, 2000])  # facts labelled per page: several pages, or one
+def test_full_text_search_ranks_matching_facts_in_their_own_language(facts, monkeypatch, page):
+    from memory_pipeline import embeddings
+
+    monkeypatch.setattr(embeddings, "LANGUAGE_PAGE", page)
     facts.add("ana", "User likes green tea.")
     facts.add("ana", "User lives in Lisbon.")
     facts.add("ana", "L'utilisateur préfère les appels téléphoniques.")

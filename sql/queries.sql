@@ -582,7 +582,9 @@ WHERE c.partition_date = %(partition_date)s;
 
 -- Recall: text search languages and embeddings of active facts (memory_pipeline/embeddings.py).
 -- name: facts_without_fts_config
-SELECT id, fact FROM {schema}.agent_facts WHERE fts_config IS NULL AND superseded_at IS NULL ORDER BY id;
+-- One page (keyset on id) of the active facts without a text search configuration.
+SELECT id, fact FROM {schema}.agent_facts
+WHERE fts_config IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
 
 -- name: set_fts_config
 UPDATE {schema}.agent_facts SET fts_config = %(config)s::regconfig WHERE id = ANY(%(ids)s);
