@@ -140,19 +140,46 @@ def label_languages(store: Store, conn: psycopg.Connection) -> Counter[str]:
         after = rows[-1]["id"]
 
 
+# Facts embedded per page by embed_new_facts: memory holds one page, whatever the night's size.
+EMBEDDING_PAGE = 2000
+
+
 def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) -> dict[str, Any]:
-    """Embed active facts without an embedding, through the cache, one transaction per batch. Returns counts:
-    embedded, cache hits, requests, failed (still NULL, retried next night) and the failure kinds."""
-    settings = store.settings
+    """Embed active facts without an embedding, through the cache, a page of EMBEDDING_PAGE facts at a time and
+    one transaction per request batch. Returns counts: embedded, cache hits, requests, failed (still NULL,
+    retried next night) and the failure kinds."""
     counts: Counter[str] = Counter()
     failures: Counter[str] = Counter()
     try:
         check_embedding_dimensions(store, conn)
     except EmbeddingDimensionMismatch as exc:
         log.warning("embeddings skipped: %s", exc)
-        pending = len(conn.execute(store.query(conn, "facts_without_embedding")).fetchall())
+        pending = store.scalar(conn, "count_facts_without_embedding", {"after": 0})
         return {"embeddings_failed": pending, "embedding_failures": {"dimension_mismatch": pending}}
-    rows = conn.execute(store.query(conn, "facts_without_embedding")).fetchall()
+    after = 0
+    while True:
+        rows = conn.execute(store.query(conn, "facts_without_embedding"),
+                            {"after": after, "limit": EMBEDDING_PAGE}).fetchall()
+        if not rows:
+            break
+        after = rows[-1]["id"]
+        down = _embed_page(store, conn, embedder, rows, counts, failures)
+        if down:  # the endpoint is down: the facts of later pages wait for the next night too
+            failures[down] += store.scalar(conn, "count_facts_without_embedding", {"after": after})
+            break
+    return {
+        "facts_embedded": counts["embedded"],
+        "embedding_cache_hits": counts["cache_hits"],
+        "embedding_requests": counts["requests"],
+        "embeddings_failed": sum(failures.values()),
+        "embedding_failures": dict(sorted(failures.items())),
+    }
+
+
+def _embed_page(store: Store, conn: psycopg.Connection, embedder: Embedder, rows: list[dict[str, Any]],
+                counts: Counter[str], failures: Counter[str]) -> str | None:
+    """Embed one page of facts (`rows`: id, fact), adding to `counts` and `failures`. Returns the failure kind
+    when the endpoint is down or refusing (the rest of the night should wait), else None."""
     params = {"model": embedder.model, "dimensions": embedder.dimensions}
     ids_by_hash: dict[str, list[int]] = defaultdict(list)
     text_by_hash: dict[str, str] = {}
@@ -164,10 +191,11 @@ def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) 
     cached = {r["text_sha256"] for r in conn.execute(
         store.query(conn, "cached_embedding_hashes"), {**params, "hashes": hashes}).fetchall()}
     missing = [h for h in hashes if h not in cached]
-    counts["cache_hits"] = sum(len(ids_by_hash[h]) for h in cached)
-    batch_size = settings.embedding_batch_size
+    counts["cache_hits"] += sum(len(ids_by_hash[h]) for h in cached)
+    batch_size = store.settings.embedding_batch_size
     usable = set(cached)
     batches = [missing[start:start + batch_size] for start in range(0, len(missing), batch_size)]
+    down = None
     while batches:
         batch = batches.pop(0)
         try:
@@ -186,6 +214,7 @@ def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) 
             if not isinstance(exc, (openai.BadRequestError, EmbeddingError)):
                 # The endpoint is down or refusing (after the SDK's retries): leave the rest for next night.
                 failures[kind] += sum(len(ids_by_hash[h]) for rest in batches for h in rest)
+                down = kind
                 break
             continue
         with conn.transaction():
@@ -195,15 +224,9 @@ def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) 
     pairs = [(fact_id, h) for h in usable for fact_id in ids_by_hash[h]]
     if pairs:
         with conn.transaction():
-            counts["embedded"] = conn.execute(store.query(conn, "set_embeddings_from_cache"), {
+            counts["embedded"] += conn.execute(store.query(conn, "set_embeddings_from_cache"), {
                 **params, "ids": [p[0] for p in pairs], "hashes": [p[1] for p in pairs]}).rowcount
-    return {
-        "facts_embedded": counts["embedded"],
-        "embedding_cache_hits": counts["cache_hits"],
-        "embedding_requests": counts["requests"],
-        "embeddings_failed": sum(failures.values()),
-        "embedding_failures": dict(sorted(failures.items())),
-    }
+    return down
 
 
 def index_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder | None) -> dict[str, Any]:

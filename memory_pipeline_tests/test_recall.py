@@ -191,7 +191,11 @@ def test_full_text_search_ranks_matching_facts_in_their_own_language(facts, monk
 
 
 # -- embeddings ---------------------------------------------------------------------------------------------
-def test_new_facts_are_embedded_in_batches_through_the_cache(facts, embedding_server):
+@pytest.mark.parametrize("page", [2, 2000])  # facts per page: two pages, or one
+def test_new_facts_are_embedded_in_batches_through_the_cache(facts, embedding_server, monkeypatch, page):
+    from memory_pipeline import embeddings
+
+    monkeypatch.setattr(embeddings, "EMBEDDING_PAGE", page)
     settings = facts.settings.model_copy(update={"embedding_batch_size": 2})
     facts.store = Store(settings)
     for text in ["User likes green tea.", "User lives in Lisbon.", "User prefers email."]:
@@ -249,6 +253,19 @@ def test_an_unreachable_endpoint_leaves_facts_unembedded_and_the_next_night_retr
 
     next_night = facts.index(embedder_for(embedding_server))
     assert next_night["facts_embedded"] == 1 and next_night["embeddings_failed"] == 0
+
+
+def test_an_endpoint_down_on_the_first_page_leaves_every_later_page_for_the_next_night(facts, monkeypatch):
+    from memory_pipeline import embeddings
+
+    monkeypatch.setattr(embeddings, "EMBEDDING_PAGE", 1)
+    for text in ["User likes green tea.", "User lives in Lisbon.", "User prefers email."]:
+        facts.add("ana", text)
+    metadata = facts.index(embedder_for(None, max_retries=0, timeout=2))
+    # One request failed; the two later pages were counted as failed without sending theirs.
+    assert (metadata["embedding_requests"], metadata["embeddings_failed"]) == (1, 3)
+    assert metadata["embedding_failures"] == {"APIConnectionError": 3}
+    assert facts.rows("SELECT count(*) AS n FROM {schema}.agent_facts WHERE embedding IS NULL")[0]["n"] == 3
 
 
 def test_a_size_mismatch_with_the_column_is_reported_not_fatal(facts, embedding_server):

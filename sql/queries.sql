@@ -596,7 +596,13 @@ JOIN pg_class AS c ON c.oid = a.attrelid JOIN pg_namespace AS n ON n.oid = c.rel
 WHERE n.nspname = %(schema)s AND c.relname = 'agent_facts' AND a.attname = 'embedding' AND NOT a.attisdropped;
 
 -- name: facts_without_embedding
-SELECT id, fact FROM {schema}.agent_facts WHERE embedding IS NULL AND superseded_at IS NULL ORDER BY id;
+-- One page (keyset on id) of the active facts without an embedding.
+SELECT id, fact FROM {schema}.agent_facts
+WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
+
+-- name: count_facts_without_embedding
+-- Active facts without an embedding after a page (the ones a failing endpoint leaves for the next night).
+SELECT count(*) AS n FROM {schema}.agent_facts WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s;
 
 -- name: cached_embedding_hashes
 SELECT text_sha256 FROM {schema}.embedding_cache
