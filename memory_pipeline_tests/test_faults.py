@@ -139,7 +139,7 @@ def test_a_30_minute_offset_zone_without_dst_keeps_said_order(pg_url, tmp_path, 
 
 
 def test_split_rows_measures_gaps_in_real_time_whatever_the_rows_tzinfo():
-    from datetime import datetime, timedelta
+    from datetime import timedelta
     from zoneinfo import ZoneInfo
 
     from memory_pipeline.domain.conversations import split_rows

@@ -4,7 +4,6 @@ user's installation meets, each against the embedded PostgreSQL."""
 from psycopg import sql
 
 from memory_pipeline import stages
-from memory_pipeline.db import get_pool
 from memory_pipeline_tests.test_incremental_fold import DAYS, USERS, Night
 from memory_pipeline_tests.test_order_independence import FACT_POOL
 

@@ -9,7 +9,6 @@ import time
 
 from psycopg import sql
 
-from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline_tests.test_faults import fault_rows, facts
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
