@@ -205,7 +205,7 @@ def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: 
     with conn.transaction():
         conn.execute(_q(store, conn, "lock_erasure_exclusive"))
         store.lock_user(conn, user_key)
-        versions = {r["id"]: r for r in conn.execute(store.query(conn, "facts_of_user"), {"user_key": user_key})}
+        versions = {r["id"]: r for r in conn.execute(store.query(conn, "facts_of_users"), {"user_keys": [user_key]})}
         if fact_id not in versions:
             raise FactNotFound(f"no fact {fact_id} of this user")
         chain = [_Row(v) for v in _chain(versions, fact_id)]

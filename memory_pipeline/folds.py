@@ -74,8 +74,10 @@ class FoldInputs:
     watermark row or None), `new` (candidates not folded yet), `incremental` (the decision), `rows` (active rows
     when incremental, every row when from scratch), `facts` (the candidates to fold: `new`, or every accepted
     candidate when from scratch), `forgotten` ({slot hash: said_before} of the user's forget requests),
-    `versions` ({candidate_id: row version} of the unfolded candidates read, for `Store.record_fold`)."""
+    `versions` ({candidate_id: row version} of the unfolded candidates read, for `Store.record_fold`), `rule`
+    (`fold_rule`, under which the fold is recorded)."""
 
+    rule: str
     fold: dict[str, Any] | None
     new: list[AcceptedFact]
     incremental: bool
@@ -86,10 +88,11 @@ class FoldInputs:
 
 
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
-                     rule: str) -> dict[str, FoldInputs]:
+                     ttl_days: Mapping[str, int]) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
     read, `= ANY`). Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are
     locked until it ends."""
+    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
     folds = store.folds_of_users(conn, user_keys)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
     unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
@@ -99,7 +102,7 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
         mark = watermark_order(fold) if fold else None
         incremental = (fold is not None and not fold["needs_refold"] and fold["fold_rule"] == rule
                        and (mark is None or all(f.said_order > mark for f in new)))
-        inputs[user_key] = FoldInputs(fold, new, incremental, facts=new if incremental else [],
+        inputs[user_key] = FoldInputs(rule, fold, new, incremental, facts=new if incremental else [],
                                       versions={f.candidate_id: versions[f.candidate_id] for f in new})
     growing = [u for u, i in inputs.items() if i.incremental and i.new]
     scratch = [u for u, i in inputs.items() if not i.incremental]
@@ -121,15 +124,12 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
 
 
 def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int],
-              inputs: FoldInputs | None = None) -> dict[str, int]:
+              inputs: FoldInputs) -> dict[str, int]:
     """Bring one user's `agent_facts` up to their accepted candidates (minus forgotten ones), incrementally when
     it can (module docstring). Call inside a transaction holding `Store.lock_user`; `inputs` are this user's
-    `read_fold_inputs` (read now when None). Returns `Store.apply_fact_versions` counts plus
+    `read_fold_inputs` under the same `ttl_days`. Returns `Store.apply_fact_versions` counts plus
     `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
-    if inputs is None:
-        inputs = read_fold_inputs(store, conn, [user_key], rule)[user_key]
     facts = without_forgotten(inputs.facts, inputs.forgotten, store.id_salt(conn)) if inputs.forgotten else inputs.facts
     if inputs.incremental:
         if not inputs.new:
@@ -142,6 +142,6 @@ def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: M
                                            existing=inputs.rows, full=True)
     folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
     last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
-    store.record_fold(conn, user_key, inputs.versions, last, rule,
+    store.record_fold(conn, user_key, inputs.versions, last, inputs.rule,
                       inputs.fold["fold_requests"] if inputs.fold else ())
     return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}

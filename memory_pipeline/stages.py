@@ -592,42 +592,33 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
 FOLD_BATCH = 25
 
 
-def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str]) -> Counter[str]:
-    """`reconcile_one_user` for several users in one transaction (call inside it): their locks are taken in
-    the given order (sorted by the caller, so concurrent runs take them in one order), retracted slots erased
-    first with MEMORY_PIPELINE_ERASE_ON_RETRACTION, then their fold inputs read together
+def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
+                    lock: bool = True) -> Counter[str]:
+    """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
+    (`folds.fold_user`: incrementally when it can), in one transaction (call inside it). `lock` takes their
+    locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
+    the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
+    deleted candidates make the fold start from scratch). Then their fold inputs are read together
     (`folds.read_fold_inputs`) and each user folded. Returns the summed `folds.fold_user` counts."""
     totals: Counter[str] = Counter()
-    rule = folds.fold_rule(DEFAULT_TTL_DAYS, store.settings.near_duplicate_threshold)
-    with conn.pipeline():
-        with conn.cursor() as cur:
+    if lock:
+        with conn.pipeline(), conn.cursor() as cur:
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
     if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
         for user_key in user_keys:
             erasure.erase_retracted_slots(store, conn, user_key)
+    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
     with conn.pipeline():
-        inputs = folds.read_fold_inputs(store, conn, user_keys, rule)
+        inputs = folds.read_fold_inputs(store, conn, user_keys, DEFAULT_TTL_DAYS)
         for user_key in user_keys:
             totals.update(folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS, inputs[user_key]))
     return totals
 
 
-def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> dict[str, int]:
-    """Make one user's `agent_facts` the fold of their accepted candidates, minus forgotten ones
-    (`folds.fold_user`: incrementally when it can); with MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots
-    are erased first (their deleted candidates make the fold start from scratch). Call inside a transaction;
-    `lock` takes the user's lock (pass False when the caller holds it). Returns `folds.fold_user` counts."""
-    if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
-        if lock:
-            store.lock_user(conn, user_key)
-            lock = False
-        erasure.erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the lock, the writes) travel with the next read or
-    # the commit.
-    with conn.pipeline():
-        if lock:
-            store.lock_user(conn, user_key)
-        return folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS)
+def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> Counter[str]:
+    """`reconcile_users` for one user (call inside a transaction; `lock=False` when the caller holds the
+    user's lock). Returns `folds.fold_user` counts."""
+    return reconcile_users(store, conn, [user_key], lock)
 
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------

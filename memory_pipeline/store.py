@@ -394,14 +394,14 @@ class Store:
         newly_superseded.
 
         `existing`: None compares with every row of the user and deletes rows `desired` lacks (a full fold);
-        rows of `facts_of_user` shape (an incremental fold's active rows, each in `desired`) compare with those
+        rows of `facts_of_users` shape (an incremental fold's active rows, each in `desired`) compare with those
         only and delete nothing. `full=True` with `existing` = every row of the user (read beforehand, under the
         user's lock) is the full fold without reading them again. Order matters for the partial unique index on active facts: delete stale rows,
         mark rows that become superseded, insert new rows, then update rows that stay or become active, then link
         superseded_by where it changed."""
         full = existing is None if full is None else full
         if existing is None:
-            existing = conn.execute(self.query(conn, "facts_of_user"), {"user_key": user_key}).fetchall()
+            existing = self.fact_rows_of_users(conn, [user_key]).get(user_key, [])
         by_key = {(r["category"], fact_key(r["fact"]), r["valid_from"]): r for r in existing}
         wanted = {v.version_key: v for v in desired}
         counts = {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0}
@@ -473,7 +473,7 @@ class Store:
             self.query(conn, "unfolded_candidates_of_users"), {"user_keys": list(user_keys)}), versions))
 
     def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """{user key: the user's active versions (`facts_of_user` columns plus `position`, the creating
+        """{user key: the user's active versions (`facts_of_users` columns plus `position`, the creating
         candidate's), in the order a fold created them: their candidates' said order (AcceptedFact.said_order)}."""
         grouped = _by_user(conn.execute(self.query(conn, "active_facts_of_users"), {"user_keys": list(user_keys)}))
         return {user: sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0, r["source_session"],
@@ -481,7 +481,7 @@ class Store:
                 for user, rows in grouped.items()}
 
     def fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """{user key: every `agent_facts` row of the user (`facts_of_user` columns)}."""
+        """{user key: every `agent_facts` row of the user (`facts_of_users` columns)}."""
         return _by_user(conn.execute(self.query(conn, "facts_of_users"), {"user_keys": list(user_keys)}))
 
     def record_fold(self, conn, user_key: str, row_versions: Mapping[str, str], last: AcceptedFact | None,

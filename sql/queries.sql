@@ -331,11 +331,6 @@ SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));
 -- name: lock_user
 SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_key)s));
 
--- name: facts_of_user
-SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
-       candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
-FROM {schema}.agent_facts WHERE user_key = %(user_key)s;
-
 -- name: facts_of_users
 SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
        candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
