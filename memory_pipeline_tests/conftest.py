@@ -64,3 +64,17 @@ def make_settings(pg_url, tmp_path):
 
 def fixture_lines(name: str) -> list[str]:
     return (FIXTURES / name).read_text().splitlines()
+
+
+def run_stages(store, conn, day, extractor=None, now=None) -> None:
+    """The five stages of one partition in the order the job runs them, on `conn`, with `extractor` (the
+    offline one when None) and the run clock `now` for closed_sessions (utc_now when None)."""
+    from memory_pipeline import stages
+    from memory_pipeline.extractors.offline import OfflineExtractor
+
+    extractor = extractor or OfflineExtractor()
+    stages.closed_sessions(store, conn, day, now=now)
+    stages.session_summaries(store, conn, day, extractor)
+    stages.extracted_facts(store, conn, day, extractor)
+    stages.active_facts(store, conn, day)
+    stages.archived_sessions(store, conn, day)

@@ -10,11 +10,12 @@ import multiprocessing.synchronize
 
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline_tests.conftest import run_stages
 
 DAYS = sample.memory_bank_days(sample.load_memory_bank())[:3]
 
@@ -27,11 +28,7 @@ def run_night(settings: Settings, day: str, start: multiprocessing.synchronize.B
     if start is not None:
         start.wait(timeout=120)  # every process begins together, so their stages overlap
     with get_pool(settings.database_url).connection() as conn:
-        stages.closed_sessions(store, conn, night)
-        stages.session_summaries(store, conn, night, extractor)
-        stages.extracted_facts(store, conn, night, extractor)
-        stages.active_facts(store, conn, night)
-        stages.archived_sessions(store, conn, night)
+        run_stages(store, conn, night, extractor)
 
 
 def tables(settings: Settings) -> dict[str, object]:

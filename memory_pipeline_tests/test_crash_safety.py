@@ -20,6 +20,7 @@ from memory_pipeline import sample, stages
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.store import Store
+from memory_pipeline_tests.conftest import run_stages
 
 DAYS = [date(2026, 5, 1), date(2026, 5, 2)]  # the first is the backlog date
 
@@ -44,11 +45,7 @@ def run_days(store: Store) -> None:
     extractor = OfflineExtractor()
     with get_pool(store.settings.database_url).connection() as conn:
         for day in DAYS:
-            stages.closed_sessions(store, conn, day)
-            stages.session_summaries(store, conn, day, extractor)
-            stages.extracted_facts(store, conn, day, extractor)
-            stages.active_facts(store, conn, day)
-            stages.archived_sessions(store, conn, day)
+            run_stages(store, conn, day, extractor)
 
 
 def fresh(make_settings) -> tuple[Store, set[int]]:

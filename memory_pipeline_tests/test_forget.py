@@ -11,6 +11,7 @@ from memory_pipeline import erasure, sample, stages
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.store import Store
+from memory_pipeline_tests.conftest import run_stages
 
 DAY1, DAY2 = date(2026, 5, 1), date(2026, 5, 2)
 
@@ -43,11 +44,7 @@ class Install:
         extractor = extractor or OfflineExtractor()
         with self.pool.connection() as conn:
             for day in days:
-                stages.closed_sessions(self.store, conn, day, now=now)
-                stages.session_summaries(self.store, conn, day, extractor)
-                stages.extracted_facts(self.store, conn, day, extractor)
-                stages.active_facts(self.store, conn, day)
-                stages.archived_sessions(self.store, conn, day)
+                run_stages(self.store, conn, day, extractor, now)
 
     def rows(self, query, params=None):
         with self.pool.connection() as conn:

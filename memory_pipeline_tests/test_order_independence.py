@@ -11,13 +11,14 @@ from datetime import date, datetime, timedelta, timezone
 from hypothesis import HealthCheck, given, settings, strategies as st
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, reconcile_user
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
 from memory_pipeline.store import Store
+from memory_pipeline_tests.conftest import run_stages
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
 
@@ -107,11 +108,7 @@ def final_facts(make_settings, rows, order) -> list[tuple]:
         sample.create_n8n_table(conn, settings_)
         sample.insert_rows(conn, settings_, rows)
         for day in order:
-            stages.closed_sessions(store, conn, day)
-            stages.session_summaries(store, conn, day, extractor)
-            stages.extracted_facts(store, conn, day, extractor)
-            stages.active_facts(store, conn, day)
-            stages.archived_sessions(store, conn, day)
+            run_stages(store, conn, day, extractor)
         facts = conn.execute(sql.SQL("SELECT * FROM {}.agent_facts").format(
             sql.Identifier(settings_.schema_name))).fetchall()
         left = store.scalar(conn, "source_rows_of_sessions", {"keys": [f"prop:u{i}" for i in range(3)]})

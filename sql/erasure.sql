@@ -91,10 +91,6 @@ DELETE FROM {source} WHERE session_id = ANY(%(session_keys)s);
 INSERT INTO {schema}.erasure_log (key_hash, scope, counts) VALUES (%(key_hash)s, %(scope)s, %(counts)s)
 RETURNING erasure_id, erased_at;
 
--- name: fact_of_user
-SELECT id, user_key, category, attribute, value, fact, superseded_by FROM {schema}.agent_facts
-WHERE id = %(fact_id)s AND user_key = %(user_key)s;
-
 -- name: candidates_of_user
 SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s;
