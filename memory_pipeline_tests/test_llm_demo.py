@@ -1,6 +1,7 @@
 """`MEMORY_PIPELINE_EXTRACTOR=openai OPENAI_BASE_URL=<test server> memory-pipeline demo`, as the README shows it:
 the bundled test server started with `python -m memory_pipeline.testing.openai_server`, the demo run against it."""
 
+import signal
 import socket
 import subprocess
 import sys
@@ -34,3 +35,18 @@ def test_demo_through_the_llm_backend(embedded_env):  # noqa: F811 - pytest fixt
     assert "10/10 partitions materialized; 15/15 users with facts; 0 quotes not found verbatim; " \
            "0 sample rows left in n8n's table, 1132 in the archive." in done.stdout
     assert "NOT FOUND" not in done.stdout
+
+
+def test_the_test_server_stops_on_sigterm_even_when_started_with_it_ignored():
+    # As a pytest worker that ran Dagster in-process with SIGINT ignored (a backgrounded shell job) starts it.
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "memory_pipeline.testing.openai_server", "--port", str(port)],
+                              cwd=REPO, stdout=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN))
+    try:
+        assert "test server on" in server.stdout.readline()
+        server.terminate()
+        assert server.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        if server.poll() is None:
+            server.kill()

@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 import re
+import signal
 import threading
 import time
 from collections import deque
@@ -257,6 +258,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each chat answer")
     parser.add_argument("--refuse-json-schema", action="store_true", help="answer json_schema like llama.cpp")
     args = parser.parse_args(argv)
+    # SIGTERM stops it whatever its parent left: an ignored signal stays ignored across exec, and a process that
+    # ran Dagster in-process while SIGINT was ignored (a background job of a non-interactive shell) has SIGTERM
+    # ignored too (Dagster's setup_interrupt_handlers gives SIGTERM SIGINT's handler).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     server = ScriptedOpenAIServer(lambda body: transcript_responder(body, args.latency),
                                   refuse_json_schema=args.refuse_json_schema, port=args.port)
     with server:
