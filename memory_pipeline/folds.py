@@ -19,6 +19,7 @@ last candidate folded, the rule, and `needs_refold`; `fold_requests` holds the t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ from memory_pipeline.domain.reconcile import (
     continue_fold,
     reconcile_user,
 )
-from memory_pipeline.store import Store
+from memory_pipeline.store import FactChange, FoldRecord, Store
 
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
@@ -123,25 +124,31 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     return inputs
 
 
-def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int],
-              inputs: FoldInputs) -> dict[str, int]:
-    """Bring one user's `agent_facts` up to their accepted candidates (minus forgotten ones), incrementally when
-    it can (module docstring). Call inside a transaction holding `Store.lock_user`; `inputs` are this user's
-    `read_fold_inputs` under the same `ttl_days`. Returns `Store.apply_fact_versions` counts plus
-    `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
+def fold_users(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int],
+               inputs: Mapping[str, FoldInputs]) -> Counter[str]:
+    """Bring these users' `agent_facts` up to their accepted candidates (minus forgotten ones), each
+    incrementally when it can (module docstring), writing all of them with one statement per kind
+    (`Store.apply_fact_versions_of_users`, `Store.record_fold`). Call inside a transaction holding their
+    `Store.lock_user` locks; `inputs` are their `read_fold_inputs` under the same `ttl_days`. Returns the summed
+    `Store.apply_fact_versions_of_users` counts plus `folded_incrementally` / `folded_from_scratch` (users)."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-    facts = without_forgotten(inputs.facts, inputs.forgotten, store.id_salt(conn)) if inputs.forgotten else inputs.facts
-    if inputs.incremental:
-        if not inputs.new:
-            return {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0,
-                    "folded_incrementally": 1, "folded_from_scratch": 0}
-        desired = continue_fold([version_from_row(r) for r in inputs.rows], facts, ttl_days, near.same)
-        counts = store.apply_fact_versions(conn, user_key, desired, existing=inputs.rows, full=False)
-    else:
-        counts = store.apply_fact_versions(conn, user_key, reconcile_user(facts, ttl_days, near.same),
-                                           existing=inputs.rows, full=True)
-    folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
-    last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
-    store.record_fold(conn, user_key, inputs.versions, last, inputs.rule,
-                      inputs.fold["fold_requests"] if inputs.fold else ())
-    return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}
+    totals: Counter[str] = Counter(inserted=0, updated=0, deleted=0, newly_superseded=0, folded_incrementally=0,
+                                   folded_from_scratch=0)
+    changes: list[FactChange] = []
+    records: list[FoldRecord] = []
+    for user_key, i in inputs.items():
+        facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
+        if not i.incremental:
+            changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
+        elif i.new:
+            changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
+                                                              ttl_days, near.same), i.rows, full=False))
+        totals["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
+        if i.incremental and not i.new:
+            continue  # nothing new: the watermark stays as it is
+        # every candidate read, forgotten ones included: they are settled too
+        last: AcceptedFact | None = max(i.facts, key=lambda f: f.said_order, default=None)
+        records.append(FoldRecord(user_key, i.versions, last, i.rule, i.fold["fold_requests"] if i.fold else ()))
+    totals.update(store.apply_fact_versions_of_users(conn, changes))
+    store.record_fold(conn, records)
+    return totals

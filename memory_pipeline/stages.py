@@ -560,8 +560,9 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     """Reconcile every user of the day (and every user whose folded candidates changed since: `folds`), so the
     result does not depend on the order partitions ran in: a user's new candidates are folded on top of their
     active facts when all are said after what was folded, else the user is folded from all their accepted
-    candidates (any day). Then label new facts' text search language and, with an `embedder`, embed them
-    (`embeddings.index_new_facts`; a failing embedding request leaves them NULL)."""
+    candidates (any day). New active versions get their text search language as they are inserted; then the
+    other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
+    failing embedding request leaves them NULL)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
     totals: Counter[str] = Counter()
     for start in range(0, len(users), FOLD_BATCH):
@@ -569,6 +570,10 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
             totals.update(reconcile_users(store, conn, users[start:start + FOLD_BATCH]))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
+    # New active versions are labelled as they are inserted; index_new_facts labels the rest.
+    labelled = Counter({key.removeprefix("language:"): n for key, n in totals.items() if key.startswith("language:")})
+    labelled.update(recall_index["facts_language_labelled"])
+    recall_index["facts_language_labelled"] = dict(sorted(labelled.items()))
     return StageResult({
         "users_reconciled": len(users),
         "users_folded_incrementally": totals["folded_incrementally"],
@@ -595,12 +600,11 @@ FOLD_BATCH = 25
 def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                     lock: bool = True) -> Counter[str]:
     """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
-    (`folds.fold_user`: incrementally when it can), in one transaction (call inside it). `lock` takes their
+    (`folds.fold_users`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
     the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
     deleted candidates make the fold start from scratch). Then their fold inputs are read together
-    (`folds.read_fold_inputs`) and each user folded. Returns the summed `folds.fold_user` counts."""
-    totals: Counter[str] = Counter()
+    (`folds.read_fold_inputs`) and folded (`folds.fold_users`). Returns its counts."""
     if lock:
         with conn.pipeline(), conn.cursor() as cur:
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
@@ -610,14 +614,12 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
     with conn.pipeline():
         inputs = folds.read_fold_inputs(store, conn, user_keys, DEFAULT_TTL_DAYS)
-        for user_key in user_keys:
-            totals.update(folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS, inputs[user_key]))
-    return totals
+        return folds.fold_users(store, conn, DEFAULT_TTL_DAYS, inputs)
 
 
 def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> Counter[str]:
     """`reconcile_users` for one user (call inside a transaction; `lock=False` when the caller holds the
-    user's lock). Returns `folds.fold_user` counts."""
+    user's lock). Returns `folds.fold_users` counts."""
     return reconcile_users(store, conn, [user_key], lock)
 
 
