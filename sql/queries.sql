@@ -339,18 +339,19 @@ FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 -- name: insert_facts
 -- New fact versions of a batch of users in one statement (parallel arrays, one element per row); fts_config is
 -- the text search configuration of an active one (NULL: labelled later, or superseded). The natural key returned
--- maps each id back to its version.
+-- maps each id back to its version. Arrays travel in binary format: psycopg dumps a list of 10,000 values that way
+-- ~18x faster than as a text array literal (measured: 0.05 s against 0.86 s for 14 columns), here and below.
 INSERT INTO {schema}.agent_facts
     (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
      quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
 SELECT u.user_key, u.category, u.fact, u.source_session, u.valid_from, u.superseded_at, u.attribute, u.value,
        u.quote, u.quote_message_id, u.quote_speaker, u.last_seen_at, u.expires_at, u.candidate_id,
        u.fts_config::regconfig
-FROM unnest(%(user_key)s::text[], %(category)s::text[], %(fact)s::text[], %(source_session)s::text[],
-            %(valid_from)s::timestamptz[], %(superseded_at)s::timestamptz[], %(attribute)s::text[],
-            %(value)s::text[], %(quote)s::text[], %(quote_message_id)s::bigint[], %(quote_speaker)s::text[],
-            %(last_seen_at)s::timestamptz[], %(expires_at)s::timestamptz[], %(candidate_id)s::text[],
-            %(fts_config)s::text[])
+FROM unnest(%(user_key)b::text[], %(category)b::text[], %(fact)b::text[], %(source_session)b::text[],
+            %(valid_from)b::timestamptz[], %(superseded_at)b::timestamptz[], %(attribute)b::text[],
+            %(value)b::text[], %(quote)b::text[], %(quote_message_id)b::bigint[], %(quote_speaker)b::text[],
+            %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[], %(candidate_id)b::text[],
+            %(fts_config)b::text[])
      AS u (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
            quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
 RETURNING id, user_key, category, fact, valid_from;
@@ -361,17 +362,17 @@ UPDATE {schema}.agent_facts AS f SET
     attribute = u.attribute, value = u.value, quote = u.quote, quote_message_id = u.quote_message_id,
     quote_speaker = u.quote_speaker, source_session = u.source_session, candidate_id = u.candidate_id,
     last_seen_at = u.last_seen_at, expires_at = u.expires_at, superseded_at = u.superseded_at
-FROM unnest(%(ids)s::bigint[], %(attribute)s::text[], %(value)s::text[], %(quote)s::text[],
-            %(quote_message_id)s::bigint[], %(quote_speaker)s::text[], %(source_session)s::text[],
-            %(candidate_id)s::text[], %(last_seen_at)s::timestamptz[], %(expires_at)s::timestamptz[],
-            %(superseded_at)s::timestamptz[])
+FROM unnest(%(ids)b::bigint[], %(attribute)b::text[], %(value)b::text[], %(quote)b::text[],
+            %(quote_message_id)b::bigint[], %(quote_speaker)b::text[], %(source_session)b::text[],
+            %(candidate_id)b::text[], %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[],
+            %(superseded_at)b::timestamptz[])
      AS u (id, attribute, value, quote, quote_message_id, quote_speaker, source_session, candidate_id,
            last_seen_at, expires_at, superseded_at)
 WHERE f.id = u.id;
 
 -- name: link_superseded_by
 UPDATE {schema}.agent_facts AS f SET superseded_by = u.superseded_by
-FROM unnest(%(ids)s::bigint[], %(superseded_by)s::bigint[]) AS u (id, superseded_by)
+FROM unnest(%(ids)b::bigint[], %(superseded_by)b::bigint[]) AS u (id, superseded_by)
 WHERE f.id = u.id AND f.superseded_by IS DISTINCT FROM u.superseded_by;
 
 -- name: active_facts_summary
@@ -892,7 +893,7 @@ WHERE f.user_key = ANY(%(user_keys)s) AND f.superseded_at IS NULL;
 -- transaction's trigger waits for this fold's lock on the user's fact_folds row. Marking a candidate folded does
 -- not fire the refold trigger (it fires on rows already folded).
 WITH read AS (
-    SELECT * FROM unnest(%(read_user_keys)s::text[], %(candidate_ids)s::text[], %(row_versions)s::text[])
+    SELECT * FROM unnest(%(read_user_keys)b::text[], %(candidate_ids)b::text[], %(row_versions)b::text[])
         AS r (user_key, candidate_id, row_version)
 ),
 unchanged AS (
@@ -911,15 +912,15 @@ missed AS (
     SELECT user_key FROM read EXCEPT ALL SELECT user_key FROM folded
 ),
 requests_served AS (
-    DELETE FROM {schema}.fold_requests WHERE request_id = ANY(%(fold_requests)s::bigint[])
+    DELETE FROM {schema}.fold_requests WHERE request_id = ANY(%(fold_requests)b::bigint[])
 )
 INSERT INTO {schema}.fact_folds AS f
     (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
 SELECT m.user_key, m.said_at, m.quote_message_id, m.conversation_id, m.position, m.candidate_id, m.fold_rule,
        m.user_key IN (SELECT user_key FROM missed)
-FROM unnest(%(user_keys)s::text[], %(said_at)s::timestamptz[], %(quote_message_ids)s::bigint[],
-            %(conversation_ids)s::text[], %(positions)s::integer[], %(last_candidate_ids)s::text[],
-            %(fold_rules)s::text[])
+FROM unnest(%(user_keys)b::text[], %(said_at)b::timestamptz[], %(quote_message_ids)b::bigint[],
+            %(conversation_ids)b::text[], %(positions)b::integer[], %(last_candidate_ids)b::text[],
+            %(fold_rules)b::text[])
      AS m (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule)
 ON CONFLICT (user_key) DO UPDATE SET
     said_at = EXCLUDED.said_at, quote_message_id = EXCLUDED.quote_message_id,
