@@ -91,12 +91,15 @@ class FoldInputs:
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                      ttl_days: Mapping[str, int]) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
-    read, `= ANY`). Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are
-    locked until it ends."""
+    read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and new
+    candidates, then what the decision needs (active rows, or every row and candidate, and forget requests).
+    Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
+    ends."""
     rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
-    folds = store.folds_of_users(conn, user_keys)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
-    unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
+    pending_folds = store.folds_of_users(conn, user_keys)
+    pending_unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
+    folds, unfolded = pending_folds.result(), pending_unfolded.result()
     inputs = {}
     for user_key in user_keys:
         fold, new = folds.get(user_key), unfolded.get(user_key, [])
@@ -107,20 +110,23 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
                                       versions={f.candidate_id: versions[f.candidate_id] for f in new})
     growing = [u for u, i in inputs.items() if i.incremental and i.new]
     scratch = [u for u, i in inputs.items() if not i.incremental]
-    for user_key, rows in store.active_fact_rows_of_users(conn, growing).items() if growing else ():
-        inputs[user_key].rows = rows
-    if scratch:
-        for user_key, rows in store.fact_rows_of_users(conn, scratch).items():
-            inputs[user_key].rows = rows
-        read: dict[str, str] = {}  # the versions of what the full fold folds, as this read saw them
-        for user_key, facts in store.accepted_facts_of_users(conn, scratch, read).items():
-            inputs[user_key].facts = facts
-        for user_key in scratch:
-            inputs[user_key].versions = {f.candidate_id: read[f.candidate_id] for f in inputs[user_key].facts
-                                         if f.candidate_id in read}
+    read: dict[str, str] = {}  # the versions of what the full folds fold, as this read saw them
+    active_rows = store.active_fact_rows_of_users(conn, growing) if growing else None
+    every_row = store.fact_rows_of_users(conn, scratch) if scratch else None
+    accepted = store.accepted_facts_of_users(conn, scratch, read) if scratch else None
     filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
+    # Read last: its round trip brings the rows of the reads sent above.
     for user_key, forgotten in erasure.forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
         inputs[user_key].forgotten = forgotten
+    for user_key, rows in active_rows.result().items() if active_rows else ():
+        inputs[user_key].rows = rows
+    for user_key, rows in every_row.result().items() if every_row else ():
+        inputs[user_key].rows = rows
+    for user_key, facts in accepted.result().items() if accepted else ():
+        inputs[user_key].facts = facts
+    for user_key in scratch:
+        inputs[user_key].versions = {f.candidate_id: read[f.candidate_id] for f in inputs[user_key].facts
+                                     if f.candidate_id in read}
     return inputs
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import psycopg
 from psycopg import sql
@@ -26,6 +26,8 @@ from memory_pipeline.domain.messages import ParsedRow, SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, FactVersion
 from memory_pipeline.settings import Settings
 
+
+T = TypeVar("T")
 
 # Rows a server-side cursor of `closed_sessions` fetches per round trip: a few thousand keeps round trips few
 # (one per batch) while the client holds one batch, a few MiB, at a time.
@@ -86,6 +88,19 @@ class FoldRecord:
     last: AcceptedFact | None
     fold_rule: str
     fold_requests: Sequence[int] = ()
+
+
+class Pending(Generic[T]):
+    """A read sent to the server whose rows are parsed on `result()`. In pipeline mode the query travels at once
+    and its rows come back with the next read, so reads sent one after the other share one round trip."""
+
+    def __init__(self, cursor: psycopg.Cursor, parse: Callable[[Iterable[dict[str, Any]]], T]):
+        self._cursor = cursor
+        self._parse = parse
+
+    def result(self) -> T:
+        """The parsed rows (read once)."""
+        return self._parse(self._cursor)
 
 
 class SourceTableMissing(RuntimeError):
@@ -407,14 +422,6 @@ class Store:
                 cur.executemany(self.query(conn, "upsert_candidate"), rows)
 
 
-    def accepted_facts_of_users(self, conn, user_keys: Sequence[str],
-                                versions: dict[str, str] | None = None) -> dict[str, list[AcceptedFact]]:
-        """{user key: every accepted candidate of the user, from every partition} (a full fold's input); users
-        without any are absent. `versions`, when given, receives {candidate_id: row version} of those not folded
-        yet (for `record_fold`)."""
-        return _by_user(_accepted_facts(conn.execute(
-            self.query(conn, "accepted_candidates_of_users"), {"user_keys": list(user_keys)}), versions))
-
     # -- facts -------------------------------------------------------------------------------------------
     def hold_off_erasure(self, conn) -> None:
         """Take the erasure lock shared until the transaction ends: an erasure (which takes it exclusive) waits
@@ -451,7 +458,7 @@ class Store:
         become superseded, insert new rows, then update rows that stay or become active, then link superseded_by
         where it changed."""
         unread = [c.user_key for c in changes if c.existing is None]
-        read = self.fact_rows_of_users(conn, unread) if unread else {}
+        read = self.fact_rows_of_users(conn, unread).result() if unread else {}
         counts: Counter[str] = Counter(inserted=0, updated=0, deleted=0, newly_superseded=0)
         stale: list[int] = []
         becoming_superseded: list[tuple[int, FactVersion]] = []
@@ -522,30 +529,45 @@ class Store:
         rows = conn.execute(self.query(conn, "users_to_reconcile"), {"partition_date": day}).fetchall()
         return [r["user_key"] for r in rows]
 
-    def folds_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def _send(self, conn, name: str, user_keys: Sequence[str], parse: Callable[[Iterable[dict[str, Any]]], T]
+              ) -> Pending[T]:
+        """Send the named query over `user_keys` now; its rows (binary format: timestamps load faster) are
+        parsed by `parse` on `Pending.result()`."""
+        return Pending(conn.execute(self.query(conn, name), {"user_keys": list(user_keys)}, binary=True), parse)
+
+    def folds_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, dict[str, Any]]]:
         """{user key: fold watermark row (`fact_folds`, plus `has_forgotten`: a forget request covers some of
         their slots)}, locked until the transaction ends; users never folded are absent."""
-        rows = conn.execute(self.query(conn, "folds_of_users"), {"user_keys": list(user_keys)})
-        return {r["user_key"]: r for r in rows}
+        return self._send(conn, "folds_of_users", user_keys, lambda rows: {r["user_key"]: r for r in rows})
 
     def unfolded_facts_of_users(self, conn, user_keys: Sequence[str],
-                                versions: dict[str, str] | None = None) -> dict[str, list[AcceptedFact]]:
+                                versions: dict[str, str] | None = None) -> Pending[dict[str, list[AcceptedFact]]]:
         """{user key: the user's accepted candidates not folded yet (`folded_at` NULL), from every partition}.
-        `versions`, when given, receives {candidate_id: row version (xmin)} of each (for `record_fold`)."""
-        return _by_user(_accepted_facts(conn.execute(
-            self.query(conn, "unfolded_candidates_of_users"), {"user_keys": list(user_keys)}), versions))
+        `versions`, when given, receives {candidate_id: row version (xmin)} of each (for `record_fold`) when
+        the result is read."""
+        return self._send(conn, "unfolded_candidates_of_users", user_keys,
+                          lambda rows: _by_user(_accepted_facts(rows, versions)))
 
-    def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    def accepted_facts_of_users(self, conn, user_keys: Sequence[str],
+                                versions: dict[str, str] | None = None) -> Pending[dict[str, list[AcceptedFact]]]:
+        """{user key: every accepted candidate of the user, from every partition} (a full fold's input); users
+        without any are absent. `versions`, when given, receives {candidate_id: row version} of those not folded
+        yet (for `record_fold`) when the result is read."""
+        return self._send(conn, "accepted_candidates_of_users", user_keys,
+                          lambda rows: _by_user(_accepted_facts(rows, versions)))
+
+    def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, list[dict[str, Any]]]]:
         """{user key: the user's active versions (`facts_of_users` columns plus `position`, the creating
         candidate's), in the order a fold created them: their candidates' said order (AcceptedFact.said_order)}."""
-        grouped = _by_user(conn.execute(self.query(conn, "active_facts_of_users"), {"user_keys": list(user_keys)}))
-        return {user: sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0, r["source_session"],
-                                                  r["position"], r["candidate_id"]))
-                for user, rows in grouped.items()}
+        def in_said_order(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+            return {user: sorted(rows, key=lambda r: (r["valid_from"], r["quote_message_id"] or 0,
+                                                      r["source_session"], r["position"], r["candidate_id"]))
+                    for user, rows in _by_user(rows).items()}
+        return self._send(conn, "active_facts_of_users", user_keys, in_said_order)
 
-    def fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    def fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, list[dict[str, Any]]]]:
         """{user key: every `agent_facts` row of the user (`facts_of_users` columns)}."""
-        return _by_user(conn.execute(self.query(conn, "facts_of_users"), {"user_keys": list(user_keys)}))
+        return self._send(conn, "facts_of_users", user_keys, _by_user)
 
     def record_fold(self, conn, folds: Sequence[FoldRecord]) -> None:
         """Record a batch of users' folds in one statement: mark the candidates each folded now
