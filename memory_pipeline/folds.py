@@ -91,8 +91,9 @@ class FoldInputs:
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                      ttl_days: Mapping[str, int]) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
-    read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and new
-    candidates, then what the decision needs (active rows, or every row and candidate, and forget requests).
+    read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and
+    unfolded candidates, then what the decision needs (active rows, or every row and the folded candidates, and
+    forget requests).
     Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
     ends."""
     rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
@@ -110,10 +111,9 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
                                       versions={f.candidate_id: versions[f.candidate_id] for f in new})
     growing = [u for u, i in inputs.items() if i.incremental and i.new]
     scratch = [u for u, i in inputs.items() if not i.incremental]
-    read: dict[str, str] = {}  # the versions of what the full folds fold, as this read saw them
     active_rows = store.active_fact_rows_of_users(conn, growing) if growing else None
     every_row = store.fact_rows_of_users(conn, scratch) if scratch else None
-    accepted = store.accepted_facts_of_users(conn, scratch, read) if scratch else None
+    folded = store.folded_facts_of_users(conn, scratch) if scratch else None
     filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
     # Read last: its round trip brings the rows of the reads sent above.
     for user_key, forgotten in erasure.forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
@@ -122,11 +122,9 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
         inputs[user_key].rows = rows
     for user_key, rows in every_row.result().items() if every_row else ():
         inputs[user_key].rows = rows
-    for user_key, facts in accepted.result().items() if accepted else ():
-        inputs[user_key].facts = facts
-    for user_key in scratch:
-        inputs[user_key].versions = {f.candidate_id: read[f.candidate_id] for f in inputs[user_key].facts
-                                     if f.candidate_id in read}
+    folded_facts = folded.result() if folded else {}
+    for user_key in scratch:  # every accepted candidate: the unfolded ones read above, and the folded ones
+        inputs[user_key].facts = inputs[user_key].new + folded_facts.get(user_key, [])
     return inputs
 
 

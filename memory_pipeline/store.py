@@ -548,13 +548,11 @@ class Store:
         return self._send(conn, "unfolded_candidates_of_users", user_keys,
                           lambda rows: _by_user(_accepted_facts(rows, versions)))
 
-    def accepted_facts_of_users(self, conn, user_keys: Sequence[str],
-                                versions: dict[str, str] | None = None) -> Pending[dict[str, list[AcceptedFact]]]:
-        """{user key: every accepted candidate of the user, from every partition} (a full fold's input); users
-        without any are absent. `versions`, when given, receives {candidate_id: row version} of those not folded
-        yet (for `record_fold`) when the result is read."""
-        return self._send(conn, "accepted_candidates_of_users", user_keys,
-                          lambda rows: _by_user(_accepted_facts(rows, versions)))
+    def folded_facts_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, list[AcceptedFact]]]:
+        """{user key: the user's accepted candidates already folded (`folded_at` set), from every partition}; with
+        `unfolded_facts_of_users`, every accepted candidate of the user (a full fold's input)."""
+        return self._send(conn, "folded_candidates_of_users", user_keys,
+                          lambda rows: _by_user(_accepted_facts(rows, None)))
 
     def active_fact_rows_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, list[dict[str, Any]]]]:
         """{user key: the user's active versions (`facts_of_users` columns plus `position`, the creating

@@ -316,13 +316,12 @@ FROM (SELECT c.conversation_id,
 JOIN {schema}.conversations AS v USING (conversation_id)
 ORDER BY v.conversation_id;
 
--- name: accepted_candidates_of_users
--- row_version: the xmin of a candidate not folded yet (NULL for a folded one), as unfolded_candidates_of_users.
+-- name: folded_candidates_of_users
+-- The accepted candidates already folded (a full fold's input besides the unfolded ones, read apart).
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position, retraction,
-       CASE WHEN folded_at IS NULL THEN xmin::text END AS row_version
+       conversation_id, said_at, position, retraction, NULL::text AS row_version
 FROM {schema}.fact_candidates
-WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL;
+WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL AND folded_at IS NOT NULL;
 
 -- name: lock_erasure_shared
 -- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
