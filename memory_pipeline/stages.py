@@ -565,9 +565,9 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     failing embedding request leaves them NULL)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
     totals: Counter[str] = Counter()
-    for start in range(0, len(users), FOLD_BATCH):
+    for start in range(0, len(users), FOLD_COMMIT):
         with conn.transaction():
-            totals.update(reconcile_users(store, conn, users[start:start + FOLD_BATCH]))
+            totals.update(reconcile_users(store, conn, users[start:start + FOLD_COMMIT]))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
     # New active versions are labelled as they are inserted; index_new_facts labels the rest.
@@ -589,12 +589,15 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     })
 
 
-# Users folded per transaction by active_facts: their reads are one statement per kind for the whole batch, and
-# one commit serves them all (per user, the round trips cost more than the fold itself: 5 ms a user at 100k
-# messages, against 2 ms batched). A failure rolls back at most this many users' folds; the re-run folds them
-# again. Memory: a batch of users folded from scratch holds all their candidates and versions at once (measured:
-# 100 users with a year of history each, 730 candidates, took 150 MiB; 25 keep it under 40 MiB).
+# Users folded together (FOLD_BATCH) and per transaction (FOLD_COMMIT) by active_facts. A batch's reads are one
+# statement per kind, and so are its writes (per user, the round trips cost more than the fold itself: 5 ms a
+# user at 100k messages, against 2 ms batched). Memory: a batch of users folded from scratch holds all their
+# candidates and versions at once (measured: 100 users with a year of history each, 730 candidates, took 150 MiB;
+# 25 keep it under 40 MiB). A commit waits for its WAL flush (~4 ms on the benchmark machine, 66 of them at 100k
+# messages with a commit per batch) and holds the users' locks until then; a failure rolls back at most
+# FOLD_COMMIT users' folds, which the re-run folds again.
 FOLD_BATCH = 25
+FOLD_COMMIT = 200
 
 
 def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
@@ -603,18 +606,28 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     (`folds.fold_users`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
     the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
-    deleted candidates make the fold start from scratch). Then their fold inputs are read together
-    (`folds.read_fold_inputs`) and folded (`folds.fold_users`). Returns its counts."""
-    if lock:
+    deleted candidates make the fold start from scratch). Then they are folded FOLD_BATCH at a time: their fold
+    inputs read together (`folds.read_fold_inputs`), then folded and written (`folds.fold_users`). Returns the
+    summed `folds.fold_users` counts."""
+    totals: Counter[str] = Counter()
+    erase = store.settings.erase_on_retraction
+    if lock and erase:
         with conn.pipeline(), conn.cursor() as cur:
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
-    if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
+    if erase:  # outside pipeline mode: it reads its deletions' row counts
         for user_key in user_keys:
             erasure.erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
+    # Pipeline mode: statements whose results are not read (the locks, the writes) travel with the next read or
+    # the commit.
     with conn.pipeline():
-        inputs = folds.read_fold_inputs(store, conn, user_keys, DEFAULT_TTL_DAYS)
-        return folds.fold_users(store, conn, DEFAULT_TTL_DAYS, inputs)
+        if lock and not erase:
+            with conn.cursor() as cur:
+                cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
+        for start in range(0, len(user_keys), FOLD_BATCH):
+            batch = user_keys[start:start + FOLD_BATCH]
+            inputs = folds.read_fold_inputs(store, conn, batch, DEFAULT_TTL_DAYS)
+            totals.update(folds.fold_users(store, conn, DEFAULT_TTL_DAYS, inputs))
+    return totals
 
 
 def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> Counter[str]:

@@ -116,12 +116,15 @@ steps = st.lists(st.tuples(st.sampled_from(["day", "day", "day", "drop", "forget
 
 
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=events, order=st.permutations(range(5)), more=steps, batch=st.sampled_from([1, 100]))
+@given(history=events, order=st.permutations(range(5)), more=steps,
+       batch=st.sampled_from([(1, 1), (1, 100), (100, 100)]))
 def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, history, order, more, batch):
-    # batch: users folded per transaction by active_facts (their reads shared): one each, or both together.
+    # batch: (users folded together, their reads and writes shared; users per transaction) in active_facts: one
+    # user per transaction, both in one transaction folded one after the other, or both folded together.
     night = Night(make_settings())
     plan = [("day", d) for d in order] + more
-    saved, stages.FOLD_BATCH = stages.FOLD_BATCH, batch
+    saved = stages.FOLD_BATCH, stages.FOLD_COMMIT
+    stages.FOLD_BATCH, stages.FOLD_COMMIT = batch
     try:
         for kind, day in plan:
             if kind == "forget":
@@ -131,7 +134,7 @@ def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, hi
                 night.reconcile(day)
             assert night.facts() == night.facts_from_scratch(), (kind, day, batch)
     finally:
-        stages.FOLD_BATCH = saved
+        stages.FOLD_BATCH, stages.FOLD_COMMIT = saved
 
 
 def test_each_case_takes_its_path_and_a_night_writes_only_what_changes(make_settings):
