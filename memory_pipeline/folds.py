@@ -36,7 +36,7 @@ from memory_pipeline.domain.reconcile import (
     continue_fold,
     reconcile_user,
 )
-from memory_pipeline.store import FactChange, FoldRecord, Store
+from memory_pipeline.store import FactChange, FoldRecord, Pending, Store
 
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
@@ -128,31 +128,44 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     return inputs
 
 
-def fold_users(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int],
-               inputs: Mapping[str, FoldInputs]) -> Counter[str]:
-    """Bring these users' `agent_facts` up to their accepted candidates (minus forgotten ones), each
-    incrementally when it can (module docstring), writing all of them with one statement per kind
-    (`Store.apply_fact_versions_of_users`, `Store.record_fold`). Call inside a transaction holding their
-    `Store.lock_user` locks; `inputs` are their `read_fold_inputs` under the same `ttl_days`. Returns the summed
-    `Store.apply_fact_versions_of_users` counts plus `folded_incrementally` / `folded_from_scratch` (users)."""
+@dataclass
+class FoldPlan:
+    """What folding a batch of users writes (`plan_folds`): their fact versions (`changes`), their fold records
+    (`records`) and the users folded each way (`counts`: folded_incrementally, folded_from_scratch)."""
+
+    changes: list[FactChange]
+    records: list[FoldRecord]
+    counts: Counter[str]
+
+
+def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int],
+               inputs: Mapping[str, FoldInputs]) -> FoldPlan:
+    """Fold these users' candidates (minus forgotten ones) on what they hold, each incrementally when it can
+    (module docstring); `inputs` are their `read_fold_inputs` under the same `ttl_days`. Writes nothing."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-    totals: Counter[str] = Counter(inserted=0, updated=0, deleted=0, newly_superseded=0, folded_incrementally=0,
-                                   folded_from_scratch=0)
-    changes: list[FactChange] = []
-    records: list[FoldRecord] = []
+    plan = FoldPlan([], [], Counter(folded_incrementally=0, folded_from_scratch=0))
     for user_key, i in inputs.items():
         facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
         if not i.incremental:
-            changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
+            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
         elif i.new:
-            changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
-                                                              ttl_days, near.same), i.rows, full=False))
-        totals["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
+            plan.changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
+                                                                   ttl_days, near.same), i.rows, full=False))
+        plan.counts["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
         if i.incremental and not i.new:
             continue  # nothing new: the watermark stays as it is
         # every candidate read, forgotten ones included: they are settled too
         last: AcceptedFact | None = max(i.facts, key=lambda f: f.said_order, default=None)
-        records.append(FoldRecord(user_key, i.versions, last, i.rule, i.fold["fold_requests"] if i.fold else ()))
-    totals.update(store.apply_fact_versions_of_users(conn, changes))
-    store.record_fold(conn, records)
-    return totals
+        plan.records.append(FoldRecord(user_key, i.versions, last, i.rule,
+                                       i.fold["fold_requests"] if i.fold else ()))
+    return plan
+
+
+def send_folds(store: Store, conn: psycopg.Connection, plan: FoldPlan) -> Pending[dict[str, int]]:
+    """Write a `plan_folds` plan: its fact versions (`Store.send_fact_versions_of_users`) and fold records
+    (`Store.record_fold`), one statement per kind for the whole batch. Call inside the transaction holding the
+    users' `Store.lock_user` locks, under which their inputs were read. In pipeline mode nothing waits but the
+    links of superseded versions, sent by `result()`; it returns the fact versions' counts."""
+    pending = store.send_fact_versions_of_users(conn, plan.changes)
+    store.record_fold(conn, plan.records)
+    return pending

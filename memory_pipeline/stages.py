@@ -603,12 +603,13 @@ FOLD_COMMIT = 200
 def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                     lock: bool = True) -> Counter[str]:
     """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
-    (`folds.fold_users`: incrementally when it can), in one transaction (call inside it). `lock` takes their
+    (`folds.plan_folds`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
     the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
     deleted candidates make the fold start from scratch). Then they are folded FOLD_BATCH at a time: their fold
-    inputs read together (`folds.read_fold_inputs`), then folded and written (`folds.fold_users`). Returns the
-    summed `folds.fold_users` counts."""
+    inputs read together (`folds.read_fold_inputs`), folded (`folds.plan_folds`) and written (`folds.send_folds`).
+    Returns the summed counts: `Store.send_fact_versions_of_users`'s, and users folded_incrementally /
+    folded_from_scratch."""
     totals: Counter[str] = Counter()
     erase = store.settings.erase_on_retraction
     if lock and erase:
@@ -623,16 +624,28 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
         if lock and not erase:
             with conn.cursor() as cur:
                 cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
-        for start in range(0, len(user_keys), FOLD_BATCH):
-            batch = user_keys[start:start + FOLD_BATCH]
-            inputs = folds.read_fold_inputs(store, conn, batch, DEFAULT_TTL_DAYS)
-            totals.update(folds.fold_users(store, conn, DEFAULT_TTL_DAYS, inputs))
+        # Batch i is folded in Python while the server writes batch i-1 (sent without waiting); batch i+1 is read
+        # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
+        # batches share no row.
+        batches = [user_keys[start:start + FOLD_BATCH] for start in range(0, len(user_keys), FOLD_BATCH)]
+        inputs = folds.read_fold_inputs(store, conn, batches[0], DEFAULT_TTL_DAYS) if batches else {}
+        writing = None
+        for i in range(len(batches)):
+            plan = folds.plan_folds(store, conn, DEFAULT_TTL_DAYS, inputs)
+            totals.update(plan.counts)
+            if i + 1 < len(batches):
+                inputs = folds.read_fold_inputs(store, conn, batches[i + 1], DEFAULT_TTL_DAYS)
+            if writing is not None:
+                totals.update(writing.result())
+            writing = folds.send_folds(store, conn, plan)
+        if writing is not None:
+            totals.update(writing.result())
     return totals
 
 
 def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> Counter[str]:
     """`reconcile_users` for one user (call inside a transaction; `lock=False` when the caller holds the
-    user's lock). Returns `folds.fold_users` counts."""
+    user's lock). Returns its counts."""
     return reconcile_users(store, conn, [user_key], lock)
 
 

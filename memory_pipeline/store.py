@@ -94,13 +94,13 @@ class Pending(Generic[T]):
     """A read sent to the server whose rows are parsed on `result()`. In pipeline mode the query travels at once
     and its rows come back with the next read, so reads sent one after the other share one round trip."""
 
-    def __init__(self, cursor: psycopg.Cursor, parse: Callable[[Iterable[dict[str, Any]]], T]):
+    def __init__(self, cursor: psycopg.Cursor | None, parse: Callable[[Iterable[dict[str, Any]]], T]):
         self._cursor = cursor
         self._parse = parse
 
     def result(self) -> T:
-        """The parsed rows (read once)."""
-        return self._parse(self._cursor)
+        """The parsed rows (read once; none without a cursor)."""
+        return self._parse(self._cursor if self._cursor is not None else ())
 
 
 class SourceTableMissing(RuntimeError):
@@ -443,12 +443,18 @@ class Store:
         return self.apply_fact_versions_of_users(conn, [FactChange(user_key, desired, existing, full)])
 
     def apply_fact_versions_of_users(self, conn, changes: Sequence[FactChange]) -> dict[str, int]:
+        """`send_fact_versions_of_users` waited for: returns its counts once every statement is sent."""
+        return self.send_fact_versions_of_users(conn, changes).result()
+
+    def send_fact_versions_of_users(self, conn, changes: Sequence[FactChange]) -> Pending[dict[str, int]]:
         """Make `agent_facts` of each change's user equal its `desired` versions, keeping ids of versions that
         stay, writing only rows that change: one statement per kind (delete, update, insert, link) for all these
         users together, whatever their number. Call inside the transaction that took their `lock_user` locks
-        before computing `desired`. Returns summed counts: inserted, updated, deleted, newly_superseded, and
-        `language:<configuration>` (new active versions whose text search configuration was set on insert, by
-        `domain.language.text_search_config`, the rule `embeddings.label_languages` applies to the others).
+        before computing `desired`. In pipeline mode every statement but the links is sent without waiting; the
+        links need the new rows' ids, and are sent by `result()`, which returns the summed counts: inserted,
+        updated, deleted, newly_superseded, and `language:<configuration>` (new active versions whose text
+        search configuration was set on insert, by `domain.language.text_search_config`, the rule
+        `embeddings.label_languages` applies to the others). Call `result()` before the transaction ends.
 
         A change's `existing`: None compares with every row of the user and deletes rows `desired` lacks (a full
         fold); rows of `facts_of_users` shape (an incremental fold's active rows, each in `desired`) compare with
@@ -480,7 +486,7 @@ class Store:
                 elif any(row[k] != getattr(v, k) for k in _VERSION_FIELDS):
                     counts["newly_superseded"] += row["superseded_at"] is None and v.superseded_at is not None
                     (staying_active if v.superseded_at is None else becoming_superseded).append((row["id"], v))
-            plans.append((change.user_key, by_key, wanted))
+            plans.append((by_key, wanted))
         counts["deleted"] = len(stale)
         counts["updated"] = len(becoming_superseded) + len(staying_active)
         counts["inserted"] = len(inserts)
@@ -489,21 +495,23 @@ class Store:
                 cur.execute(self.query(conn, "delete_facts"), {"ids": stale})
             if becoming_superseded:
                 cur.execute(self.query(conn, "update_facts"), _version_columns(becoming_superseded))
-            new_ids: dict[tuple, int] = {}
-            if inserts:
-                configs = [text_search_config(v.fact) if v.superseded_at is None else None for v in inserts]
-                counts.update(f"language:{c}" for c in configs if c is not None)
-                rows = cur.execute(self.query(conn, "insert_facts"), {
-                    **_version_columns([(None, v) for v in inserts]),
-                    "user_key": [v.user_key for v in inserts], "category": [v.category for v in inserts],
-                    "fact": [v.fact for v in inserts], "valid_from": [v.valid_from for v in inserts],
-                    "fts_config": configs}).fetchall()
-                # Rows come back by their natural key: one insert per (user, category, fact, valid_from).
-                new_ids = {(r["user_key"], r["category"], r["fact"], r["valid_from"]): r["id"] for r in rows}
-            if staying_active:
-                cur.execute(self.query(conn, "update_facts"), _version_columns(staying_active))
+        inserting = None
+        if inserts:
+            configs = [text_search_config(v.fact) if v.superseded_at is None else None for v in inserts]
+            counts.update(f"language:{c}" for c in configs if c is not None)
+            inserting = conn.execute(self.query(conn, "insert_facts"), {
+                **_version_columns([(None, v) for v in inserts]),
+                "user_key": [v.user_key for v in inserts], "category": [v.category for v in inserts],
+                "fact": [v.fact for v in inserts], "valid_from": [v.valid_from for v in inserts],
+                "fts_config": configs}, binary=True)
+        if staying_active:
+            conn.execute(self.query(conn, "update_facts"), _version_columns(staying_active))
+
+        def link(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+            # Rows come back by their natural key: one insert per (user, category, fact, valid_from).
+            new_ids = {(r["user_key"], r["category"], r["fact"], r["valid_from"]): r["id"] for r in rows}
             link_ids, link_targets = [], []
-            for user_key, by_key, wanted in plans:
+            for by_key, wanted in plans:
                 def id_of(key: tuple) -> int | None:  # the id of a version in `wanted` (None: not one of them)
                     if key not in wanted:
                         return None
@@ -520,8 +528,10 @@ class Store:
                         link_ids.append(id_of(key))
                         link_targets.append(target)
             if link_ids:
-                cur.execute(self.query(conn, "link_superseded_by"), {"ids": link_ids, "superseded_by": link_targets})
-        return dict(counts)
+                conn.execute(self.query(conn, "link_superseded_by"), {"ids": link_ids, "superseded_by": link_targets})
+            return dict(counts)
+
+        return Pending(inserting, link)
 
     # -- incremental reconciliation -----------------------------------------------------------------------
     def users_to_reconcile(self, conn, day: date) -> list[str]:
