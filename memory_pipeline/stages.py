@@ -593,9 +593,10 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
 # statement per kind, and so are its writes (per user, the round trips cost more than the fold itself: 5 ms a
 # user at 100k messages, against 2 ms batched). Memory: a batch of users folded from scratch holds all their
 # candidates and versions at once (measured: 100 users with a year of history each, 730 candidates, took 150 MiB;
-# 25 keep it under 40 MiB). A commit waits for its WAL flush (~4 ms on the benchmark machine, 66 of them at 100k
-# messages with a commit per batch) and holds the users' locks until then; a failure rolls back at most
-# FOLD_COMMIT users' folds, which the re-run folds again.
+# 25 keep it under 40 MiB), and two batches are held at a time (one written while the next is read). A commit
+# waits for its WAL flush (an fdatasync took 3.6 ms on the benchmark machine: 66 of them at 100k messages with a
+# commit per batch) and holds the users' locks until then; a failure rolls back at most FOLD_COMMIT users' folds,
+# which the re-run folds again.
 FOLD_BATCH = 25
 FOLD_COMMIT = 200
 

@@ -91,15 +91,16 @@ class FoldRecord:
 
 
 class Pending(Generic[T]):
-    """A read sent to the server whose rows are parsed on `result()`. In pipeline mode the query travels at once
-    and its rows come back with the next read, so reads sent one after the other share one round trip."""
+    """A statement sent to the server whose rows are parsed on `result()` (None: no statement, nothing to read).
+    In pipeline mode it travels at once and its rows come back with the next read, so reads sent one after the
+    other share one round trip, and a write's result is waited for only when it is needed."""
 
     def __init__(self, cursor: psycopg.Cursor | None, parse: Callable[[Iterable[dict[str, Any]]], T]):
         self._cursor = cursor
         self._parse = parse
 
     def result(self) -> T:
-        """The parsed rows (read once; none without a cursor)."""
+        """The parsed rows (read once)."""
         return self._parse(self._cursor if self._cursor is not None else ())
 
 
