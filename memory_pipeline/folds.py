@@ -19,6 +19,7 @@ last candidate folded, the rule, and `needs_refold`; `fold_requests` holds the t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ from memory_pipeline.domain.reconcile import (
     continue_fold,
     reconcile_user,
 )
-from memory_pipeline.store import Store
+from memory_pipeline.store import FactChange, FoldRecord, Pending, Store
 
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
@@ -90,12 +91,16 @@ class FoldInputs:
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                      ttl_days: Mapping[str, int]) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
-    read, `= ANY`). Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are
-    locked until it ends."""
+    read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and
+    unfolded candidates, then what the decision needs (active rows, or every row and the folded candidates, and
+    forget requests).
+    Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
+    ends."""
     rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
-    folds = store.folds_of_users(conn, user_keys)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
-    unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
+    pending_folds = store.folds_of_users(conn, user_keys)
+    pending_unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
+    folds, unfolded = pending_folds.result(), pending_unfolded.result()
     inputs = {}
     for user_key in user_keys:
         fold, new = folds.get(user_key), unfolded.get(user_key, [])
@@ -106,42 +111,61 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
                                       versions={f.candidate_id: versions[f.candidate_id] for f in new})
     growing = [u for u, i in inputs.items() if i.incremental and i.new]
     scratch = [u for u, i in inputs.items() if not i.incremental]
-    for user_key, rows in store.active_fact_rows_of_users(conn, growing).items() if growing else ():
-        inputs[user_key].rows = rows
-    if scratch:
-        for user_key, rows in store.fact_rows_of_users(conn, scratch).items():
-            inputs[user_key].rows = rows
-        read: dict[str, str] = {}  # the versions of what the full fold folds, as this read saw them
-        for user_key, facts in store.accepted_facts_of_users(conn, scratch, read).items():
-            inputs[user_key].facts = facts
-        for user_key in scratch:
-            inputs[user_key].versions = {f.candidate_id: read[f.candidate_id] for f in inputs[user_key].facts
-                                         if f.candidate_id in read}
+    active_rows = store.active_fact_rows_of_users(conn, growing) if growing else None
+    every_row = store.fact_rows_of_users(conn, scratch) if scratch else None
+    folded = store.folded_facts_of_users(conn, scratch) if scratch else None
     filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
+    # Read last: its round trip brings the rows of the reads sent above.
     for user_key, forgotten in erasure.forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
         inputs[user_key].forgotten = forgotten
+    for user_key, rows in active_rows.result().items() if active_rows else ():
+        inputs[user_key].rows = rows
+    for user_key, rows in every_row.result().items() if every_row else ():
+        inputs[user_key].rows = rows
+    folded_facts = folded.result() if folded else {}
+    for user_key in scratch:  # every accepted candidate: the unfolded ones read above, and the folded ones
+        inputs[user_key].facts = inputs[user_key].new + folded_facts.get(user_key, [])
     return inputs
 
 
-def fold_user(store: Store, conn: psycopg.Connection, user_key: str, ttl_days: Mapping[str, int],
-              inputs: FoldInputs) -> dict[str, int]:
-    """Bring one user's `agent_facts` up to their accepted candidates (minus forgotten ones), incrementally when
-    it can (module docstring). Call inside a transaction holding `Store.lock_user`; `inputs` are this user's
-    `read_fold_inputs` under the same `ttl_days`. Returns `Store.apply_fact_versions` counts plus
-    `folded_incrementally` / `folded_from_scratch` (0 or 1 each)."""
+@dataclass
+class FoldPlan:
+    """What folding a batch of users writes (`plan_folds`): their fact versions (`changes`), their fold records
+    (`records`) and the users folded each way (`counts`: folded_incrementally, folded_from_scratch)."""
+
+    changes: list[FactChange]
+    records: list[FoldRecord]
+    counts: Counter[str]
+
+
+def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int],
+               inputs: Mapping[str, FoldInputs]) -> FoldPlan:
+    """Fold these users' candidates (minus forgotten ones) on what they hold, each incrementally when it can
+    (module docstring); `inputs` are their `read_fold_inputs` under the same `ttl_days`. Writes nothing."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-    facts = without_forgotten(inputs.facts, inputs.forgotten, store.id_salt(conn)) if inputs.forgotten else inputs.facts
-    if inputs.incremental:
-        if not inputs.new:
-            return {"inserted": 0, "updated": 0, "deleted": 0, "newly_superseded": 0,
-                    "folded_incrementally": 1, "folded_from_scratch": 0}
-        desired = continue_fold([version_from_row(r) for r in inputs.rows], facts, ttl_days, near.same)
-        counts = store.apply_fact_versions(conn, user_key, desired, existing=inputs.rows, full=False)
-    else:
-        counts = store.apply_fact_versions(conn, user_key, reconcile_user(facts, ttl_days, near.same),
-                                           existing=inputs.rows, full=True)
-    folded = inputs.facts  # every candidate read, forgotten ones included: they are settled too
-    last: AcceptedFact | None = max(folded, key=lambda f: f.said_order, default=None)
-    store.record_fold(conn, user_key, inputs.versions, last, inputs.rule,
-                      inputs.fold["fold_requests"] if inputs.fold else ())
-    return {**counts, "folded_incrementally": int(inputs.incremental), "folded_from_scratch": int(not inputs.incremental)}
+    plan = FoldPlan([], [], Counter(folded_incrementally=0, folded_from_scratch=0))
+    for user_key, i in inputs.items():
+        facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
+        if not i.incremental:
+            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
+        elif i.new:
+            plan.changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
+                                                                   ttl_days, near.same), i.rows, full=False))
+        plan.counts["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
+        if i.incremental and not i.new:
+            continue  # nothing new: the watermark stays as it is
+        # every candidate read, forgotten ones included: they are settled too
+        last: AcceptedFact | None = max(i.facts, key=lambda f: f.said_order, default=None)
+        plan.records.append(FoldRecord(user_key, i.versions, last, i.rule,
+                                       i.fold["fold_requests"] if i.fold else ()))
+    return plan
+
+
+def send_folds(store: Store, conn: psycopg.Connection, plan: FoldPlan) -> Pending[dict[str, int]]:
+    """Write a `plan_folds` plan: its fact versions (`Store.send_fact_versions_of_users`) and fold records
+    (`Store.record_fold`), one statement per kind for the whole batch. Call inside the transaction holding the
+    users' `Store.lock_user` locks, under which their inputs were read. In pipeline mode nothing waits but the
+    links of superseded versions, sent by `result()`; it returns the fact versions' counts."""
+    pending = store.send_fact_versions_of_users(conn, plan.changes)
+    store.record_fold(conn, plan.records)
+    return pending

@@ -560,15 +560,20 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     """Reconcile every user of the day (and every user whose folded candidates changed since: `folds`), so the
     result does not depend on the order partitions ran in: a user's new candidates are folded on top of their
     active facts when all are said after what was folded, else the user is folded from all their accepted
-    candidates (any day). Then label new facts' text search language and, with an `embedder`, embed them
-    (`embeddings.index_new_facts`; a failing embedding request leaves them NULL)."""
+    candidates (any day). New active versions get their text search language as they are inserted; then the
+    other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
+    failing embedding request leaves them NULL)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
     totals: Counter[str] = Counter()
-    for start in range(0, len(users), FOLD_BATCH):
+    for start in range(0, len(users), FOLD_COMMIT):
         with conn.transaction():
-            totals.update(reconcile_users(store, conn, users[start:start + FOLD_BATCH]))
+            totals.update(reconcile_users(store, conn, users[start:start + FOLD_COMMIT]))
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
+    # New active versions are labelled as they are inserted; index_new_facts labels the rest.
+    labelled = Counter({key.removeprefix("language:"): n for key, n in totals.items() if key.startswith("language:")})
+    labelled.update(recall_index["facts_language_labelled"])
+    recall_index["facts_language_labelled"] = dict(sorted(labelled.items()))
     return StageResult({
         "users_reconciled": len(users),
         "users_folded_incrementally": totals["folded_incrementally"],
@@ -584,40 +589,64 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     })
 
 
-# Users folded per transaction by active_facts: their reads are one statement per kind for the whole batch, and
-# one commit serves them all (per user, the round trips cost more than the fold itself: 5 ms a user at 100k
-# messages, against 2 ms batched). A failure rolls back at most this many users' folds; the re-run folds them
-# again. Memory: a batch of users folded from scratch holds all their candidates and versions at once (measured:
-# 100 users with a year of history each, 730 candidates, took 150 MiB; 25 keep it under 40 MiB).
+# Users folded together (FOLD_BATCH) and per transaction (FOLD_COMMIT) by active_facts. A batch's reads are one
+# statement per kind, and so are its writes (per user, the round trips cost more than the fold itself: 5 ms a
+# user at 100k messages, against 2 ms batched). Memory: a batch of users folded from scratch holds all their
+# candidates and versions at once (measured: 100 users with a year of history each, 730 candidates, took 150 MiB;
+# 25 keep it under 40 MiB), and two batches are held at a time (one written while the next is read). A commit
+# waits for its WAL flush (an fdatasync took 3.6 ms on the benchmark machine: 66 of them at 100k messages with a
+# commit per batch) and holds the users' locks until then; a failure rolls back at most FOLD_COMMIT users' folds,
+# which the re-run folds again.
 FOLD_BATCH = 25
+FOLD_COMMIT = 200
 
 
 def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
                     lock: bool = True) -> Counter[str]:
     """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
-    (`folds.fold_user`: incrementally when it can), in one transaction (call inside it). `lock` takes their
+    (`folds.plan_folds`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
     the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
-    deleted candidates make the fold start from scratch). Then their fold inputs are read together
-    (`folds.read_fold_inputs`) and each user folded. Returns the summed `folds.fold_user` counts."""
+    deleted candidates make the fold start from scratch). Then they are folded FOLD_BATCH at a time: their fold
+    inputs read together (`folds.read_fold_inputs`), folded (`folds.plan_folds`) and written (`folds.send_folds`).
+    Returns the summed counts: `Store.send_fact_versions_of_users`'s, and users folded_incrementally /
+    folded_from_scratch."""
     totals: Counter[str] = Counter()
-    if lock:
+    erase = store.settings.erase_on_retraction
+    if lock and erase:
         with conn.pipeline(), conn.cursor() as cur:
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
-    if store.settings.erase_on_retraction:  # outside pipeline mode: it reads its deletions' row counts
+    if erase:  # outside pipeline mode: it reads its deletions' row counts
         for user_key in user_keys:
             erasure.erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
+    # Pipeline mode: statements whose results are not read (the locks, the writes) travel with the next read or
+    # the commit.
     with conn.pipeline():
-        inputs = folds.read_fold_inputs(store, conn, user_keys, DEFAULT_TTL_DAYS)
-        for user_key in user_keys:
-            totals.update(folds.fold_user(store, conn, user_key, DEFAULT_TTL_DAYS, inputs[user_key]))
+        if lock and not erase:
+            with conn.cursor() as cur:
+                cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
+        # Batch i is folded in Python while the server writes batch i-1 (sent without waiting); batch i+1 is read
+        # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
+        # batches share no row.
+        batches = [user_keys[start:start + FOLD_BATCH] for start in range(0, len(user_keys), FOLD_BATCH)]
+        inputs = folds.read_fold_inputs(store, conn, batches[0], DEFAULT_TTL_DAYS) if batches else {}
+        writing = None
+        for i in range(len(batches)):
+            plan = folds.plan_folds(store, conn, DEFAULT_TTL_DAYS, inputs)
+            totals.update(plan.counts)
+            if i + 1 < len(batches):
+                inputs = folds.read_fold_inputs(store, conn, batches[i + 1], DEFAULT_TTL_DAYS)
+            if writing is not None:
+                totals.update(writing.result())
+            writing = folds.send_folds(store, conn, plan)
+        if writing is not None:
+            totals.update(writing.result())
     return totals
 
 
 def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lock: bool = True) -> Counter[str]:
     """`reconcile_users` for one user (call inside a transaction; `lock=False` when the caller holds the
-    user's lock). Returns `folds.fold_user` counts."""
+    user's lock). Returns its counts."""
     return reconcile_users(store, conn, [user_key], lock)
 
 

@@ -116,12 +116,15 @@ steps = st.lists(st.tuples(st.sampled_from(["day", "day", "day", "drop", "forget
 
 
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=events, order=st.permutations(range(5)), more=steps, batch=st.sampled_from([1, 100]))
+@given(history=events, order=st.permutations(range(5)), more=steps,
+       batch=st.sampled_from([(1, 1), (1, 100), (100, 100)]))
 def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, history, order, more, batch):
-    # batch: users folded per transaction by active_facts (their reads shared): one each, or both together.
+    # batch: (users folded together, their reads and writes shared; users per transaction) in active_facts: one
+    # user per transaction, both in one transaction folded one after the other, or both folded together.
     night = Night(make_settings())
     plan = [("day", d) for d in order] + more
-    saved, stages.FOLD_BATCH = stages.FOLD_BATCH, batch
+    saved = stages.FOLD_BATCH, stages.FOLD_COMMIT
+    stages.FOLD_BATCH, stages.FOLD_COMMIT = batch
     try:
         for kind, day in plan:
             if kind == "forget":
@@ -131,7 +134,7 @@ def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, hi
                 night.reconcile(day)
             assert night.facts() == night.facts_from_scratch(), (kind, day, batch)
     finally:
-        stages.FOLD_BATCH = saved
+        stages.FOLD_BATCH, stages.FOLD_COMMIT = saved
 
 
 def test_each_case_takes_its_path_and_a_night_writes_only_what_changes(make_settings):
@@ -171,4 +174,63 @@ def test_a_changed_fold_rule_folds_from_scratch(make_settings):
         conn.execute(sql.SQL("UPDATE {}.fact_folds SET fold_rule = 'v0'").format(night.schema))
     night.store_day(history, 2)
     assert night.reconcile(2)["users_folded_from_scratch"] == 1
+    assert night.facts() == night.facts_from_scratch()
+
+
+def test_new_active_versions_are_labelled_on_insert_as_label_languages_labels_them(make_settings):
+    """A fold inserts each new active version with the text search configuration `label_languages` would give
+    it (`text_search_config` of its text), and a version inserted already superseded without one (the labelling
+    rule covers active facts only); the stage's metadata counts them, and nothing is left for
+    `label_languages`."""
+    from memory_pipeline.domain.language import text_search_config
+    from memory_pipeline.embeddings import label_languages
+
+    night = Night(make_settings())
+    french = ("preference", None, None, "L'utilisateur préfère les factures en PDF.")
+    history = [(0, 1, 10, FACT_POOL[0]), (0, 1, 20, FACT_POOL[1]), (0, 1, 30, french), (1, 1, 10, FACT_POOL[5])]
+    night.store_day(history, 1)
+    metadata = night.reconcile(1)
+    with night.pool.connection() as conn:
+        rows = conn.execute(sql.SQL("SELECT fact, superseded_at, fts_config::text AS config FROM {}.agent_facts")
+                            .format(night.schema)).fetchall()
+        assert label_languages(night.store, conn) == {}
+    labels = {r["fact"]: r["config"] for r in rows}
+    assert labels == {FACT_POOL[0][3]: None,  # superseded by phone within the same night
+                      FACT_POOL[1][3]: "english", FACT_POOL[5][3]: "english", french[3]: "french"}
+    assert all(r["config"] == text_search_config(r["fact"]) for r in rows if r["superseded_at"] is None)
+    assert metadata["facts_language_labelled"] == {"english": 2, "french": 1}
+
+
+def test_a_batch_records_each_users_fold_and_flags_only_the_user_whose_candidate_changed(make_settings,
+                                                                                          monkeypatch):
+    """Two users folded in one batch (one `record_fold` statement): another process deletes a candidate of the
+    first user that the fold read unfolded, before the fold records itself. Only that user is flagged
+    `needs_refold`; the other's candidates are marked folded and their watermark moves; the next night folds
+    the first from scratch, and both equal a fold from scratch."""
+    night = Night(make_settings())
+    history = [(0, 1, 10, FACT_POOL[0]), (1, 1, 10, FACT_POOL[3]),
+               (0, 2, 10, FACT_POOL[5]), (0, 2, 20, FACT_POOL[7]), (1, 2, 10, FACT_POOL[4])]
+    night.store_day(history, 1)
+    night.reconcile(1)
+    night.store_day(history, 2)
+    real = night.store.record_fold
+
+    def record_fold_after_a_concurrent_deletion(conn, folds):
+        assert sorted(f.user_key for f in folds) == USERS  # both users in one statement
+        with night.pool.connection() as other:  # autocommit: committed before the fold records itself
+            other.execute(sql.SQL("DELETE FROM {}.fact_candidates WHERE user_key = %s AND fact = %s").format(
+                night.schema), (USERS[0], FACT_POOL[7][3]))
+        return real(conn, folds)
+
+    monkeypatch.setattr(night.store, "record_fold", record_fold_after_a_concurrent_deletion)
+    assert night.reconcile(2)["users_folded_incrementally"] == 2
+    monkeypatch.setattr(night.store, "record_fold", real)
+    with night.pool.connection() as conn:
+        folds = {r["user_key"]: r for r in conn.execute(sql.SQL(
+            "SELECT user_key, needs_refold, said_at FROM {}.fact_folds").format(night.schema))}
+        unfolded = conn.execute(sql.SQL("SELECT user_key FROM {}.fact_candidates WHERE folded_at IS NULL").format(
+            night.schema)).fetchall()
+    assert (folds[USERS[0]]["needs_refold"], folds[USERS[1]]["needs_refold"]) == (True, False)
+    assert folds[USERS[1]]["said_at"].date() == DAYS[2] and unfolded == []
+    assert night.reconcile(3)["users_folded_from_scratch"] == 1
     assert night.facts() == night.facts_from_scratch()

@@ -316,13 +316,12 @@ FROM (SELECT c.conversation_id,
 JOIN {schema}.conversations AS v USING (conversation_id)
 ORDER BY v.conversation_id;
 
--- name: accepted_candidates_of_users
--- row_version: the xmin of a candidate not folded yet (NULL for a folded one), as unfolded_candidates_of_users.
+-- name: folded_candidates_of_users
+-- The accepted candidates already folded (a full fold's input besides the unfolded ones, read apart).
 SELECT candidate_id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker,
-       conversation_id, said_at, position, retraction,
-       CASE WHEN folded_at IS NULL THEN xmin::text END AS row_version
+       conversation_id, said_at, position, retraction, NULL::text AS row_version
 FROM {schema}.fact_candidates
-WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL;
+WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND said_at IS NOT NULL AND folded_at IS NOT NULL;
 
 -- name: lock_erasure_shared
 -- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
@@ -336,25 +335,44 @@ SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, 
        candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
 FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 
--- name: insert_fact
+-- name: insert_facts
+-- New fact versions of a batch of users in one statement (parallel arrays, one element per row); fts_config is
+-- the text search configuration of an active one (NULL: labelled later, or superseded). The natural key returned
+-- maps each id back to its version. Arrays travel in binary format: psycopg dumps a list of 10,000 values that way
+-- ~18x faster than as a text array literal (measured: 0.05 s against 0.86 s for 14 columns), here and below.
 INSERT INTO {schema}.agent_facts
     (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
-     quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id)
-VALUES (%(user_key)s, %(category)s, %(fact)s, %(source_session)s, %(valid_from)s, %(superseded_at)s,
-        %(attribute)s, %(value)s, %(quote)s, %(quote_message_id)s, %(quote_speaker)s, %(last_seen_at)s,
-        %(expires_at)s, %(candidate_id)s)
-RETURNING id;
+     quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
+SELECT u.user_key, u.category, u.fact, u.source_session, u.valid_from, u.superseded_at, u.attribute, u.value,
+       u.quote, u.quote_message_id, u.quote_speaker, u.last_seen_at, u.expires_at, u.candidate_id,
+       u.fts_config::regconfig
+FROM unnest(%(user_key)b::text[], %(category)b::text[], %(fact)b::text[], %(source_session)b::text[],
+            %(valid_from)b::timestamptz[], %(superseded_at)b::timestamptz[], %(attribute)b::text[],
+            %(value)b::text[], %(quote)b::text[], %(quote_message_id)b::bigint[], %(quote_speaker)b::text[],
+            %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[], %(candidate_id)b::text[],
+            %(fts_config)b::text[])
+     AS u (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
+           quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
+RETURNING id, user_key, category, fact, valid_from;
 
--- name: update_fact
-UPDATE {schema}.agent_facts SET
-    attribute = %(attribute)s, value = %(value)s, quote = %(quote)s, quote_message_id = %(quote_message_id)s,
-    quote_speaker = %(quote_speaker)s, source_session = %(source_session)s, candidate_id = %(candidate_id)s,
-    last_seen_at = %(last_seen_at)s, expires_at = %(expires_at)s, superseded_at = %(superseded_at)s
-WHERE id = %(id)s;
+-- name: update_facts
+-- Rewrite fact versions of a batch of users in one statement (parallel arrays by id).
+UPDATE {schema}.agent_facts AS f SET
+    attribute = u.attribute, value = u.value, quote = u.quote, quote_message_id = u.quote_message_id,
+    quote_speaker = u.quote_speaker, source_session = u.source_session, candidate_id = u.candidate_id,
+    last_seen_at = u.last_seen_at, expires_at = u.expires_at, superseded_at = u.superseded_at
+FROM unnest(%(ids)b::bigint[], %(attribute)b::text[], %(value)b::text[], %(quote)b::text[],
+            %(quote_message_id)b::bigint[], %(quote_speaker)b::text[], %(source_session)b::text[],
+            %(candidate_id)b::text[], %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[],
+            %(superseded_at)b::timestamptz[])
+     AS u (id, attribute, value, quote, quote_message_id, quote_speaker, source_session, candidate_id,
+           last_seen_at, expires_at, superseded_at)
+WHERE f.id = u.id;
 
 -- name: link_superseded_by
-UPDATE {schema}.agent_facts SET superseded_by = %(superseded_by)s
-WHERE id = %(id)s AND superseded_by IS DISTINCT FROM %(superseded_by)s;
+UPDATE {schema}.agent_facts AS f SET superseded_by = u.superseded_by
+FROM unnest(%(ids)b::bigint[], %(superseded_by)b::bigint[]) AS u (id, superseded_by)
+WHERE f.id = u.id AND f.superseded_by IS DISTINCT FROM u.superseded_by;
 
 -- name: active_facts_summary
 -- Active = not superseded and time-to-live not over; expired and superseded are counted apart.
@@ -865,32 +883,44 @@ FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (ca
 WHERE f.user_key = ANY(%(user_keys)s) AND f.superseded_at IS NULL;
 
 -- name: record_fold
--- Mark the candidates just folded and move the user's watermark, in one statement (a data-modifying WITH
--- always runs). A candidate is marked only while its row is the version the fold read (xmin): one deleted or
--- changed by another process meanwhile (a re-extraction, a re-split, before it was ever folded, so no trigger
--- flagged it) leaves the user flagged `needs_refold`, or its fact would stay folded in for good. A row another
--- transaction is deleting or changing right now is skipped (SKIP LOCKED), flagging the user too: waiting for it
--- would deadlock when that transaction's trigger waits for this fold's lock on the user's fact_folds row.
-WITH unchanged AS (
-    SELECT c.candidate_id
+-- Mark the candidates a batch of users' folds just folded and move each user's watermark, in one statement (a
+-- data-modifying WITH always runs). A candidate is marked only while its row is the version the fold read (xmin):
+-- one deleted or changed by another process meanwhile (a re-extraction, a re-split, before it was ever folded, so
+-- no trigger flagged it) leaves its user flagged `needs_refold` (a user with more candidates read than marked:
+-- EXCEPT ALL), or its fact would stay folded in for good. A row another transaction is deleting or changing
+-- right now is skipped (SKIP LOCKED), flagging the user too: waiting for it would deadlock when that
+-- transaction's trigger waits for this fold's lock on the user's fact_folds row. Marking a candidate folded does
+-- not fire the refold trigger (it fires on rows already folded).
+WITH read AS (
+    SELECT * FROM unnest(%(read_user_keys)b::text[], %(candidate_ids)b::text[], %(row_versions)b::text[])
+        AS r (user_key, candidate_id, row_version)
+),
+unchanged AS (
+    SELECT c.candidate_id, r.user_key
     FROM {schema}.fact_candidates AS c
-    JOIN unnest(%(candidate_ids)s::text[], %(row_versions)s::text[]) AS r (candidate_id, row_version)
-      ON c.candidate_id = r.candidate_id
+    JOIN read AS r ON c.candidate_id = r.candidate_id
     WHERE c.xmin::text = r.row_version AND c.folded_at IS NULL
     FOR NO KEY UPDATE OF c SKIP LOCKED
 ),
 folded AS (
     UPDATE {schema}.fact_candidates AS c SET folded_at = now()
     FROM unchanged AS u WHERE c.candidate_id = u.candidate_id
-    RETURNING 1
+    RETURNING u.user_key
+),
+missed AS (
+    SELECT user_key FROM read EXCEPT ALL SELECT user_key FROM folded
 ),
 requests_served AS (
-    DELETE FROM {schema}.fold_requests WHERE request_id = ANY(%(fold_requests)s::bigint[])
+    DELETE FROM {schema}.fold_requests WHERE request_id = ANY(%(fold_requests)b::bigint[])
 )
 INSERT INTO {schema}.fact_folds AS f
     (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule, needs_refold)
-VALUES (%(user_key)s, %(said_at)s, %(quote_message_id)s, %(conversation_id)s, %(position)s, %(candidate_id)s,
-        %(fold_rule)s, (SELECT count(*) FROM folded) < cardinality(%(candidate_ids)s::text[]))
+SELECT m.user_key, m.said_at, m.quote_message_id, m.conversation_id, m.position, m.candidate_id, m.fold_rule,
+       m.user_key IN (SELECT user_key FROM missed)
+FROM unnest(%(user_keys)b::text[], %(said_at)b::timestamptz[], %(quote_message_ids)b::bigint[],
+            %(conversation_ids)b::text[], %(positions)b::integer[], %(last_candidate_ids)b::text[],
+            %(fold_rules)b::text[])
+     AS m (user_key, said_at, quote_message_id, conversation_id, position, candidate_id, fold_rule)
 ON CONFLICT (user_key) DO UPDATE SET
     said_at = EXCLUDED.said_at, quote_message_id = EXCLUDED.quote_message_id,
     conversation_id = EXCLUDED.conversation_id, position = EXCLUDED.position, candidate_id = EXCLUDED.candidate_id,
