@@ -11,7 +11,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, closing
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime, timedelta, timezone
 from functools import partial
 from typing import Any, TypeVar
@@ -27,7 +27,7 @@ from memory_pipeline.domain.conversations import (
     rows_by_session_key,
     user_key_mapper,
 )
-from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.embeddings import Embedder, index_new_facts
@@ -60,24 +60,37 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+# What a stored turn (`Store._turn_record`) may hold; the other ParsedRow fields take their defaults, status is
+# "turn" (only turns are stored) and `truncated` follows `quotable_chars`.
+_STORED_TURN_KEYS = frozenset({"message_id", "at", "role", "text", "tool_evidence", "sender", "user_key",
+                               "machine_text", "quotable_chars"})
+_STORED_TURN_DEFAULTS = {**{f.name: f.default for f in fields(ParsedRow) if f.default is not MISSING},
+                         "status": "turn"}
+
+
+def turn_from_record(turn: dict[str, Any]) -> ParsedRow:
+    """One turn of a stored transcript (the JSON `Store._turn_record` wrote) as the ParsedRow it was: `at` read
+    back in UTC, `truncated` set when `quotable_chars` is. Equal to building it with ParsedRow(...) field by field,
+    at about a quarter of the cost (a frozen dataclass's __init__ sets each of its 12 fields through
+    object.__setattr__, and the LLM stages rebuild every turn of the day: 200,000 at 100k messages): the instance
+    gets its field dict in one assignment."""
+    if not turn.keys() <= _STORED_TURN_KEYS:  # a key no ParsedRow field reads back from: ignored
+        turn = {k: v for k, v in turn.items() if k in _STORED_TURN_KEYS}
+    values = {**_STORED_TURN_DEFAULTS, **turn}
+    at = values["at"]
+    if at:
+        at = datetime.fromisoformat(at)
+        values["at"] = at if at.tzinfo is timezone.utc else at.astimezone(timezone.utc)
+    else:
+        values["at"] = None
+    values["truncated"] = values["quotable_chars"] is not None
+    row = object.__new__(ParsedRow)
+    object.__setattr__(row, "__dict__", values)
+    return row
+
+
 def conversation_from_record(record: dict[str, Any]) -> Conversation:
     """Rebuild a stored conversation (turns only) from a `conversations` row."""
-    turns = tuple(
-        ParsedRow(
-            message_id=t["message_id"],
-            at=datetime.fromisoformat(t["at"]).astimezone(timezone.utc) if t.get("at") else None,
-            status="turn",
-            role=t["role"],
-            text=t["text"],
-            tool_evidence=t.get("tool_evidence"),
-            sender=t.get("sender"),
-            user_key=t.get("user_key"),
-            machine_text=t.get("machine_text"),
-            quotable_chars=t.get("quotable_chars"),
-            truncated=t.get("quotable_chars") is not None,
-        )
-        for t in record["transcript"]
-    )
     return Conversation(
         conversation_id=record["conversation_id"],
         session_key=record["session_key"],
@@ -85,7 +98,7 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
         partition_date=record["partition_date"],
         started_at=record["started_at"],
         ended_at=record["ended_at"],
-        rows=turns,
+        rows=tuple(map(turn_from_record, record["transcript"])),
         is_legacy=record["is_legacy"],
     )
 
@@ -533,7 +546,9 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
             tokens_in += result.input_tokens
             tokens_out += result.output_tokens
             fallback = backlog_start if conversation.is_legacy else None
-            candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
+            sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
+            candidates = [validate_candidate(f, conversation, i, fallback, sources)
+                          for i, f in enumerate(result.facts)]
             pending.append((record, result, candidates, cached is not None))
         if len(pending) >= WRITE_BATCH:
             flush()
@@ -653,7 +668,7 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
     checked = pruned = 0
     for page in store.pages(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
         for row in page:
-            conversation = None
+            sources = None
             for candidate in row["candidates"]:
                 if row["text_pruned_at"] or candidate["quote"] == "":
                     # Its transcript was dropped after text retention, or its quote after the fact's time-to-live
@@ -662,11 +677,13 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
                     pruned += 1
                     continue
                 checked += 1
-                conversation = conversation or conversation_from_record({
-                    "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
-                    "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
-                    "transcript": row["transcript"]})
-                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"])
+                if sources is None:  # the transcript read back once per conversation, its turns normalised once
+                    conversation = conversation_from_record({
+                        "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
+                        "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
+                        "transcript": row["transcript"]})
+                    sources = QuoteSources(conversation)
+                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"], sources)
                 # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted
                 # before it existed must not fail this blocking check when their day is re-materialized.
                 if reason and reason != "quote_too_short":
