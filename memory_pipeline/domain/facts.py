@@ -183,21 +183,32 @@ def fact_key(fact: str) -> str:
 
 
 class QuoteSources:
-    """A conversation's turns prepared for `locate_quote`: each human turn's `quotable_text` computed once, and
-    the human turns by message id, so validating a conversation's candidates (one per fact, often dozens)
-    compares each quote with its cited message instead of normalising and searching every turn per candidate.
+    """A conversation's turns prepared for `locate_quote`: each human turn's `quotable_text` computed at most once
+    (when a quote is first looked for in it), and the human turns by message id, so validating a conversation's
+    candidates (one per fact, often dozens) compares each quote with its cited message instead of normalising and
+    searching every turn per candidate. Build one per conversation, after its turns are final."""
 
-    `turns`: the conversation's turns; `human`: [(turn, its quotable text)] in turn order; `by_message`:
-    {message id: that list's entries of the message}. Build one per conversation, after its turns are final."""
-
-    __slots__ = ("turns", "human", "by_message")
+    __slots__ = ("turns", "_human", "_texts", "_by_message")
 
     def __init__(self, conversation: Conversation):
         self.turns = conversation.turns
-        self.human = [(turn, quotable_text(turn)) for turn in self.turns if turn.role == "human"]
-        self.by_message: dict[int, list[tuple[object, str]]] = {}
-        for entry in self.human:
-            self.by_message.setdefault(entry[0].message_id, []).append(entry)
+        self._human = [turn for turn in self.turns if turn.role == "human"]
+        self._texts: list[str | None] = [None] * len(self._human)
+        self._by_message: dict[int, list[int]] = {}
+        for index, turn in enumerate(self._human):
+            self._by_message.setdefault(turn.message_id, []).append(index)
+
+    def _text(self, index: int) -> str:
+        text = self._texts[index]
+        if text is None:
+            text = self._texts[index] = quotable_text(self._human[index])
+        return text
+
+    def holding(self, needle: str, message_id: int | None = None) -> list[tuple[object, str]]:
+        """[(human turn, its quotable text)] of the human turns (of message `message_id` only, when given) whose
+        quotable text holds `needle` (normalised) as words, in turn order."""
+        indexes = range(len(self._human)) if message_id is None else self._by_message.get(message_id, ())
+        return [(self._human[i], self._text(i)) for i in indexes if contains_words(self._text(i), needle)]
 
 
 def locate_quote(
@@ -224,13 +235,10 @@ def locate_quote(
         return "no_quote", None
     if sources is None:
         sources = QuoteSources(conversation)
-    if message_id is not None:
-        # The answer only depends on the cited message's turns when one of them holds the quote.
-        found = [entry for entry in sources.by_message.get(message_id, ()) if contains_words(entry[1], needle)]
-        if not found and any(contains_words(text, needle) for _, text in sources.human):
-            return "quote_not_in_cited_message", None
-    else:
-        found = [entry for entry in sources.human if contains_words(entry[1], needle)]
+    # With a cited message, the answer only depends on its turns when one of them holds the quote.
+    found = sources.holding(needle, message_id)
+    if not found and message_id is not None and sources.holding(needle):
+        return "quote_not_in_cited_message", None
     if found:
         substantial = [turn for turn, text in found if is_substantial_quote(text, needle)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
