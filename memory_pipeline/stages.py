@@ -388,9 +388,11 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     failed: Counter[str] = Counter()
 
     def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
-        return dict(conversation_id=record["conversation_id"], partition_date=day, user_key=record["user_key"],
-                    summary=text, transcript_hash=record["transcript_hash"], extractor=extractor.name, model=model,
-                    prompt_version=extractor.prompt_version, input_tokens=used_in, output_tokens=used_out)
+        return dict(conversation_id=record["conversation_id"], user_key=record["user_key"], summary=text,
+                    transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
+
+    save = partial(store.save_summaries, partition_date=day, extractor=extractor.name, model=model,
+                   prompt_version=extractor.prompt_version)
 
     def to_summarise() -> Iterator[tuple[dict[str, Any], Conversation]]:
         # Pages of the day; a page's cache hits are written as it is read, the rest go to the backend, each with
@@ -412,7 +414,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                     # Only conversations still stored with the transcript they were read with.
                     kept = _still_stored(store, conn, hit_records)
                     changed += len(hit_records) - len(kept)
-                    store.save_summaries(conn, [
+                    save(conn, [
                         row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
                         for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
             for record in todo:
@@ -432,8 +434,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             answers = [(r, res) for r, res in pending if not isinstance(res, ExtractorError)]
             stored = [(r, res) for r, res in answers if r["conversation_id"] in kept]
             changed += len(answers) - len(stored)
-            store.save_summaries(conn, [row(r, res.text, res.input_tokens, res.output_tokens)
-                                        for r, res in stored], cache_hit=False)
+            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens) for r, res in stored], cache_hit=False)
             if caches_facts:
                 # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
                 store.save_cached_extractions(conn, [

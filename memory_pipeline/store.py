@@ -289,18 +289,19 @@ class Store:
                 "transcript_hashes": [r["transcript_hash"] for r in records], "extracted_with": extracted_with})
 
     # -- summaries ---------------------------------------------------------------------------------------
-    def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, cache_hit: bool) -> None:
-        """Write conversations' summaries (and fill the cache unless they came from it): one statement per table
-        over arrays of the rows' columns, whatever their number. `rows`: dicts of the `session_summaries` columns
-        (conversation_id, partition_date, user_key, summary, transcript_hash, extractor, model, prompt_version,
-        input_tokens, output_tokens), conversation ids distinct."""
+    def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, partition_date: date, extractor: str,
+                       model: str, prompt_version: str, cache_hit: bool) -> None:
+        """Write conversations' summaries of one partition and backend (and fill the cache unless they came from
+        it): one statement per table over arrays of the rows' columns, whatever their number. `rows`: dicts of
+        conversation_id, user_key, summary, transcript_hash, input_tokens, output_tokens; conversation ids
+        distinct."""
         if not rows:
             return
         columns = {plural: [row[name] for row in rows] for name, plural in (
-            ("conversation_id", "conversation_ids"), ("partition_date", "partition_dates"),
-            ("user_key", "user_keys"), ("summary", "summaries"), ("transcript_hash", "transcript_hashes"),
-            ("extractor", "extractors"), ("model", "models"), ("prompt_version", "prompt_versions"),
-            ("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"))}
+            ("conversation_id", "conversation_ids"), ("user_key", "user_keys"), ("summary", "summaries"),
+            ("transcript_hash", "transcript_hashes"), ("input_tokens", "input_tokens"),
+            ("output_tokens", "output_tokens"))}
+        columns.update(partition_date=partition_date, extractor=extractor, model=model, prompt_version=prompt_version)
         if not cache_hit:
             conn.execute(self.query(conn, "insert_cached_summaries"), columns)
         conn.execute(self.query(conn, "upsert_summaries"), columns)
