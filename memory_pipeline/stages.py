@@ -525,8 +525,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     pending: list[tuple[dict[str, Any], ExtractionResult | ExtractorError, list[Any], bool]] = []
 
     def flush() -> None:
-        # One transaction for up to WRITE_BATCH answers and failures, one statement per step, each written only
-        # if its conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
+        # One transaction for a batch of answers and failures, one statement per step, each written only if its
+        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
         nonlocal changed, retractions, paid
         with _write_transaction(conn):
             kept = _still_stored(store, conn, [r for r, _, _, _ in pending])
