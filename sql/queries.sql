@@ -288,7 +288,7 @@ WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date
 -- name: delete_stale_candidates
 -- Candidates of these conversations that this run did not produce again.
 DELETE FROM {schema}.fact_candidates
-WHERE conversation_id = ANY(%(conversation_ids)s) AND NOT (candidate_id = ANY(%(keep)s));
+WHERE conversation_id = ANY(%(conversation_ids)b::text[]) AND NOT (candidate_id = ANY(%(keep)b::text[]));
 
 -- name: upsert_candidates
 -- A write batch's candidates, one statement over parallel arrays (candidate ids are distinct: each is a hash of
