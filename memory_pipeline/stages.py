@@ -259,8 +259,9 @@ WRITE_BATCH = 20
 # 163 commits per stage, about a third of the stages' own time on a quiet machine.
 FREE_WRITE_BATCH = 500
 # Conversations the LLM stages and the quote check read per statement (keyset pagination, `Store.pages`): what
-# a stage holds in memory is one page of transcripts plus the answers in flight and not yet written, whatever
-# the partition's size; at ~30 turns a conversation a page is a few MB of Python objects.
+# a stage holds in memory is one page of transcripts (two for the LLM stages, which read the next page ahead)
+# plus the answers in flight and not yet written, whatever the partition's size; at ~30 turns a conversation a
+# page is a few MB of Python objects.
 PAGE_SIZE = 500
 # Conversations handed to the worker threads ahead of the one being written, per request in flight: enough that
 # one slow answer (or reading the next page) does not leave the other threads idle, few enough to bound the
@@ -378,7 +379,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
     request also returned the facts, they are cached for the extraction stage.
 
-    The day is read PAGE_SIZE conversations at a time (each page with its cached summaries, one statement);
+    The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
+    (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
     cache hits are written per page and answers per WRITE_BATCH (FREE_WRITE_BATCH for a `free_answers`
     backend), each batch in one transaction."""
     model = getattr(extractor, "summary_model", extractor.model)
@@ -399,7 +401,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         # its conversation (the record then drops the JSON form: pending answers hold no transcript).
         nonlocal hits, pruned, changed
         params = {"partition_date": day, "prompt_version": extractor.prompt_version, "model": model}
-        for page in store.pages(conn, "summary_page", params, PAGE_SIZE):
+        for page in store.pages_read_ahead(conn, "summary_page", params, PAGE_SIZE):
             todo, hit_records = [], []
             for record in page:
                 if record["text_pruned_at"]:
@@ -478,7 +480,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     backend that caches its answers, a transcript extracted before (or answered by the summary request) sends no
     request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on.
 
-    The day is read PAGE_SIZE conversations at a time (each page with its summaries and cached answers, one
+    The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
+    (`Store.pages_read_ahead`; each page with its summaries and cached answers, one
     statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH paid
     ones (FREE_WRITE_BATCH when they cost nothing: cached, or from a `free_answers` backend), each batch in one
     transaction of one statement per step."""
@@ -498,7 +501,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         nonlocal already, no_summary
         params = {"partition_date": day, "extracted_with": signature, "use_cache": bool(caches),
                   "prompt_version": extractor.prompt_version, "model": extractor.model}
-        for page in store.pages(conn, "extraction_page", params, PAGE_SIZE):
+        for page in store.pages_read_ahead(conn, "extraction_page", params, PAGE_SIZE):
             for record in page:
                 if record["facts_extracted_at"] and record["extracted_with"] == signature:
                     already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,8 @@ from memory_pipeline.settings import Settings
 # Rows a server-side cursor of `closed_sessions` fetches per round trip: a few thousand keeps round trips few
 # (one per batch) while the client holds one batch, a few MiB, at a time.
 WINDOW_CURSOR_ITERSIZE = 2000
+# application_name of the connection `Store.pages_read_ahead` reads the next page on (pg_stat_activity shows it).
+READ_AHEAD_APPLICATION = "memory_pipeline_pages"
 
 
 def _by_user(items: Iterable[Any]) -> dict[str, list[Any]]:
@@ -269,6 +272,24 @@ class Store:
             if len(page) < page_size:
                 return
             after = page[-1][key]
+
+    def pages_read_ahead(self, conn: psycopg.Connection, name: str, params: dict[str, Any], page_size: int,
+                         key: str = "conversation_id") -> Iterator[list[dict[str, Any]]]:
+        """The pages `pages` gives, each read while the caller works on the one before: a background thread reads
+        them on a second connection (same server, user, row factory and adapters as `conn`, autocommit), so the
+        server's work for a page (reading and serialising its transcripts) overlaps with the caller's. At most
+        one page is held beyond the caller's. `conn` stays free for the caller's writes; the second connection
+        (application_name READ_AHEAD_APPLICATION) is closed when the iteration ends or is abandoned. Raises what
+        `pages` raises."""
+        with psycopg.connect(conn.info.dsn, password=conn.info.password, autocommit=True,
+                             application_name=READ_AHEAD_APPLICATION, row_factory=conn.row_factory,
+                             context=conn) as reader, \
+                ThreadPoolExecutor(max_workers=1, thread_name_prefix="pages") as ahead:
+            source = self.pages(reader, name, params, page_size, key)
+            following = ahead.submit(next, source, None)
+            while (page := following.result()) is not None:
+                following = ahead.submit(next, source, None)
+                yield page
 
     def lock_conversations(self, conn: psycopg.Connection, conversation_ids: Sequence[str]) -> dict[str, str]:
         """Lock these conversation rows until the transaction ends (in conversation_id order) and return

@@ -285,3 +285,33 @@ def test_call_each_reads_items_lazily_a_bounded_window_ahead_and_keeps_their_ord
     window = 3 * stages.LOOKAHEAD_PER_REQUEST
     assert first == (0, 0) and len(read) <= window + 1  # not the whole partition: a window past the first
     assert list(results) == [(i, i * i) for i in range(1, 100)] and len(read) == 100
+
+
+def test_pages_read_ahead_gives_the_pages_of_pages_and_closes_its_connection(make_settings, monkeypatch):
+    """The read-ahead pages equal `pages` (same rows, same page boundaries), read on a second connection (not the
+    caller's, which stays free for writes); that connection is closed when the iteration ends, when the caller
+    abandons it after one page, and when reading a page fails (the error reaches the caller)."""
+    p = install(make_settings, users=7)
+    params = {"partition_date": DAY1, "prompt_version": "v", "model": "m"}
+    opened = []
+    connect = psycopg.connect
+
+    def recording(*args, **kwargs):
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(psycopg, "connect", recording)
+    with p.pool.connection() as conn:
+        expected = list(p.store.pages(conn, "summary_page", params, 3))
+        assert [len(page) for page in expected] == [3, 3, 1]
+        assert list(p.store.pages_read_ahead(conn, "summary_page", params, 3)) == expected
+        assert len(opened) == 1 and opened[0] is not conn and opened[0].closed
+        abandoned = p.store.pages_read_ahead(conn, "summary_page", params, 3)
+        assert next(abandoned) == expected[0]
+        assert len(opened) == 2 and not opened[1].closed  # reading the next page meanwhile
+        abandoned.close()
+        assert opened[1].closed
+        with pytest.raises(psycopg.errors.UndefinedFunction):
+            list(p.store.pages_read_ahead(conn, "summary_page", {**params, "partition_date": 5}, 3))
+        assert len(opened) == 3 and opened[2].closed
+        assert not conn.closed
