@@ -259,7 +259,7 @@ WRITE_BATCH = 20
 # 163 commits per stage, about a third of the stages' own time on a quiet machine.
 FREE_WRITE_BATCH = 500
 # Conversations the LLM stages and the quote check read per statement (keyset pagination, `Store.pages`): what
-# a stage holds in memory is one page of transcripts (two for the LLM stages, which read the next page ahead)
+# a stage holds in memory is one page of transcripts (two: the next page is read ahead, `pages_read_ahead`)
 # plus the answers in flight and not yet written, whatever the partition's size; at ~30 turns a conversation a
 # page is a few MB of Python objects.
 PAGE_SIZE = 500
@@ -691,10 +691,11 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
 def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
     """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
     Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart.
-    Reads PAGE_SIZE conversations with accepted candidates at a time, each transcript once."""
+    Reads PAGE_SIZE conversations with accepted candidates at a time (the next page while this one is checked:
+    `Store.pages_read_ahead`), each transcript once."""
     bad = []
     checked = pruned = 0
-    for page in store.pages(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
+    for page in store.pages_read_ahead(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
         for row in page:
             sources = None
             for candidate in row["candidates"]:
