@@ -10,8 +10,8 @@ import logging
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import ExitStack, closing
-from dataclasses import dataclass, field
+from contextlib import ExitStack, closing, contextmanager
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime, timedelta, timezone
 from functools import partial
 from typing import Any, TypeVar
@@ -27,7 +27,7 @@ from memory_pipeline.domain.conversations import (
     rows_by_session_key,
     user_key_mapper,
 )
-from memory_pipeline.domain.facts import ExtractedFact, locate_quote, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, locate_quote, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.embeddings import Embedder, index_new_facts
@@ -60,24 +60,37 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+# What a stored turn (`Store._turn_record`) may hold; the other ParsedRow fields take their defaults, status is
+# "turn" (only turns are stored) and `truncated` follows `quotable_chars`.
+_STORED_TURN_KEYS = frozenset({"message_id", "at", "role", "text", "tool_evidence", "sender", "user_key",
+                               "machine_text", "quotable_chars"})
+_STORED_TURN_DEFAULTS = {**{f.name: f.default for f in fields(ParsedRow) if f.default is not MISSING},
+                         "status": "turn"}
+
+
+def turn_from_record(turn: dict[str, Any]) -> ParsedRow:
+    """One turn of a stored transcript (the JSON `Store._turn_record` wrote) as the ParsedRow it was: `at` read
+    back in UTC, `truncated` set when `quotable_chars` is. Equal to building it with ParsedRow(...) field by field,
+    at about a quarter of the cost (a frozen dataclass's __init__ sets each of its 12 fields through
+    object.__setattr__, and the LLM stages rebuild every turn of the day: 200,000 at 100k messages): the instance
+    gets its field dict in one assignment."""
+    if not turn.keys() <= _STORED_TURN_KEYS:  # a key no ParsedRow field reads back from: ignored
+        turn = {k: v for k, v in turn.items() if k in _STORED_TURN_KEYS}
+    values = {**_STORED_TURN_DEFAULTS, **turn}
+    at = values["at"]
+    if at:
+        at = datetime.fromisoformat(at)
+        values["at"] = at if at.tzinfo is timezone.utc else at.astimezone(timezone.utc)
+    else:
+        values["at"] = None
+    values["truncated"] = values["quotable_chars"] is not None
+    row = object.__new__(ParsedRow)
+    object.__setattr__(row, "__dict__", values)
+    return row
+
+
 def conversation_from_record(record: dict[str, Any]) -> Conversation:
     """Rebuild a stored conversation (turns only) from a `conversations` row."""
-    turns = tuple(
-        ParsedRow(
-            message_id=t["message_id"],
-            at=datetime.fromisoformat(t["at"]).astimezone(timezone.utc) if t.get("at") else None,
-            status="turn",
-            role=t["role"],
-            text=t["text"],
-            tool_evidence=t.get("tool_evidence"),
-            sender=t.get("sender"),
-            user_key=t.get("user_key"),
-            machine_text=t.get("machine_text"),
-            quotable_chars=t.get("quotable_chars"),
-            truncated=t.get("quotable_chars") is not None,
-        )
-        for t in record["transcript"]
-    )
     return Conversation(
         conversation_id=record["conversation_id"],
         session_key=record["session_key"],
@@ -85,7 +98,7 @@ def conversation_from_record(record: dict[str, Any]) -> Conversation:
         partition_date=record["partition_date"],
         started_at=record["started_at"],
         ended_at=record["ended_at"],
-        rows=turns,
+        rows=tuple(map(turn_from_record, record["transcript"])),
         is_legacy=record["is_legacy"],
     )
 
@@ -240,9 +253,15 @@ SUMMARY_STAGE, EXTRACTION_STAGE = "session_summaries", "extracted_facts"
 # LLM answers written per transaction (batched statements): few commits, and a crash loses at most this many
 # paid answers before they are stored.
 WRITE_BATCH = 20
+# Answers that cost nothing to compute again (from the extraction cache, or from a backend with `free_answers`:
+# the offline rules) are written up to this many per transaction, with the paid ones among them still at most
+# WRITE_BATCH: each commit waits for its WAL flush, and at 100k messages (3,243 conversations) batches of 20 were
+# 163 commits per stage, about a third of the stages' own time on a quiet machine.
+FREE_WRITE_BATCH = 500
 # Conversations the LLM stages and the quote check read per statement (keyset pagination, `Store.pages`): what
-# a stage holds in memory is one page of transcripts plus the answers in flight and not yet written, whatever
-# the partition's size; at ~30 turns a conversation a page is a few MB of Python objects.
+# a stage holds in memory is one page of transcripts (two: the next page is read ahead, `pages_read_ahead`)
+# plus the answers in flight and not yet written, whatever the partition's size; at ~30 turns a conversation a
+# page is a few MB of Python objects.
 PAGE_SIZE = 500
 # Conversations handed to the worker threads ahead of the one being written, per request in flight: enough that
 # one slow answer (or reading the next page) does not leave the other threads idle, few enough to bound the
@@ -327,6 +346,15 @@ def _llm_metadata(store: Store, conn: psycopg.Connection, day: date, stage: str,
     return metadata
 
 
+@contextmanager
+def _write_transaction(conn: psycopg.Connection) -> Iterator[None]:
+    """One transaction of a write batch, in pipeline mode: the statements whose results are not read go to the
+    server without waiting for each other, so a batch costs a few round trips (lock, commit), not one per
+    statement. An error raised by any of them rolls the whole batch back, as outside pipeline mode."""
+    with conn.pipeline(), conn.transaction():
+        yield
+
+
 def _still_stored(store: Store, conn: psycopg.Connection, records: Sequence[dict[str, Any]]) -> set[str]:
     """Inside a write transaction: hold an erasure off until commit, lock the batch's conversations (one
     statement), and return the ids of those still stored with the transcript their record was read with (not
@@ -351,23 +379,29 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
     request also returned the facts, they are cached for the extraction stage.
 
-    The day is read PAGE_SIZE conversations at a time (each page with its cached summaries, one statement);
-    cache hits are written per page and answers per WRITE_BATCH, each batch in one transaction."""
+    The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
+    (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
+    cache hits are written per page and answers per WRITE_BATCH (FREE_WRITE_BATCH for a `free_answers`
+    backend), each batch in one transaction."""
     model = getattr(extractor, "summary_model", extractor.model)
     caches_facts = getattr(extractor, "cache_answers", False)
+    batch = FREE_WRITE_BATCH if getattr(extractor, "free_answers", False) else WRITE_BATCH
     hits = computed = tokens_in = tokens_out = changed = pruned = 0
     failed: Counter[str] = Counter()
 
     def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
-        return dict(conversation_id=record["conversation_id"], partition_date=day, user_key=record["user_key"],
-                    summary=text, transcript_hash=record["transcript_hash"], extractor=extractor.name, model=model,
-                    prompt_version=extractor.prompt_version, input_tokens=used_in, output_tokens=used_out)
+        return dict(conversation_id=record["conversation_id"], user_key=record["user_key"], summary=text,
+                    transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
 
-    def to_summarise() -> Iterator[dict[str, Any]]:
-        # Pages of the day; a page's cache hits are written as it is read, the rest go to the backend.
+    save = partial(store.save_summaries, partition_date=day, extractor=extractor.name, model=model,
+                   prompt_version=extractor.prompt_version)
+
+    def to_summarise() -> Iterator[tuple[dict[str, Any], Conversation]]:
+        # Pages of the day; a page's cache hits are written as it is read, the rest go to the backend, each with
+        # its conversation (the record then drops the JSON form: pending answers hold no transcript).
         nonlocal hits, pruned, changed
         params = {"partition_date": day, "prompt_version": extractor.prompt_version, "model": model}
-        for page in store.pages(conn, "summary_page", params, PAGE_SIZE):
+        for page in store.pages_read_ahead(conn, "summary_page", params, PAGE_SIZE):
             todo, hit_records = [], []
             for record in page:
                 if record["text_pruned_at"]:
@@ -378,29 +412,31 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                     todo.append(record)
             if hit_records:
                 hits += len(hit_records)
-                with conn.transaction():
+                with _write_transaction(conn):
                     # Only conversations still stored with the transcript they were read with.
                     kept = _still_stored(store, conn, hit_records)
                     changed += len(hit_records) - len(kept)
-                    store.save_summaries(conn, [
+                    save(conn, [
                         row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
                         for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
-            yield from todo
+            for record in todo:
+                conversation = conversation_from_record(record)
+                del record["transcript"]
+                yield record, conversation
 
     pending: list[tuple[dict[str, Any], Any]] = []
 
     def flush() -> None:
-        # One transaction and one batched statement per table for up to WRITE_BATCH answers and failures, each
-        # written only if its conversation is still stored as it was read (an erasure or a re-split may have
-        # come meanwhile).
+        # One transaction and one batched statement per table for a batch of answers and failures, each written
+        # only if its conversation is still stored as it was read (an erasure or a re-split may have come
+        # meanwhile).
         nonlocal changed
-        with conn.transaction():
+        with _write_transaction(conn):
             kept = _still_stored(store, conn, [r for r, _ in pending])
             answers = [(r, res) for r, res in pending if not isinstance(res, ExtractorError)]
             stored = [(r, res) for r, res in answers if r["conversation_id"] in kept]
             changed += len(answers) - len(stored)
-            store.save_summaries(conn, [row(r, res.text, res.input_tokens, res.output_tokens)
-                                        for r, res in stored], cache_hit=False)
+            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens) for r, res in stored], cache_hit=False)
             if caches_facts:
                 # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
                 store.save_cached_extractions(conn, [
@@ -412,8 +448,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                 (r, res) for r, res in pending if isinstance(res, ExtractorError) and r["conversation_id"] in kept])
         pending.clear()
 
-    summarize = lambda record: extractor.summarize(conversation_from_record(record))  # noqa: E731
-    for record, result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
+    summarize = lambda item: extractor.summarize(item[1])  # noqa: E731
+    for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
         if isinstance(result, ExtractorError):
             failed[result.reason] += 1
             log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"], result.reason)
@@ -422,7 +458,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             tokens_in += result.input_tokens
             tokens_out += result.output_tokens
         pending.append((record, result))
-        if len(pending) >= WRITE_BATCH:
+        if len(pending) >= batch:
             flush()
     if pending:
         flush()
@@ -444,17 +480,20 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     backend that caches its answers, a transcript extracted before (or answered by the summary request) sends no
     request. A failing conversation is recorded with its reason and keeps its raw rows; the others go on.
 
-    The day is read PAGE_SIZE conversations at a time (each page with its summaries and cached answers, one
-    statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH, each
-    batch in one transaction of one statement per step."""
+    The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
+    (`Store.pages_read_ahead`; each page with its summaries and cached answers, one
+    statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH paid
+    ones (FREE_WRITE_BATCH when they cost nothing: cached, or from a `free_answers` backend), each batch in one
+    transaction of one statement per step."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     caches = getattr(extractor, "cache_answers", False)
+    free = getattr(extractor, "free_answers", False)
     statuses: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     failed: Counter[str] = Counter()
-    no_summary = already = changed = tokens_in = tokens_out = retractions = cache_hits = 0
+    no_summary = already = changed = tokens_in = tokens_out = retractions = cache_hits = paid = 0
     signature = f"{extractor.name}/{extractor.model}/{extractor.prompt_version}"
 
     def to_extract() -> Iterator[tuple[dict[str, Any], Conversation, ExtractionResult | None]]:
@@ -462,7 +501,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         nonlocal already, no_summary
         params = {"partition_date": day, "extracted_with": signature, "use_cache": bool(caches),
                   "prompt_version": extractor.prompt_version, "model": extractor.model}
-        for page in store.pages(conn, "extraction_page", params, PAGE_SIZE):
+        for page in store.pages_read_ahead(conn, "extraction_page", params, PAGE_SIZE):
             for record in page:
                 if record["facts_extracted_at"] and record["extracted_with"] == signature:
                     already += 1  # same transcript, same extractor: extracting again would pay tokens for nothing
@@ -489,10 +528,10 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     pending: list[tuple[dict[str, Any], ExtractionResult | ExtractorError, list[Any], bool]] = []
 
     def flush() -> None:
-        # One transaction for up to WRITE_BATCH answers and failures, one statement per step, each written only
-        # if its conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
-        nonlocal changed, retractions
-        with conn.transaction():
+        # One transaction for a batch of answers and failures, one statement per step, each written only if its
+        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
+        nonlocal changed, retractions, paid
+        with _write_transaction(conn):
             kept = _still_stored(store, conn, [r for r, _, _, _ in pending])
             answers = [p for p in pending if not isinstance(p[1], ExtractorError)]
             stored = [p for p in answers if p[0]["conversation_id"] in kept]
@@ -520,6 +559,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                 else:
                     categories[c.category] += 1
         pending.clear()
+        paid = 0
 
     for (record, conversation, cached), result in call_each(answer, to_extract(),
                                                             getattr(extractor, "max_in_flight", 1)):
@@ -533,9 +573,12 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
             tokens_in += result.input_tokens
             tokens_out += result.output_tokens
             fallback = backlog_start if conversation.is_legacy else None
-            candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
+            sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
+            candidates = [validate_candidate(f, conversation, i, fallback, sources)
+                          for i, f in enumerate(result.facts)]
             pending.append((record, result, candidates, cached is not None))
-        if len(pending) >= WRITE_BATCH:
+        paid += not free and cached is None  # a request was sent (answered or failed)
+        if paid >= WRITE_BATCH or len(pending) >= FREE_WRITE_BATCH:
             flush()
     if pending:
         flush()
@@ -677,12 +720,13 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
 def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
     """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
     Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart.
-    Reads PAGE_SIZE conversations with accepted candidates at a time, each transcript once."""
+    Reads PAGE_SIZE conversations with accepted candidates at a time (the next page while this one is checked:
+    `Store.pages_read_ahead`), each transcript once."""
     bad = []
     checked = pruned = 0
-    for page in store.pages(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
+    for page in store.pages_read_ahead(conn, "accepted_candidates_page", {"partition_date": day}, PAGE_SIZE):
         for row in page:
-            conversation = None
+            sources = None
             for candidate in row["candidates"]:
                 if row["text_pruned_at"] or candidate["quote"] == "":
                     # Its transcript was dropped after text retention, or its quote after the fact's time-to-live
@@ -691,11 +735,13 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
                     pruned += 1
                     continue
                 checked += 1
-                conversation = conversation or conversation_from_record({
-                    "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
-                    "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
-                    "transcript": row["transcript"]})
-                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"])
+                if sources is None:  # the transcript read back once per conversation, its turns normalised once
+                    conversation = conversation_from_record({
+                        "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
+                        "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
+                        "transcript": row["transcript"]})
+                    sources = QuoteSources(conversation)
+                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"], sources)
                 # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted
                 # before it existed must not fail this blocking check when their day is re-materialized.
                 if reason and reason != "quote_too_short":

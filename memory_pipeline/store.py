@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Generic, TypeVar
@@ -32,6 +33,8 @@ T = TypeVar("T")
 # Rows a server-side cursor of `closed_sessions` fetches per round trip: a few thousand keeps round trips few
 # (one per batch) while the client holds one batch, a few MiB, at a time.
 WINDOW_CURSOR_ITERSIZE = 2000
+# application_name of the connection `Store.pages_read_ahead` reads the next page on (pg_stat_activity shows it).
+READ_AHEAD_APPLICATION = "memory_pipeline_pages"
 
 
 def _by_user(items: Iterable[Any]) -> dict[str, list[Any]]:
@@ -328,6 +331,24 @@ class Store:
                 return
             after = page[-1][key]
 
+    def pages_read_ahead(self, conn: psycopg.Connection, name: str, params: dict[str, Any], page_size: int,
+                         key: str = "conversation_id") -> Iterator[list[dict[str, Any]]]:
+        """The pages `pages` gives, each read while the caller works on the one before: a background thread reads
+        them on a second connection (same server, user, row factory and adapters as `conn`, autocommit), so the
+        server's work for a page (reading and serialising its transcripts) overlaps with the caller's. At most
+        one page is held beyond the caller's. `conn` stays free for the caller's writes; the second connection
+        (application_name READ_AHEAD_APPLICATION) is closed when the iteration ends or is abandoned. Raises what
+        `pages` raises."""
+        with psycopg.connect(conn.info.dsn, password=conn.info.password, autocommit=True,
+                             application_name=READ_AHEAD_APPLICATION, row_factory=conn.row_factory,
+                             context=conn) as reader, \
+                ThreadPoolExecutor(max_workers=1, thread_name_prefix="pages") as ahead:
+            source = self.pages(reader, name, params, page_size, key)
+            following = ahead.submit(next, source, None)
+            while (page := following.result()) is not None:
+                following = ahead.submit(next, source, None)
+                yield page
+
     def lock_conversations(self, conn: psycopg.Connection, conversation_ids: Sequence[str]) -> dict[str, str]:
         """Lock these conversation rows until the transaction ends (in conversation_id order) and return
         {conversation_id: current transcript hash}; a conversation that is gone has no entry."""
@@ -347,17 +368,22 @@ class Store:
                 "transcript_hashes": [r["transcript_hash"] for r in records], "extracted_with": extracted_with})
 
     # -- summaries ---------------------------------------------------------------------------------------
-    def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, cache_hit: bool) -> None:
-        """Write conversations' summaries (and fill the cache unless they came from it), with one batched `executemany` per
-        statement (pipeline mode) instead of a round trip per conversation."""
+    def save_summaries(self, conn, rows: Sequence[dict[str, Any]], *, partition_date: date, extractor: str,
+                       model: str, prompt_version: str, cache_hit: bool) -> None:
+        """Write conversations' summaries of one partition and backend (and fill the cache unless they came from
+        it): one statement per table over arrays of the rows' columns, whatever their number. `rows`: dicts of
+        conversation_id, user_key, summary, transcript_hash, input_tokens, output_tokens; conversation ids
+        distinct."""
         if not rows:
             return
-        with conn.cursor() as cur:
-            if not cache_hit:
-                cur.executemany(self.query(conn, "insert_cached_summary"), [
-                    {k: row[k] for k in ("transcript_hash", "prompt_version", "model", "summary", "input_tokens",
-                                         "output_tokens")} for row in rows])
-            cur.executemany(self.query(conn, "upsert_summary"), rows)
+        columns = {plural: [row[name] for row in rows] for name, plural in (
+            ("conversation_id", "conversation_ids"), ("user_key", "user_keys"), ("summary", "summaries"),
+            ("transcript_hash", "transcript_hashes"), ("input_tokens", "input_tokens"),
+            ("output_tokens", "output_tokens"))}
+        columns.update(partition_date=partition_date, extractor=extractor, model=model, prompt_version=prompt_version)
+        if not cache_hit:
+            conn.execute(self.query(conn, "insert_cached_summaries"), columns)
+        conn.execute(self.query(conn, "upsert_summaries"), columns)
 
     def clear_llm_failures(self, conn, conversation_ids: Sequence[str], stage: str) -> None:
         """Forget the recorded failures in `stage` of these conversations (they succeeded): one statement."""
@@ -369,25 +395,22 @@ class Store:
     def save_cached_extractions(self, conn, rows: Sequence[dict[str, Any]], *, prompt_version: str,
                                 model: str) -> None:
         """Cache backends' facts per transcript for this prompt version and model (first answer wins), in one
-        batched `executemany`. `rows`: dicts of transcript_hash, facts (ExtractedFact list), input_tokens,
-        output_tokens."""
+        statement. `rows`: dicts of transcript_hash, facts (ExtractedFact list), input_tokens, output_tokens."""
         if rows:
-            with conn.cursor() as cur:
-                cur.executemany(self.query(conn, "insert_cached_extraction"), [{
-                    "transcript_hash": r["transcript_hash"], "prompt_version": prompt_version, "model": model,
-                    "facts": Jsonb([f.model_dump(mode="json") for f in r["facts"]]),
-                    "input_tokens": r["input_tokens"], "output_tokens": r["output_tokens"]} for r in rows])
+            conn.execute(self.query(conn, "insert_cached_extractions"), {
+                "prompt_version": prompt_version, "model": model,
+                "transcript_hashes": [r["transcript_hash"] for r in rows],
+                "facts": [Jsonb([f.model_dump(mode="json") for f in r["facts"]]) for r in rows],
+                "input_tokens": [r["input_tokens"] for r in rows], "output_tokens": [r["output_tokens"] for r in rows]})
 
     def record_llm_failures(self, conn, rows: Sequence[dict[str, Any]], *, stage: str, partition_date: date,
                             model: str, prompt_version: str) -> None:
         """Record (or count again) conversations' failed LLM calls in `stage`, each with its reason code, in one
-        batched `executemany`. `rows`: dicts of conversation_id and reason."""
+        statement. `rows`: dicts of conversation_id and reason, conversation ids distinct."""
         if rows:
-            with conn.cursor() as cur:
-                cur.executemany(self.query(conn, "record_llm_failure"), [{
-                    "conversation_id": r["conversation_id"], "reason": r["reason"], "stage": stage,
-                    "partition_date": partition_date, "model": model, "prompt_version": prompt_version}
-                    for r in rows])
+            conn.execute(self.query(conn, "record_llm_failures"), {
+                "conversation_ids": [r["conversation_id"] for r in rows], "reasons": [r["reason"] for r in rows],
+                "stage": stage, "partition_date": partition_date, "model": model, "prompt_version": prompt_version})
 
     def llm_tokens_of_partition(self, conn, day: date, stage: str, prompt_version: str, model: str) -> tuple[int, int]:
         """(input, output) tokens the partition's stored answers of `stage` cost when they were computed."""
@@ -407,20 +430,24 @@ class Store:
         self, conn, day: date, conversation_ids: Sequence[str], candidates: Sequence[Candidate],
         extractor: str, model: str, prompt_version: str,
     ) -> None:
-        """Make the candidates of these conversations exactly `candidates` (delete the rest + batched upsert)."""
+        """Make the candidates of these conversations exactly `candidates` (delete the rest, then one upsert of
+        all of them over arrays of their columns: a statement per step, not per candidate)."""
+        ids = [c.candidate_id for c in candidates]
         conn.execute(self.query(conn, "delete_stale_candidates"), {
-            "conversation_ids": list(conversation_ids), "keep": [c.candidate_id for c in candidates]})
-        rows = [{
-            "candidate_id": c.candidate_id, "partition_date": day, "conversation_id": c.conversation_id,
-            "user_key": c.user_key, "position": c.position, "category": c.category, "attribute": c.attribute,
-            "value": c.value, "fact": c.fact, "quote": c.quote, "status": c.status, "reject_reason": c.reason,
-            "quote_message_id": c.quote_message_id, "quote_speaker": c.quote_speaker, "said_at": c.said_at,
-            "extractor": extractor, "model": model, "prompt_version": prompt_version,
-            "retraction": c.retraction,
-        } for c in candidates]
-        if rows:  # one batched executemany (pipeline mode), not a round trip per candidate
-            with conn.cursor() as cur:
-                cur.executemany(self.query(conn, "upsert_candidate"), rows)
+            "conversation_ids": list(conversation_ids), "keep": ids})
+        if candidates:
+            conn.execute(self.query(conn, "upsert_candidates"), {
+                "partition_date": day, "extractor": extractor, "model": model, "prompt_version": prompt_version,
+                "candidate_ids": ids,
+                "conversation_ids": [c.conversation_id for c in candidates],
+                "user_keys": [c.user_key for c in candidates], "positions": [c.position for c in candidates],
+                "categories": [c.category for c in candidates], "attributes": [c.attribute for c in candidates],
+                "values": [c.value for c in candidates], "facts": [c.fact for c in candidates],
+                "quotes": [c.quote for c in candidates], "statuses": [c.status for c in candidates],
+                "reject_reasons": [c.reason for c in candidates],
+                "quote_message_ids": [c.quote_message_id for c in candidates],
+                "quote_speakers": [c.quote_speaker for c in candidates], "said_ats": [c.said_at for c in candidates],
+                "retractions": [c.retraction for c in candidates]})
 
 
     # -- facts -------------------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ def test_small_pages_and_batches_do_each_conversation_once_and_write_what_one_bi
     p.rows("UPDATE {schema}.conversations SET facts_extracted_at = NULL, extracted_with = NULL RETURNING 1")
     monkeypatch.setattr(stages, "PAGE_SIZE", 2)
     monkeypatch.setattr(stages, "WRITE_BATCH", 4)
+    monkeypatch.setattr(stages, "FREE_WRITE_BATCH", 4)
     small = Counting(max_in_flight)
     small_summaries, small_extracted = llm_stages(p, small)
     assert small.summarized == Counter(dict.fromkeys(ids, 1))
@@ -234,6 +235,43 @@ def test_statements_per_stage_do_not_grow_with_conversations(make_settings, monk
     assert summary_statements <= 12 and extraction_statements <= 12 and check_statements == 1
 
 
+class Paid(Counting):
+    """The counting offline extractor, declared as a backend whose answers cost tokens."""
+
+    free_answers = False
+
+
+@pytest.mark.parametrize("extractor_class,per_stage", [(Paid, 5), (Counting, 1)])
+def test_paid_answers_are_written_write_batch_at_a_time_and_free_ones_in_larger_batches(
+        make_settings, monkeypatch, extractor_class, per_stage):
+    """Write transactions (one `lock_conversations` each) per LLM stage for 9 conversations on one page: 5 for a
+    paid backend with WRITE_BATCH 2 (a crash loses at most 2 paid answers), 1 for the offline rules (free answers,
+    FREE_WRITE_BATCH 20); the same summaries and candidates either way."""
+    p = install(make_settings, users=9)
+    monkeypatch.setattr(stages, "PAGE_SIZE", 50)
+    monkeypatch.setattr(stages, "WRITE_BATCH", 2)
+    monkeypatch.setattr(stages, "FREE_WRITE_BATCH", 20)
+    query = Store.query
+    locks: Counter[str] = Counter()
+    current = []
+
+    def counting(self, conn, name, *args, **kwargs):
+        locks[current[-1]] += name == "lock_conversations"
+        return query(self, conn, name, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "query", counting)
+    extractor = extractor_class(1)
+    with p.pool.connection() as conn:
+        for stage in ("session_summaries", "extracted_facts"):
+            current.append(stage)
+            getattr(stages, stage)(p.store, conn, DAY1, extractor)
+    assert locks == {"session_summaries": per_stage, "extracted_facts": per_stage}
+    assert p.rows("SELECT count(*) AS n FROM {schema}.session_summaries")[0]["n"] == 9
+    assert p.rows("SELECT count(*) AS n FROM {schema}.conversations WHERE facts_extracted_at IS NOT NULL"
+                  )[0]["n"] == 9
+    assert p.rows("SELECT count(*) AS n FROM {schema}.fact_candidates WHERE status = 'accepted'")[0]["n"] >= 9
+
+
 def test_call_each_reads_items_lazily_a_bounded_window_ahead_and_keeps_their_order():
     read = []
 
@@ -247,3 +285,33 @@ def test_call_each_reads_items_lazily_a_bounded_window_ahead_and_keeps_their_ord
     window = 3 * stages.LOOKAHEAD_PER_REQUEST
     assert first == (0, 0) and len(read) <= window + 1  # not the whole partition: a window past the first
     assert list(results) == [(i, i * i) for i in range(1, 100)] and len(read) == 100
+
+
+def test_pages_read_ahead_gives_the_pages_of_pages_and_closes_its_connection(make_settings, monkeypatch):
+    """The read-ahead pages equal `pages` (same rows, same page boundaries), read on a second connection (not the
+    caller's, which stays free for writes); that connection is closed when the iteration ends, when the caller
+    abandons it after one page, and when reading a page fails (the error reaches the caller)."""
+    p = install(make_settings, users=7)
+    params = {"partition_date": DAY1, "prompt_version": "v", "model": "m"}
+    opened = []
+    connect = psycopg.connect
+
+    def recording(*args, **kwargs):
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(psycopg, "connect", recording)
+    with p.pool.connection() as conn:
+        expected = list(p.store.pages(conn, "summary_page", params, 3))
+        assert [len(page) for page in expected] == [3, 3, 1]
+        assert list(p.store.pages_read_ahead(conn, "summary_page", params, 3)) == expected
+        assert len(opened) == 1 and opened[0] is not conn and opened[0].closed
+        abandoned = p.store.pages_read_ahead(conn, "summary_page", params, 3)
+        assert next(abandoned) == expected[0]
+        assert len(opened) == 2 and not opened[1].closed  # reading the next page meanwhile
+        abandoned.close()
+        assert opened[1].closed
+        with pytest.raises(psycopg.errors.UndefinedFunction):
+            list(p.store.pages_read_ahead(conn, "summary_page", {**params, "partition_date": 5}, 3))
+        assert len(opened) == 3 and opened[2].closed
+        assert not conn.closed

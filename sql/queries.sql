@@ -236,7 +236,7 @@ LIMIT %(limit)s;
 -- name: mark_facts_extracted_batch
 -- mark_facts_extracted for a batch: one statement over parallel arrays of ids and the hashes they were read with.
 UPDATE {schema}.conversations AS c SET facts_extracted_at = now(), extracted_with = %(extracted_with)s
-FROM unnest(%(conversation_ids)s::text[], %(transcript_hashes)s::text[]) AS k (conversation_id, transcript_hash)
+FROM unnest(%(conversation_ids)b::text[], %(transcript_hashes)b::text[]) AS k (conversation_id, transcript_hash)
 WHERE c.conversation_id = k.conversation_id AND c.transcript_hash = k.transcript_hash
   AND (c.facts_extracted_at IS NULL OR c.extracted_with IS DISTINCT FROM %(extracted_with)s);
 
@@ -244,7 +244,7 @@ WHERE c.conversation_id = k.conversation_id AND c.transcript_hash = k.transcript
 -- Lock a write batch's conversation rows until the transaction ends, in conversation_id order (two batches
 -- that overlap lock in the same order), and return their current transcript hashes (a gone one has no row).
 SELECT conversation_id, transcript_hash FROM {schema}.conversations
-WHERE conversation_id = ANY(%(conversation_ids)s::text[])
+WHERE conversation_id = ANY(%(conversation_ids)b::text[])
 ORDER BY conversation_id
 FOR UPDATE;
 
@@ -255,17 +255,27 @@ SELECT count(*) AS left_in_source FROM {source} AS s
 WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
                WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
 
--- name: insert_cached_summary
+-- name: insert_cached_summaries
+-- A write batch's summaries into the cache, one statement over parallel arrays (first answer wins). The LLM
+-- stages bind their arrays in binary (a `b` placeholder): psycopg's text form escapes every element in Python,
+-- about 20 times slower for a batch of summaries.
 INSERT INTO {schema}.summary_cache (transcript_hash, prompt_version, model, summary, input_tokens, output_tokens)
-VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(summary)s, %(input_tokens)s, %(output_tokens)s)
+SELECT k.transcript_hash, %(prompt_version)s, %(model)s, k.summary, k.input_tokens, k.output_tokens
+FROM unnest(%(transcript_hashes)b::text[], %(summaries)b::text[], %(input_tokens)b::integer[],
+            %(output_tokens)b::integer[]) AS k (transcript_hash, summary, input_tokens, output_tokens)
 ON CONFLICT DO NOTHING;
 
--- name: upsert_summary
+-- name: upsert_summaries
+-- A write batch's summaries, one statement over parallel arrays (its conversation ids are distinct); a row that
+-- would not change is not rewritten.
 INSERT INTO {schema}.session_summaries AS s
     (conversation_id, partition_date, user_key, summary, transcript_hash, extractor, model, prompt_version,
      input_tokens, output_tokens)
-VALUES (%(conversation_id)s, %(partition_date)s, %(user_key)s, %(summary)s, %(transcript_hash)s, %(extractor)s,
-        %(model)s, %(prompt_version)s, %(input_tokens)s, %(output_tokens)s)
+SELECT k.conversation_id, %(partition_date)s, k.user_key, k.summary, k.transcript_hash, %(extractor)s, %(model)s,
+       %(prompt_version)s, k.input_tokens, k.output_tokens
+FROM unnest(%(conversation_ids)b::text[], %(user_keys)b::text[], %(summaries)b::text[],
+            %(transcript_hashes)b::text[], %(input_tokens)b::integer[], %(output_tokens)b::integer[])
+     AS k (conversation_id, user_key, summary, transcript_hash, input_tokens, output_tokens)
 ON CONFLICT (conversation_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, summary = EXCLUDED.summary,
     transcript_hash = EXCLUDED.transcript_hash, extractor = EXCLUDED.extractor, model = EXCLUDED.model,
@@ -278,15 +288,24 @@ WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date
 -- name: delete_stale_candidates
 -- Candidates of these conversations that this run did not produce again.
 DELETE FROM {schema}.fact_candidates
-WHERE conversation_id = ANY(%(conversation_ids)s) AND NOT (candidate_id = ANY(%(keep)s));
+WHERE conversation_id = ANY(%(conversation_ids)b::text[]) AND NOT (candidate_id = ANY(%(keep)b::text[]));
 
--- name: upsert_candidate
+-- name: upsert_candidates
+-- A write batch's candidates, one statement over parallel arrays (candidate ids are distinct: each is a hash of
+-- its conversation and position); a row that would not change is not rewritten.
 INSERT INTO {schema}.fact_candidates AS f
     (candidate_id, partition_date, conversation_id, user_key, position, category, attribute, value, fact, quote,
      status, reject_reason, quote_message_id, quote_speaker, said_at, extractor, model, prompt_version, retraction)
-VALUES (%(candidate_id)s, %(partition_date)s, %(conversation_id)s, %(user_key)s, %(position)s, %(category)s,
-        %(attribute)s, %(value)s, %(fact)s, %(quote)s, %(status)s, %(reject_reason)s, %(quote_message_id)s,
-        %(quote_speaker)s, %(said_at)s, %(extractor)s, %(model)s, %(prompt_version)s, %(retraction)s)
+SELECT k.candidate_id, %(partition_date)s, k.conversation_id, k.user_key, k.position, k.category, k.attribute,
+       k.value, k.fact, k.quote, k.status, k.reject_reason, k.quote_message_id, k.quote_speaker, k.said_at,
+       %(extractor)s, %(model)s, %(prompt_version)s, k.retraction
+FROM unnest(%(candidate_ids)b::text[], %(conversation_ids)b::text[], %(user_keys)b::text[],
+            %(positions)b::integer[], %(categories)b::text[], %(attributes)b::text[], %(values)b::text[],
+            %(facts)b::text[], %(quotes)b::text[], %(statuses)b::text[], %(reject_reasons)b::text[],
+            %(quote_message_ids)b::bigint[], %(quote_speakers)b::text[], %(said_ats)b::timestamptz[],
+            %(retractions)b::boolean[])
+     AS k (candidate_id, conversation_id, user_key, position, category, attribute, value, fact, quote, status,
+           reject_reason, quote_message_id, quote_speaker, said_at, retraction)
 ON CONFLICT (candidate_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, value = EXCLUDED.value,
     status = EXCLUDED.status, reject_reason = EXCLUDED.reject_reason, quote_message_id = EXCLUDED.quote_message_id,
@@ -558,22 +577,27 @@ ANALYZE {schema}.conversations, {schema}.fact_candidates, {schema}.agent_facts, 
 DROP SCHEMA IF EXISTS {schema} CASCADE;
 DROP TABLE IF EXISTS {source};
 
--- name: insert_cached_extraction
+-- name: insert_cached_extractions
+-- A write batch's extraction answers into the cache, one statement over parallel arrays (first answer wins).
 INSERT INTO {schema}.extraction_cache (transcript_hash, prompt_version, model, facts, input_tokens, output_tokens)
-VALUES (%(transcript_hash)s, %(prompt_version)s, %(model)s, %(facts)s, %(input_tokens)s, %(output_tokens)s)
+SELECT k.transcript_hash, %(prompt_version)s, %(model)s, k.facts, k.input_tokens, k.output_tokens
+FROM unnest(%(transcript_hashes)b::text[], %(facts)b::jsonb[], %(input_tokens)b::integer[],
+            %(output_tokens)b::integer[]) AS k (transcript_hash, facts, input_tokens, output_tokens)
 ON CONFLICT DO NOTHING;
 
--- name: record_llm_failure
+-- name: record_llm_failures
+-- A write batch's failed calls, one statement over parallel arrays (its conversation ids are distinct).
 INSERT INTO {schema}.extraction_failures AS f
     (conversation_id, stage, partition_date, reason, model, prompt_version)
-VALUES (%(conversation_id)s, %(stage)s, %(partition_date)s, %(reason)s, %(model)s, %(prompt_version)s)
+SELECT k.conversation_id, %(stage)s, %(partition_date)s, k.reason, %(model)s, %(prompt_version)s
+FROM unnest(%(conversation_ids)b::text[], %(reasons)b::text[]) AS k (conversation_id, reason)
 ON CONFLICT (conversation_id, stage) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, reason = EXCLUDED.reason, model = EXCLUDED.model,
     prompt_version = EXCLUDED.prompt_version, attempts = f.attempts + 1, recorded_at = now();
 
 -- name: clear_llm_failures
 DELETE FROM {schema}.extraction_failures
-WHERE conversation_id = ANY(%(conversation_ids)s::text[]) AND stage = %(stage)s;
+WHERE conversation_id = ANY(%(conversation_ids)b::text[]) AND stage = %(stage)s;
 
 -- name: llm_failures_of_partition
 SELECT reason, count(*) AS n FROM {schema}.extraction_failures

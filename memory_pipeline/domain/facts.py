@@ -104,8 +104,8 @@ _QUOTE_MARKS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u20
 _INVISIBLE = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 
 
-# Cached: validating a conversation's candidates normalises the same turns once per candidate. 128 entries
-# cover a conversation's turns (at most a few dozen) and bound the memory the cache holds.
+# Cached: `locate_quote`'s fallbacks (a quote not in a human turn's quotable text) normalise the same turns once
+# per such candidate. 128 entries cover a conversation's turns (at most a few dozen) and bound the memory held.
 @lru_cache(maxsize=128)
 def normalize_for_quote(text: str) -> str:
     """What the quote check compares: NFC form (the form message text is stored in, so a quote in decomposed
@@ -182,8 +182,37 @@ def fact_key(fact: str) -> str:
     return re.sub(r"[\s.!?。！？]+$", "", normalize_whitespace(fact).casefold())
 
 
+class QuoteSources:
+    """A conversation's turns prepared for `locate_quote`: each human turn's `quotable_text` computed at most once
+    (when a quote is first looked for in it), and the human turns by message id, so validating a conversation's
+    candidates (one per fact, often dozens) compares each quote with its cited message instead of normalising and
+    searching every turn per candidate. Build one per conversation, after its turns are final."""
+
+    __slots__ = ("turns", "_human", "_texts", "_by_message")
+
+    def __init__(self, conversation: Conversation):
+        self.turns = conversation.turns
+        self._human = [turn for turn in self.turns if turn.role == "human"]
+        self._texts: list[str | None] = [None] * len(self._human)
+        self._by_message: dict[int, list[int]] = {}
+        for index, turn in enumerate(self._human):
+            self._by_message.setdefault(turn.message_id, []).append(index)
+
+    def _text(self, index: int) -> str:
+        text = self._texts[index]
+        if text is None:
+            text = self._texts[index] = quotable_text(self._human[index])
+        return text
+
+    def holding(self, needle: str, message_id: int | None = None) -> list[tuple[object, str]]:
+        """[(human turn, its quotable text)] of the human turns (of message `message_id` only, when given) whose
+        quotable text holds `needle` (normalised) as words, in turn order."""
+        indexes = range(len(self._human)) if message_id is None else self._by_message.get(message_id, ())
+        return [(self._human[i], self._text(i)) for i in indexes if contains_words(self._text(i), needle)]
+
+
 def locate_quote(
-    quote: str, conversation: Conversation, message_id: int | None = None
+    quote: str, conversation: Conversation, message_id: int | None = None, sources: QuoteSources | None = None
 ) -> tuple[str | None, object | None]:
     """Find `quote` verbatim (up to whitespace and quote marks, see `normalize_for_quote`) in the conversation.
 
@@ -198,19 +227,22 @@ def locate_quote(
     `quote_from_tool_output` (only in tool rows or stripped tool evidence), `quote_not_from_user` (only in the
     assistant's turns), `quote_not_found`, or `quote_too_short` (found, but fewer than MIN_QUOTE_WORDS words
     and not a whole sentence or clause of that message: `is_substantial_quote`).
+    `sources`: the conversation's `QuoteSources` when the caller validates several quotes of it (built here
+    otherwise); the answer is the same either way.
     """
     needle = normalize_for_quote(quote)
     if not needle:
         return "no_quote", None
-    turns = conversation.turns
-    found = [t for t in turns if t.role == "human" and contains_words(quotable_text(t), needle)]
+    if sources is None:
+        sources = QuoteSources(conversation)
+    # With a cited message, the answer only depends on its turns when one of them holds the quote.
+    found = sources.holding(needle, message_id)
+    if not found and message_id is not None and sources.holding(needle):
+        return "quote_not_in_cited_message", None
     if found:
-        if message_id is not None:
-            found = [t for t in found if t.message_id == message_id]
-            if not found:
-                return "quote_not_in_cited_message", None
-        substantial = [t for t in found if is_substantial_quote(quotable_text(t), needle)]
+        substantial = [turn for turn, text in found if is_substantial_quote(text, needle)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
+    turns = sources.turns
     for turn in turns:
         if (turn.role == "human" and turn.quotable_chars is not None
                 and contains_words(normalize_for_quote(turn.text), needle)):
@@ -230,11 +262,13 @@ def locate_quote(
 
 
 def validate_candidate(
-    extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None
+    extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None,
+    sources: QuoteSources | None = None,
 ) -> Candidate:
     """Accept or reject one extracted fact against its conversation (never raises).
 
-    `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start)."""
+    `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
+    `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`)."""
     category = extracted.category.strip().lower()
     fact = normalize_whitespace(extracted.fact)
     reason: str | None = None
@@ -244,7 +278,7 @@ def validate_candidate(
     elif category not in CATEGORIES:
         reason = "unknown_category"
     else:
-        reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id)
+        reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources)
     return Candidate(
         conversation_id=conversation.conversation_id,
         # Facts belong to the speaker: a group chat's sender has a user key of their own.

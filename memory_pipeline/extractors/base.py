@@ -41,7 +41,8 @@ class Extractor(Protocol):
     Optional attributes the stages read when present: `summary_model` (model keying the summary cache, default
     `model`), `max_in_flight` (requests a step may run at once, default 1) and `cache_answers` (True: extraction
     answers are cached by (transcript hash, prompt version, model); default False, for rule backends whose
-    output changes with their code, not their prompt version).
+    output changes with their code, not their prompt version) and `free_answers` (True: an answer costs no
+    tokens nor model time to compute again, so the stages write them in larger batches; default False).
     """
 
     name: str

@@ -375,6 +375,7 @@ class OfflineExtractor:
     name = "offline"
     model = "offline-rules"
     prompt_version = "offline-v1"
+    free_answers = True  # computed again in milliseconds: the stages write them in large batches
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
         """Facts from the user's own turns only; the summary is not used (it holds nothing new)."""
