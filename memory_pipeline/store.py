@@ -6,7 +6,6 @@ values are bound parameters. Methods take an open connection so that the caller 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -16,6 +15,7 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
+from memory_pipeline import json_codec
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import Candidate, fact_key
@@ -141,7 +141,7 @@ class Store:
     @staticmethod
     def _source_row(row_id: int, session_id: str, message_text: str, created_at: datetime | None) -> SourceRow:
         try:
-            message = json.loads(message_text)
+            message = json_codec.loads(message_text)
         except (TypeError, ValueError, RecursionError):
             message = message_text  # not JSON (or too deep): parse_row rejects it with a reason
         return SourceRow(row_id, session_id, message, created_at)
@@ -221,7 +221,9 @@ class Store:
                     copy.write_row((
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
                         conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
-                        Jsonb([self._turn_record(t) for t in turns]), conv.transcript_hash, closed_as_of,
+                        # turn records hold str, int and None only: orjson writes them as json would
+                        Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
+                        conv.transcript_hash, closed_as_of,
                         self.settings.idle_gap_minutes))
             cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))
             written = cur.execute(self.query(conn, "upsert_conversations_of_batch")).rowcount
