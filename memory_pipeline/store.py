@@ -47,6 +47,12 @@ def _accepted_facts(rows: Iterable[dict[str, Any]], versions: dict[str, str] | N
         yield AcceptedFact(**r)
 
 
+def _bigint_array(values: Sequence[int]) -> str:
+    """PostgreSQL's array literal of integers ("{1,2,3}"), as a text COPY reads a bigint[] column: integers need no
+    quoting, so this join is the whole of what psycopg's list dumper (a regex test per element) would write."""
+    return "{" + ",".join(map(str, values)) + "}"
+
+
 class SourceTableMissing(RuntimeError):
     """The configured n8n table does not exist; the message names it and the settings that point at it."""
 
@@ -230,7 +236,7 @@ class Store:
                     turns = conv.turns
                     copy.write_row((
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
-                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
+                        conv.ended_at, conv.is_legacy, _bigint_array(conv.message_ids), len(turns),
                         # turn records hold str, int and None only: orjson writes them as json would
                         Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
                         conv.transcript_hash, closed_as_of,
