@@ -1,6 +1,7 @@
 """The parsing fast paths give exactly what the full passes give (property-based, hypothesis, and on every row
 shape of the fixtures): `clean_text` against `clean_text_slow`, `split_machine_text` against the search with the
-full `_MACHINE_MARKER` at every step."""
+full `_MACHINE_MARKER` at every step, `parse_row` and `cut_text` against their passes before the fast paths, and
+the transcript hash's body against `json.dumps`."""
 
 import json
 import re
@@ -216,3 +217,43 @@ def test_parse_row_equals_the_full_passes_on_every_fixture_row():
         for max_chars in (20_000, 60):
             assert messages.parse_row(source, max_chars) == _reference_parse_row(source, max_chars)
     assert len(shapes) >= 30
+
+
+# -- transcript hash body against json.dumps -----------------------------------------------------------------
+def _reference_hash_body(turns):
+    body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in turns]
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+turn_rows = st.builds(
+    lambda mid, role, text, sender, key: messages.ParsedRow(mid, None, "turn", role=role, text=text, sender=sender,
+                                                            user_key=key),
+    st.one_of(st.integers(0, 2 ** 63), st.sampled_from([2 ** 70, -1])),
+    st.sampled_from(["human", "ai", "tool"]),
+    st.one_of(texts, st.text(alphabet=st.characters(max_codepoint=0x40), max_size=30)),
+    st.one_of(st.none(), st.just(""), texts),
+    st.one_of(st.none(), texts),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(turn_rows, max_size=6))
+def test_transcript_hash_body_is_what_json_dumps_writes(turns):
+    from memory_pipeline.domain.conversations import transcript_hash_body
+
+    def outcome(fn):
+        try:
+            return fn(turns)
+        except UnicodeEncodeError:  # a lone surrogate: json's text cannot be encoded, as before
+            return "unencodable"
+
+    assert outcome(transcript_hash_body) == outcome(_reference_hash_body)
+
+
+def test_transcript_hash_body_on_every_character_and_the_large_row():
+    from memory_pipeline.domain.conversations import transcript_hash_body
+
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    turns = [messages.ParsedRow(1, None, "turn", role="human", text=every),
+             messages.ParsedRow(2, None, "turn", role="ai", text="x" * 19_994 + " [...]", sender="Ann", user_key="u#Ann")]
+    assert transcript_hash_body(turns) == _reference_hash_body(turns)
