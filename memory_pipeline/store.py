@@ -249,11 +249,16 @@ class Store:
     @staticmethod
     def _turn_record(t: ParsedRow) -> dict[str, Any]:
         # A turn as stored in `conversations.transcript` (read back by `stages.conversation_from_record`).
-        return {"message_id": t.message_id, "role": t.role, "text": t.text,
-                "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
-                **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
-                **({"machine_text": t.machine_text} if t.machine_text else {}),
-                **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
+        record = {"message_id": t.message_id, "role": t.role, "text": t.text,
+                  "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+        if t.sender:
+            record["sender"] = t.sender
+            record["user_key"] = t.user_key
+        if t.machine_text:
+            record["machine_text"] = t.machine_text
+        if t.quotable_chars is not None:
+            record["quotable_chars"] = t.quotable_chars
+        return record
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
         """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason),

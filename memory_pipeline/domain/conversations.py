@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from itertools import groupby
+from operator import attrgetter, itemgetter
 from zoneinfo import ZoneInfo
 
 import orjson
@@ -182,13 +183,23 @@ def split_rows(
     return groups
 
 
+_SESSION_ID = attrgetter("session_id")
+_KEY = itemgetter(0)
+
+
 def rows_by_session_key(*streams: Iterable[SourceRow]) -> Iterator[list[SourceRow]]:
     """Merge streams of rows, each ordered by session key (code point order, i.e. PostgreSQL's "C" collation
     on UTF-8), into one list of rows per session key, in key order. Holds one key's rows at a time, so a
     stage can split a night key by key without holding it all."""
-    merged = heapq.merge(*streams, key=lambda row: row.session_id)
-    for _, rows in groupby(merged, key=lambda row: row.session_id):
-        yield list(rows)
+    # Merged a key at a time, not a row at a time: each stream's rows are grouped by key first (C-speed groupby),
+    # and heapq.merge, stable, puts an earlier stream's rows of a key before a later one's, as a merge of rows does.
+    groups = [((key, list(rows)) for key, rows in groupby(stream, key=_SESSION_ID)) for stream in streams]
+    merged = heapq.merge(*groups, key=_KEY) if len(groups) > 1 else groups[0] if groups else iter(())
+    for _, same_key in groupby(merged, key=_KEY):
+        first = next(same_key)[1]
+        for _, more in same_key:
+            first.extend(more)
+        yield first
 
 
 def build_conversations(
