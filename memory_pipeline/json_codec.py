@@ -1,8 +1,9 @@
 """JSON for the database driver and the n8n rows: orjson where it gives what the standard library's `json` gives,
 `json` itself everywhere else, so every value read or written is the one `json` would read or write.
 
-orjson (Rust) parses 3-4x and writes 10x faster than `json` on the pipeline's messages and transcripts, but the
-two differ, so each function takes orjson's answer only where they agree.
+orjson (Rust) parses 2-4x and writes over 10x faster than `json` on the pipeline's messages and transcripts
+(measured: an n8n message 0.7 us against 2.4 us, a 31-turn transcript written in 3 us against 42 us), but the two
+differ, so each function takes orjson's answer only where they agree.
 Reading, orjson refuses what `json` accepts (NaN, Infinity and -Infinity, lone surrogate escapes such as
 "\\ud800", numbers beyond the double range such as 1e400), reads nesting up to 1024 levels where `json` stops at
 the recursion limit, and reads an integer beyond 64 bits (below -2**63 or above 2**64-1) as a float where `json`

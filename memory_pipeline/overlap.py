@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from queue import Empty, Full, Queue
+from queue import Full, Queue
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")

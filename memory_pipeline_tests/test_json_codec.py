@@ -131,7 +131,8 @@ def test_dumps_writes_the_value_json_writes(value):
 
 
 @pytest.mark.parametrize("value", [
-    float("nan"), [float("inf")], {"x": -math.inf}, 2 ** 64, [-(2 ** 63) - 1], "\ud800", {1: "a", None: 2, True: 3},
+    float("nan"), [float("inf")], {"x": -math.inf}, 2 ** 64, [-(2 ** 63) - 1], "\ud800", {1: "a", None: 2, 2.5: 3},
+    {True: 1},
     {"when": datetime(2026, 1, 1, tzinfo=timezone.utc)}, [date(2026, 1, 1)], uuid.UUID(int=1), [Colour.RED],
     Point(1), {"s": {1, 2}}, (1, "a"), [[[[]]]], b"x",
 ])

@@ -255,5 +255,6 @@ def test_transcript_hash_body_on_every_character_and_the_large_row():
 
     every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     turns = [messages.ParsedRow(1, None, "turn", role="human", text=every),
-             messages.ParsedRow(2, None, "turn", role="ai", text="x" * 19_994 + " [...]", sender="Ann", user_key="u#Ann")]
+             messages.ParsedRow(2, None, "turn", role="ai", text="x" * 19_994 + " [...]", sender="Ann",
+                                user_key="u#Ann")]
     assert transcript_hash_body(turns) == _reference_hash_body(turns)
