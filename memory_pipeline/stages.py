@@ -32,7 +32,6 @@ from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
-from memory_pipeline.overlap import BackgroundWrites
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
 
@@ -155,9 +154,8 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     Streams (server-side cursor, in session-key order) the rows of the session keys active that day, each key's
     from the start of the chain of its first message of the day (what the idle gap can join; `window_rows`),
     and, on the backlog date, the rows without a timestamp; splits each key's rows as soon as they are all read
-    and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH, reading ahead and writing on worker threads
-    over `conn` while it splits (one transaction). A conversation belongs to `day` when its last message falls on
-    it; open ones are deferred. `rows_read` in the metadata counts the rows read.
+    and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH. A conversation belongs to `day` when its
+    last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
     """
     settings = store.settings
     now = now or utc_now()
@@ -167,18 +165,21 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     closed: list[Conversation] = []
     unattributed: list[Conversation] = []
 
-    def write(batch: list[Conversation], unattributed_batch: list[Conversation]) -> int:
-        stored = store.save_conversations(conn, batch, now)
-        store.save_rejections(conn, unattributed_batch)
-        return stored
+    def write_batch() -> None:
+        tally.stored += store.save_conversations(conn, closed, now)
+        store.save_rejections(conn, unattributed)
+        closed.clear()
+        unattributed.clear()
 
-    # Reads and writes run on worker threads over the stage's one connection and transaction (`overlap`): the
-    # next rows are fetched (`Store._stream`) and the last batch written while this thread splits, so PostgreSQL's
-    # work and Python's overlap. Both end before the transaction does, even on an error.
-    with conn.transaction():
+    # The streams are closed before the transaction ends, even on an error: a server-side cursor closed later
+    # (when a traceback lets go of it) would send CLOSE into whatever transaction the connection is in then.
+    with conn.transaction(), ExitStack() as open_streams:
         store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = store.has_created_at(conn)
         is_backlog_day = day == settings.effective_backlog_date
+        streams = [open_streams.enter_context(closing(store.stream_window_rows(conn, start, end, end + idle, idle)))]
+        if is_backlog_day:
+            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
         split = partial(
             build_conversations,
             idle_gap=idle,
@@ -190,37 +191,26 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             id_salt=store.id_salt(conn),
             sender_template=settings.sender_user_key,
         )
-
-        # The streams are closed before the transaction ends, even on an error: a server-side cursor closed later
-        # (when a traceback lets go of it) would send CLOSE into whatever transaction the connection is in then.
-        with ExitStack() as open_streams, BackgroundWrites() as writes:
-            streams = [open_streams.enter_context(closing(
-                store.stream_window_rows(conn, start, end, end + idle, idle)))]
-            if is_backlog_day:
-                streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
-            for key_rows in rows_by_session_key(*streams):
-                tally.rows_read += len(key_rows)
-                for conversation in split(key_rows):
-                    if conversation.partition_date != day:
-                        continue
-                    tally.of_day += 1
-                    # Without a time column nothing tells an old row from one of a chat going on now: consolidate
-                    # nothing (and purge nothing) until `memory-pipeline add-time-column` has run.
-                    if not is_closed(conversation, now, idle) or not (has_time_column or not conversation.is_legacy):
-                        continue
-                    # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor
-                    # purged).
-                    if conversation.is_unattributed:
-                        unattributed.append(conversation)
-                        tally.add(conversation, unattributed=True)
-                    else:
-                        closed.append(conversation)
-                        tally.add(conversation, unattributed=False)
-                if len(closed) + len(unattributed) >= CLOSED_SESSIONS_WRITE_BATCH:
-                    writes.submit(write, closed, unattributed)
-                    closed, unattributed = [], []
-            writes.submit(write, closed, unattributed)
-        tally.stored = sum(writes.results)
+        for key_rows in rows_by_session_key(*streams):
+            tally.rows_read += len(key_rows)
+            for conversation in split(key_rows):
+                if conversation.partition_date != day:
+                    continue
+                tally.of_day += 1
+                # Without a time column nothing tells an old row from one of a chat going on now: consolidate
+                # nothing (and purge nothing) until `memory-pipeline add-time-column` has run.
+                if not is_closed(conversation, now, idle) or not (has_time_column or not conversation.is_legacy):
+                    continue
+                # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+                if conversation.is_unattributed:
+                    unattributed.append(conversation)
+                    tally.add(conversation, unattributed=True)
+                else:
+                    closed.append(conversation)
+                    tally.add(conversation, unattributed=False)
+            if len(closed) + len(unattributed) >= CLOSED_SESSIONS_WRITE_BATCH:
+                write_batch()
+        write_batch()
     return StageResult({
         "conversations_closed": tally.closed,
         "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,

@@ -17,7 +17,6 @@ from psycopg.types.json import Jsonb
 
 from memory_pipeline import json_codec
 from memory_pipeline.db import named_queries, sql_text
-from memory_pipeline.overlap import Prefetched
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import Candidate, fact_key
 from memory_pipeline.domain.messages import ParsedRow, SourceRow
@@ -155,21 +154,12 @@ class Store:
 
     def _stream(self, conn: psycopg.Connection, name: str, params: dict[str, Any]) -> Iterator[SourceRow]:
         # A server-side (named) cursor: PostgreSQL keeps the result and hands it over WINDOW_CURSOR_ITERSIZE rows
-        # per round trip. The next round trip runs on a worker thread while the caller splits this batch
-        # (`overlap.Prefetched`, one batch ahead: the client holds at most three). The cursor is used by one thread
-        # at a time: opened here, fetched there, closed here once the worker has ended. Needs the caller's open
-        # transaction.
+        # per round trip, so the client holds one batch at a time. Needs the caller's open transaction.
         with conn.cursor(name=f"closed_sessions_{name}", row_factory=tuple_row) as cursor:
+            cursor.itersize = WINDOW_CURSOR_ITERSIZE
             cursor.execute(self.query(conn, name), params, binary=True)  # binary: cheaper to load times and ids
-
-            def batches() -> Iterator[list[tuple[Any, ...]]]:
-                while rows := cursor.fetchmany(WINDOW_CURSOR_ITERSIZE):
-                    yield rows
-
-            with Prefetched(batches, ahead=1) as fetched:
-                for batch in fetched:
-                    for row_id, session_id, message_text, created_at in batch:
-                        yield self._source_row(row_id, session_id, message_text, created_at)
+            for row_id, session_id, message_text, created_at in cursor:
+                yield self._source_row(row_id, session_id, message_text, created_at)
 
     def stream_window_rows(
         self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime, idle_gap: timedelta
