@@ -6,7 +6,6 @@ values are bound parameters. Methods take an open connection so that the caller 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +18,7 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
+from memory_pipeline import json_codec
 from memory_pipeline.db import named_queries, sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import Candidate, fact_key
@@ -105,6 +105,12 @@ class Pending(Generic[T]):
     def result(self) -> T:
         """The parsed rows (read once)."""
         return self._parse(self._cursor if self._cursor is not None else ())
+
+
+def _bigint_array(values: Sequence[int]) -> str:
+    """PostgreSQL's array literal of integers ("{1,2,3}"), as a text COPY reads a bigint[] column: integers need no
+    quoting, so this join is the whole of what psycopg's list dumper (a regex test per element) would write."""
+    return "{" + ",".join(map(str, values)) + "}"
 
 
 class SourceTableMissing(RuntimeError):
@@ -202,7 +208,7 @@ class Store:
     @staticmethod
     def _source_row(row_id: int, session_id: str, message_text: str, created_at: datetime | None) -> SourceRow:
         try:
-            message = json.loads(message_text)
+            message = json_codec.loads(message_text)
         except (TypeError, ValueError, RecursionError):
             message = message_text  # not JSON (or too deep): parse_row rejects it with a reason
         return SourceRow(row_id, session_id, message, created_at)
@@ -281,8 +287,10 @@ class Store:
                     turns = conv.turns
                     copy.write_row((
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
-                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
-                        Jsonb([self._turn_record(t) for t in turns]), conv.transcript_hash, closed_as_of,
+                        conv.ended_at, conv.is_legacy, _bigint_array(conv.message_ids), len(turns),
+                        # turn records hold str, int and None only: orjson writes them as json would
+                        Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
+                        conv.transcript_hash, closed_as_of,
                         self.settings.idle_gap_minutes))
             cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))
             written = cur.execute(self.query(conn, "upsert_conversations_of_batch")).rowcount
@@ -292,11 +300,16 @@ class Store:
     @staticmethod
     def _turn_record(t: ParsedRow) -> dict[str, Any]:
         # A turn as stored in `conversations.transcript` (read back by `stages.conversation_from_record`).
-        return {"message_id": t.message_id, "role": t.role, "text": t.text,
-                "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence,
-                **({"sender": t.sender, "user_key": t.user_key} if t.sender else {}),
-                **({"machine_text": t.machine_text} if t.machine_text else {}),
-                **({"quotable_chars": t.quotable_chars} if t.quotable_chars is not None else {})}
+        record = {"message_id": t.message_id, "role": t.role, "text": t.text,
+                  "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
+        if t.sender:
+            record["sender"] = t.sender
+            record["user_key"] = t.user_key
+        if t.machine_text:
+            record["machine_text"] = t.machine_text
+        if t.quotable_chars is not None:
+            record["quotable_chars"] = t.quotable_chars
+        return record
 
     def save_rejections(self, conn: psycopg.Connection, conversations: Sequence[Conversation]) -> None:
         """Upsert the skipped/rejected rows of these conversations into message_rejections (with their reason),

@@ -5,6 +5,7 @@ gives (the stage before streaming, kept here as the reference: its two queries a
 import random
 from datetime import date, datetime, timedelta, timezone
 
+import psycopg
 import pytest
 from psycopg import sql
 from psycopg.types.json import Jsonb
@@ -273,3 +274,36 @@ def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settin
     assert got["conversations"] == expected["conversations"] and len(got["conversations"]) == 2
     assert set(first["conversation_ids"]) & set(second["conversation_ids"]) == {
         i for i in first["conversation_ids"] if got["conversations"].get(i, ("", "", ""))[2] == "lea"}
+
+
+def test_a_failing_write_batch_rolls_the_whole_stage_back(make_settings, monkeypatch):
+    monkeypatch.setattr(store_module, "WINDOW_CURSOR_ITERSIZE", 5)
+    monkeypatch.setattr(stages, "CLOSED_SESSIONS_WRITE_BATCH", 2)
+    settings = make_settings()
+    store = Store(settings)
+    noon = datetime(2026, 5, 10, 12, tzinfo=timezone.utc)
+    rows = [sample.SampleRow(f"user{k}", {"type": "human", "content": f"I live in town {k}."},
+                             noon + timedelta(minutes=k)) for k in range(12)]
+    calls = []
+    save = Store.save_conversations
+
+    def failing_save(self, conn, conversations, closed_as_of):
+        calls.append(len(conversations))
+        if len(calls) == 3:
+            raise psycopg.errors.DiskFull("no space left")
+        return save(self, conn, conversations, closed_as_of)
+
+    with get_pool(settings.database_url).connection() as conn:
+        sample.create_n8n_table(conn, settings)
+        sample.insert_rows(conn, settings, rows)
+        monkeypatch.setattr(Store, "save_conversations", failing_save)
+        with pytest.raises(psycopg.errors.DiskFull):
+            stages.closed_sessions(store, conn, DAY, now=NOW)
+        assert len(calls) == 3  # two batches written before the failure, none after
+        # rolled back whole (the two batches written too), and the connection is idle and usable
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        count = sql.SQL("SELECT count(*) AS n FROM {}.conversations").format(sql.Identifier(settings.schema_name))
+        assert conn.execute(count).fetchone()["n"] == 0
+        monkeypatch.setattr(Store, "save_conversations", save)
+        result = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        assert result["conversations_closed"] == result["conversations_stored"] == 12

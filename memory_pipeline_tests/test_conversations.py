@@ -3,6 +3,7 @@
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from memory_pipeline.domain.conversations import (
     build_conversations,
@@ -133,3 +134,18 @@ def test_demo_days_follow_the_partitions_timezone():
     assert sample.memory_bank_days(data)[0] == "2023-04-27" and len(sample.memory_bank_days(data)) == 10
     # UTC+14: the evening conversations of 6 May UTC fall on 7 May local time, so the demo runs 11 partitions.
     assert sample.memory_bank_days(data, "Pacific/Kiritimati")[-1] == "2023-05-07"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "bb", "c", "é", "ü", ""]), max_size=12), max_size=3))
+def test_rows_by_session_key_equals_a_row_by_row_merge(keys_per_stream):
+    import heapq
+    from itertools import groupby
+
+    from memory_pipeline.domain.conversations import rows_by_session_key
+
+    streams = [[SourceRow(n * 100 + i, key, {}, None) for i, key in enumerate(sorted(keys))]
+               for n, keys in enumerate(keys_per_stream)]
+    expected = [list(rows) for _, rows in groupby(heapq.merge(*streams, key=lambda r: r.session_id),
+                                                  key=lambda r: r.session_id)]
+    assert list(rows_by_session_key(*(iter(s) for s in streams))) == expected

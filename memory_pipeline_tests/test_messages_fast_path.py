@@ -1,7 +1,9 @@
 """The parsing fast paths give exactly what the full passes give (property-based, hypothesis, and on every row
 shape of the fixtures): `clean_text` against `clean_text_slow`, `split_machine_text` against the search with the
-full `_MACHINE_MARKER` at every step."""
+full `_MACHINE_MARKER` at every step, `parse_row` and `cut_text` against their passes before the fast paths, and
+the transcript hash's body against `json.dumps`."""
 
+import json
 import re
 import sys
 
@@ -79,3 +81,180 @@ def test_only_u_s_e_r_and_long_s_match_the_letters_of_user_ignoring_case():
         pattern = re.compile(letter, re.IGNORECASE)
         matching = [chr(c) for c in range(sys.maxunicode + 1) if pattern.fullmatch(chr(c))]
         assert all(ch.casefold() == letter for ch in matching), letter
+
+
+# -- parse_row against the full passes ---------------------------------------------------------------------
+def _reference_cut_text(text, max_chars):
+    # cut_text as it was before its no-sentence-end shortcut: the sentence-end search always runs
+    limit = max(0, max_chars - len(messages.TRUNCATION_MARK))
+    last_end = 0
+    for match in messages._SENTENCE_END.finditer(text, 0, limit + 1):
+        if match.end() <= limit:
+            last_end = match.end()
+    if last_end:
+        kept = text[:last_end].rstrip()
+        return kept + messages.TRUNCATION_MARK, len(kept)
+    space = max(text.rfind(" ", 0, limit + 1), text.rfind("\n", 0, limit + 1), text.rfind("\t", 0, limit + 1))
+    kept = (text[:space] if space > 0 else text[:limit]).rstrip()
+    return kept + messages.TRUNCATION_MARK, 0
+
+
+def _reference_parse_row(row, max_chars):
+    # parse_row as it was before its fast paths: the text cleaned in full (every step of clean_text_slow) before
+    # and after the machine-text split, the full marker search, the full sentence-end search
+    ParsedRow = messages.ParsedRow
+    message = row.message
+    if isinstance(message, str):
+        try:
+            message = json.loads(message)
+        except (ValueError, TypeError, RecursionError):
+            return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")
+    if not isinstance(message, dict):
+        return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")
+    payload = message.get("data") if isinstance(message.get("data"), dict) else message
+    raw_type = payload.get("type") or message.get("type")
+    if not isinstance(raw_type, str) or not raw_type.strip():
+        return ParsedRow(row.id, row.created_at, "rejected", reason="missing_type")
+    kind = raw_type.strip().lower()
+    if kind == "system":
+        return ParsedRow(row.id, row.created_at, "skipped", reason="system_row")
+    role = messages._ROLE_BY_TYPE.get(kind)
+    if role is None:
+        return ParsedRow(row.id, row.created_at, "rejected", reason="unknown_type")
+    text = content_text(payload.get("content"))
+    tool_calls = payload.get("tool_calls") or message.get("tool_calls")
+    if role == "ai" and text is not None and messages._STAND_IN_CALL.match(text):
+        return ParsedRow(row.id, row.created_at, "skipped", reason="tool_call_only")
+    if text is None or not text.strip():
+        if role == "ai" and tool_calls:
+            return ParsedRow(row.id, row.created_at, "skipped", reason="tool_call_only")
+        return ParsedRow(row.id, row.created_at, "rejected", reason="no_content")
+    evidence = None
+    if role == "ai":
+        text, evidence = messages.strip_used_tools_prefix(text)
+        evidence = clean_text_slow(evidence) if evidence else None
+    sender = None
+    if role == "human":
+        header = messages._TEMPLATE_HEADER.match(text)
+        if header:
+            sender = " ".join(clean_text_slow(header.group("sender")).split()) or None
+            text = text[header.end():]
+    machine = None
+    if role == "human":
+        text, machine = split_at_markers(clean_text_slow(text), _MACHINE_MARKER)
+    text = clean_text_slow(text)
+    if not text:
+        if machine:
+            return ParsedRow(row.id, row.created_at, "skipped", reason="machine_text_only")
+        if evidence:
+            return ParsedRow(row.id, row.created_at, "skipped", reason="tool_call_only")
+        return ParsedRow(row.id, row.created_at, "rejected", reason="no_content")
+    truncated = len(text) > max_chars
+    quotable = None
+    if truncated:
+        text, quotable = _reference_cut_text(text, max_chars)
+    return ParsedRow(row.id, row.created_at, "turn", role=role, text=text, tool_evidence=evidence,
+                     truncated=truncated, sender=sender, machine_text=machine, quotable_chars=quotable)
+
+
+# Long texts too: a cut happens (max_chars is small), with and without a sentence end in reach.
+long_texts = st.one_of(texts, st.builds(lambda a, n, b: a + "x" * n + b, texts, st.integers(0, 300), texts))
+rows = st.builds(
+    lambda kind, prefix, text, blocks: messages.SourceRow(
+        7, "s", {"type": kind, "content": [prefix + text, *blocks] if blocks else prefix + text}, None),
+    st.sampled_from(["human", "ai", "tool", "user"]),
+    st.sampled_from(["", "## Message from Ann (@ann):\n", "## Message from Bo\u2028B:", "[Used tools: x]\n",
+                     "[Used tools: \x07]", "  "]),
+    long_texts,
+    st.lists(long_texts, max_size=2),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(rows, st.integers(8, 400))
+def test_parse_row_equals_the_full_passes(row, max_chars):
+    assert messages.parse_row(row, max_chars) == _reference_parse_row(row, max_chars)
+
+
+def test_parse_row_equals_the_full_passes_on_the_large_fixture_rows():
+    # the 200,000-character row of the fixtures (cleaned once, cut without a sentence end in reach), and the
+    # same text with controls, line breaks and a sentence end in it
+    giant = "x" * 200_000
+    for text in (giant, giant[:150_000] + ". " + giant[:40_000], "\x07" + giant + "\r\n", "\u212b" + giant):
+        for kind in ("human", "ai"):
+            row = messages.SourceRow(1, "s", {"type": kind, "content": text}, None)
+            parsed = messages.parse_row(row, 20_000)
+            assert parsed == _reference_parse_row(row, 20_000)
+            assert parsed.truncated and len(parsed.text) <= 20_000
+
+
+def test_an_ascii_text_out_of_clean_text_is_its_fixed_point():
+    # parse_row's premise for cleaning a human row once when the split leaves it as it was
+    for text in ["a\x07b\r\nc  ", "\u212b\x85x", " \x00 ", "e\x07\u0301", "plain"]:
+        cleaned = clean_text(text)
+        if cleaned.isascii():
+            assert clean_text(cleaned) == cleaned
+
+
+@settings(max_examples=400, deadline=None)
+@given(long_texts)
+def test_clean_text_of_an_ascii_result_changes_nothing(text):
+    cleaned = clean_text(text)
+    if cleaned.isascii():
+        assert clean_text(cleaned) == cleaned
+
+
+@settings(max_examples=400, deadline=None)
+@given(long_texts, st.integers(0, 200))
+def test_cut_text_equals_the_full_sentence_search(text, max_chars):
+    assert messages.cut_text(text, max_chars) == _reference_cut_text(text, max_chars)
+
+
+def test_parse_row_equals_the_full_passes_on_every_fixture_row():
+    shapes = fixture_rows(fixture_lines("message_shapes.jsonl"))
+    for row in shapes:
+        source = messages.SourceRow(row.id, row.session_id, row.message, row.created_at)
+        for max_chars in (20_000, 60):
+            assert messages.parse_row(source, max_chars) == _reference_parse_row(source, max_chars)
+    assert len(shapes) >= 30
+
+
+# -- transcript hash body against json.dumps -----------------------------------------------------------------
+def _reference_hash_body(turns):
+    body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in turns]
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+turn_rows = st.builds(
+    lambda mid, role, text, sender, key: messages.ParsedRow(mid, None, "turn", role=role, text=text, sender=sender,
+                                                            user_key=key),
+    st.one_of(st.integers(0, 2 ** 63), st.sampled_from([2 ** 70, -1])),
+    st.sampled_from(["human", "ai", "tool"]),
+    st.one_of(texts, st.text(alphabet=st.characters(max_codepoint=0x40), max_size=30)),
+    st.one_of(st.none(), st.just(""), texts),
+    st.one_of(st.none(), texts),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(turn_rows, max_size=6))
+def test_transcript_hash_body_is_what_json_dumps_writes(turns):
+    from memory_pipeline.domain.conversations import transcript_hash_body
+
+    def outcome(fn):
+        try:
+            return fn(turns)
+        except UnicodeEncodeError:  # a lone surrogate: json's text cannot be encoded, as before
+            return "unencodable"
+
+    assert outcome(transcript_hash_body) == outcome(_reference_hash_body)
+
+
+def test_transcript_hash_body_on_every_character_and_the_large_row():
+    from memory_pipeline.domain.conversations import transcript_hash_body
+
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    turns = [messages.ParsedRow(1, None, "turn", role="human", text=every),
+             messages.ParsedRow(2, None, "turn", role="ai", text="x" * 19_994 + " [...]", sender="Ann",
+                                user_key="u#Ann")]
+    assert transcript_hash_body(turns) == _reference_hash_body(turns)
