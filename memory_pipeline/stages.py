@@ -224,6 +224,8 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             if len(closed) + len(unattributed) >= CLOSED_SESSIONS_WRITE_BATCH:
                 write_batch()
         write_batch()
+        # The LLM stages plan their pages against these rows next; autovacuum would analyze them only later.
+        store.analyze_conversations_if_stale(conn, tally.stored, "analyze_conversations_split")
     return StageResult({
         "conversations_closed": tally.closed,
         "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,
@@ -697,7 +699,12 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Archive then purge the raw rows of the day's consolidated conversations (in one transaction, two
     set-based statements), then drop archive rows past retention and conversation text past text retention
-    (`Store.prune_text`). Conversations whose facts were not extracted keep their rows."""
+    (`Store.prune_text`). Conversations whose facts were not extracted keep their rows. The statistics of the
+    columns that pick the consolidated conversations are refreshed first when the extraction set many of them
+    (`Store.analyze_conversations_if_stale`), so the archive and purge are planned for their real row count."""
+    with conn.transaction():
+        consolidated = store.scalar(conn, "consolidated_conversations_of_partition", {"partition_date": day})
+        store.analyze_conversations_if_stale(conn, consolidated, "analyze_conversations_extracted")
     with conn.transaction():
         store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
         archived, purged = store.archive_and_purge_partition(conn, day)

@@ -35,6 +35,10 @@ T = TypeVar("T")
 WINDOW_CURSOR_ITERSIZE = 2000
 # application_name of the connection `Store.pages_read_ahead` reads the next page on (pg_stat_activity shows it).
 READ_AHEAD_APPLICATION = "memory_pipeline_pages"
+# work_mem of the archive-and-purge transaction (`SET LOCAL`, that transaction only; PostgreSQL's default is 4 MB):
+# the purge hashes the partition's source rows (id, session key, message) and at 4 MB that hash spilled to disk
+# in 8 batches at 100k messages.
+ARCHIVE_WORK_MEM = "64MB"
 
 
 def _by_user(items: Iterable[Any]) -> dict[str, list[Any]]:
@@ -650,10 +654,28 @@ class Store:
         return conn.execute(self.query(conn, "facts_for_display"), {"user_keys": list(user_keys)}).fetchall()
 
     # -- archive -----------------------------------------------------------------------------------------
+    def analyze_conversations_if_stale(self, conn, changed_rows: int, query: str) -> bool:
+        """Run the named ANALYZE `query` (statistics of some `conversations` columns) when a stage changed more
+        rows than autovacuum's default analyze threshold (50 rows plus 10% of the table's row count at its last
+        ANALYZE; PostgreSQL docs, "The Autovacuum Daemon", autovacuum_analyze_threshold/scale_factor), or the
+        table was never analyzed. Autovacuum would analyze later; the next stage plans its statements now, and
+        with the statistics of before a bulk write it chose, at 100k-1M messages, a nested loop of one
+        primary-key probe per message or sorted a whole partition per page. ANALYZE reads a sample of at most
+        300 x default_statistics_target rows, so its cost stays bounded however long the history; it skips the
+        table when another ANALYZE or VACUUM holds it (SKIP_LOCKED). Returns whether it was asked for."""
+        reltuples = self.scalar(conn, "conversations_row_estimate", {"schema": self.settings.schema_name})
+        if reltuples >= 0 and changed_rows <= 50 + 0.1 * reltuples:
+            return False
+        conn.execute(self.query(conn, query))
+        return True
+
     def archive_and_purge_partition(self, conn, day: date) -> tuple[int, int]:
         """Copy the rows of the partition's consolidated conversations (facts extracted) to the archive and
         delete from the n8n table those whose identical copy is archived: two set-based statements, whatever
-        the partition's size. Call inside a transaction. Returns (rows archived now, rows purged now)."""
+        the partition's size. Call inside a transaction. Returns (rows archived now, rows purged now).
+
+        Raises the transaction's work_mem to ARCHIVE_WORK_MEM (until it ends) so the purge's hash stays in memory."""
+        conn.execute(self.query(conn, "archive_work_mem"), {"work_mem": ARCHIVE_WORK_MEM})
         params = {"partition_date": day}
         archived = conn.execute(self.query(conn, "archive_partition_rows"), params).rowcount
         purged = conn.execute(self.query(conn, "purge_partition_archived_rows"), params).rowcount
