@@ -43,6 +43,9 @@ CREATE INDEX IF NOT EXISTS conversations_partition_id_idx
 DROP INDEX IF EXISTS {schema}.conversations_partition_idx;
 CREATE INDEX IF NOT EXISTS conversations_user_idx ON {schema}.conversations (user_key);
 CREATE INDEX IF NOT EXISTS conversations_message_ids_idx ON {schema}.conversations USING gin (message_ids);
+-- (session_key, partition_date): closed_sessions' overlap deletion looks up, for each conversation of a write
+-- batch, the stored ones of its session key and partition (a few rows) instead of sorting the partition's.
+CREATE INDEX IF NOT EXISTS conversations_session_partition_idx ON {schema}.conversations (session_key, partition_date);
 
 -- Source rows that could not be parsed (or carry no text), with the reason; the rows themselves are archived.
 CREATE TABLE IF NOT EXISTS {schema}.message_rejections (
