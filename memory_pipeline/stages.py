@@ -658,9 +658,14 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     folded_from_scratch."""
     totals: Counter[str] = Counter()
     erase = store.settings.erase_on_retraction
-    if lock and erase:
-        with conn.pipeline(), conn.cursor() as cur:
+
+    def take_locks() -> None:
+        with conn.cursor() as cur:
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
+
+    if lock and erase:
+        with conn.pipeline():
+            take_locks()
     if erase:  # outside pipeline mode: it reads its deletions' row counts
         for user_key in user_keys:
             erasure.erase_retracted_slots(store, conn, user_key)
@@ -668,8 +673,7 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     # the commit.
     with conn.pipeline():
         if lock and not erase:
-            with conn.cursor() as cur:
-                cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
+            take_locks()
         # Batch i is folded in Python while the server writes batch i-1 (sent without waiting); batch i+1 is read
         # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
         # batches share no row.

@@ -21,8 +21,6 @@ from itertools import groupby
 from operator import attrgetter, itemgetter
 from zoneinfo import ZoneInfo
 
-import orjson
-
 from memory_pipeline.domain.messages import ParsedRow, SourceRow, parse_row
 
 
@@ -65,40 +63,8 @@ class Conversation:
         """sha256 hex of the turns' ids, roles, texts (and senders): the summary cache key."""
         # A sender and its user key are part of what was said by whom (a new key mapping must re-extract); they
         # are appended only when present, so hashes of conversations without senders stay as they were.
-        return hashlib.sha256(transcript_hash_body(self.turns)).hexdigest()
-
-
-def transcript_hash_body(turns: Sequence[ParsedRow]) -> bytes:
-    """What `Conversation.transcript_hash` hashes: the UTF-8 of `json.dumps(body, ensure_ascii=False)` where body is
-    [(message_id, role, text[, sender, user_key]), ...] (sender and user key only when there is a sender).
-
-    Built byte for byte as `json` writes it (", " between items, non-ASCII as is) but with each string escaped by
-    orjson, which escapes every character but a lone surrogate exactly as `json` does (quote, backslash, \\b \\f
-    \\n \\r \\t, other C0 controls as \\u00XX in lower case): a third of `json.dumps`'s cost. A turn with a value
-    of another type, and a lone surrogate, are left to `json.dumps` itself."""
-    parts = []
-    try:
-        for t in turns:
-            if type(t.message_id) is not int or type(t.role) is not str or type(t.text) is not str:
-                raise TypeError("written by json")
-            if t.sender:
-                parts.append(b"[%d, %b, %b, %b, %b]" % (t.message_id, _string(t.role), _string(t.text),
-                                                        _string(t.sender), _string(t.user_key)))
-            else:
-                parts.append(b"[%d, %b, %b]" % (t.message_id, _string(t.role), _string(t.text)))
-    except (TypeError, orjson.JSONEncodeError):
-        body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in turns]
-        return json.dumps(body, ensure_ascii=False).encode()
-    return b"[" + b", ".join(parts) + b"]"
-
-
-def _string(value: str | None) -> bytes:
-    # a str as json writes it (orjson's escaping is json's); None as null; anything else goes to json.dumps
-    if type(value) is str:
-        return orjson.dumps(value)
-    if value is None:
-        return b"null"
-    raise TypeError("written by json")
+        body = [(t.message_id, t.role, t.text) + ((t.sender, t.user_key) if t.sender else ()) for t in self.turns]
+        return hashlib.sha256(json.dumps(body, ensure_ascii=False).encode()).hexdigest()
 
 
 def conversation_id(session_key: str, first_message_id: int, salt: str = "") -> str:
