@@ -100,6 +100,11 @@ class Settings(BaseModel):
         "auto", description="how JSON is asked for; auto falls back json_schema -> json_object -> prompt"
     )
     llm_max_in_flight: int = Field(4, ge=1, description="LLM requests in flight at once inside one step")
+    # Two: the scale benchmark's machine has two cores (closed_sessions at 1M messages: ~30 s Python + ~17 s server
+    # CPU, one after the other in one process); more helps only where the machine and server have the cores.
+    worker_processes: int = Field(2, ge=1, le=64, description=(
+        "processes (each with its own connection) that closed_sessions, active_facts and archived_sessions split "
+        "their work across; 1 runs it in the step's own process"))
     llm_chunk_tokens: int = Field(
         6000, ge=200, description="transcript tokens per request; a longer conversation is sent in chunks"
     )
