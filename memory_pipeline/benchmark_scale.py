@@ -7,8 +7,8 @@
 without created_at (attributed to the night by the backlog date). It then measures the SQL floor on a copy of
 the same rows (COPY them out, INSERT ... SELECT into an archive shaped and indexed like chat_archive, DELETE
 them), runs the five stages of the night with the offline extractor, and prints per stage seconds, messages/s and
-the process's peak resident memory so far (`resource.getrusage`, the Python process, not the server), plus the
-ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart) to the floor.
+the peak resident memory so far (`resource.getrusage`: the Python process plus the peak of each of its worker
+processes, `workers.run_shards`; not the server), plus the ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart) to the floor.
 `--history-days N` first stores N days of the same users' consolidated history (`build_history`): a conversation a
 day with two accepted candidates that recur as a user's facts do, the archive rows within retention, and the fact
 versions they reconcile to.
@@ -29,7 +29,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample, stages, workers
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
@@ -94,8 +94,11 @@ class ScaleFigures:
 
 
 def _peak_rss_mib() -> float:
+    # This process's peak plus each worker process's own peak (`workers.run_shards`): the night's memory is
+    # theirs together (an upper bound: pages the workers share with their fork server count once each).
     # Linux reports ru_maxrss in KiB.
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (own + sum(workers.worker_peak_rss_kib.values())) / 1024
 
 
 def _text_pools() -> tuple[list[Any], list[Any]]:

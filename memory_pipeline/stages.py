@@ -34,6 +34,7 @@ from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
+from memory_pipeline.workers import run_shards
 
 log = logging.getLogger(__name__)
 
@@ -607,12 +608,14 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     active facts when all are said after what was folded, else the user is folded from all their accepted
     candidates (any day). New active versions get their text search language as they are inserted; then the
     other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
-    failing embedding request leaves them NULL)."""
+    failing embedding request leaves them NULL). The users are folded in MEMORY_PIPELINE_WORKER_PROCESSES worker
+    processes at once (`reconcile_shard`; the rest runs on `conn`)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
-    totals: Counter[str] = Counter()
-    for start in range(0, len(users), FOLD_COMMIT):
-        with conn.transaction():
-            totals.update(reconcile_users(store, conn, users[start:start + FOLD_COMMIT]))
+    shards = store.settings.worker_processes
+    if shards == 1:
+        totals = reconcile_shard(store, conn, 0, 1, users)
+    else:  # every shard-th user (the list is sorted): shards of equal size that never share a user's lock
+        totals = sum(run_shards(reconcile_shard, store.settings, shards, users), Counter())
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
     # New active versions are labelled as they are inserted; index_new_facts labels the rest.
@@ -631,7 +634,21 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
         "superseded_facts_of_these_users": state["superseded"],
         "expired_facts_of_these_users": state["expired"],
         **recall_index,
+        "worker_processes": shards,
     })
+
+
+def reconcile_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int,
+                    users: Sequence[str]) -> Counter[str]:
+    """`reconcile_users` over users[shard::shards] (sorted `users` stay sorted: locks taken in one order), one
+    transaction per FOLD_COMMIT users. Returns the summed counters. Run by `workers.run_shards` on a worker's own
+    connection, or in-process with shard 0 of 1."""
+    mine = list(users[shard::shards])
+    totals: Counter[str] = Counter()
+    for start in range(0, len(mine), FOLD_COMMIT):
+        with conn.transaction():
+            totals.update(reconcile_users(store, conn, mine[start:start + FOLD_COMMIT]))
+    return totals
 
 
 # Users folded together (FOLD_BATCH) and per transaction (FOLD_COMMIT) by active_facts. A batch's reads are one
@@ -701,18 +718,21 @@ def reconcile_one_user(store: Store, conn: psycopg.Connection, user_key: str, lo
 
 # -- 5. archived_sessions ---------------------------------------------------------------------------------
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
-    """Archive then purge the raw rows of the day's consolidated conversations (in one transaction, two
-    set-based statements), then drop archive rows past retention and conversation text past text retention
+    """Archive then purge the raw rows of the day's consolidated conversations (two set-based statements in one
+    transaction per shard of session keys, MEMORY_PIPELINE_WORKER_PROCESSES shards at once: `archive_shard`), then drop archive rows past retention and conversation text past text retention
     (`Store.prune_text`). Conversations whose facts were not extracted keep their rows. The statistics of the
     columns that pick the consolidated conversations are refreshed first when the extraction set many of them
     (`Store.analyze_conversations_if_stale`), so the archive and purge are planned for their real row count."""
     with conn.transaction():
         consolidated = store.scalar(conn, "consolidated_conversations_of_partition", {"partition_date": day})
         store.analyze_conversations_if_stale(conn, consolidated, "analyze_conversations_extracted")
-    with conn.transaction():
-        store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
-        archived, purged = store.archive_and_purge_partition(conn, day)
-        kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
+    shards = store.settings.worker_processes
+    if shards == 1:
+        archived, purged = archive_shard(store, conn, 0, 1, day)
+    else:
+        done = run_shards(archive_shard, store.settings, shards, day)
+        archived, purged = sum(n for n, _ in done), sum(n for _, n in done)
+    kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
         pruned = store.prune_text(conn)
@@ -724,7 +744,17 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
         "archive_retention_days": store.settings.archive_retention_days,
         "text_retention_days": store.settings.effective_text_retention_days,
         **{f"text_pruned_{step}": n for step, n in pruned.items()},
+        "worker_processes": shards,
     })
+
+
+def archive_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int, day: date) -> tuple[int, int]:
+    """Archive then purge, in one transaction, the rows of the partition's consolidated conversations whose
+    session key falls in `shard` of `shards` (`Store.archive_and_purge_partition`). Returns (rows archived, rows
+    purged). Run by `workers.run_shards` on a worker's own connection, or in-process with shard 0 of 1."""
+    with conn.transaction():
+        store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
+        return store.archive_and_purge_partition(conn, day, shard, shards)
 
 
 # -- checks -----------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ work (each stage's work is idempotent per key, so the re-run redoes only what is
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import os
 import pickle
 import resource
@@ -53,9 +54,33 @@ def _executor_for(processes: int) -> ProcessPoolExecutor:
             context = multiprocessing.get_context("forkserver")
             # Imported once in the server, so a new worker starts in milliseconds instead of importing for ~1 s.
             context.set_forkserver_preload(["memory_pipeline.stages"])
-            _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+            _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_exit_with_parent)
             _executor_size = processes
+            _shutdown_before_exit()
         return _executor
+
+
+_finalizer_registered = False
+
+
+def _shutdown_before_exit() -> None:
+    # When the caller is itself a multiprocessing child (a Dagster step process, the scale benchmark's night
+    # process), its exit joins every child process before the interpreter's own exit hooks would stop the pool:
+    # idle workers would then be waited for forever. A finalizer with an exit priority runs before that join;
+    # above 10, the priority of the finalizers that stop the pool's queue feeder threads, or the workers' stop
+    # messages would never be sent.
+    global _finalizer_registered
+    if not _finalizer_registered:
+        multiprocessing.util.Finalize(None, _stop_executor, exitpriority=100)
+        _finalizer_registered = True
+
+
+def _stop_executor() -> None:
+    global _executor
+    with _lock:
+        if _executor is not None:
+            _executor.shutdown(wait=True, cancel_futures=True)
+        _executor = None
 
 
 def _discard_executor() -> None:
@@ -64,6 +89,23 @@ def _discard_executor() -> None:
         if _executor is not None:
             _executor.shutdown(wait=False, cancel_futures=True)
         _executor = None
+
+
+def _exit_with_parent() -> None:
+    # In each worker, at start. Nothing else ends a worker whose caller is gone (even killed): the fork server
+    # waits for its own workers, which hold its keep-alive pipe, and an idle worker waits for work forever, a busy
+    # one goes on writing for nobody. `multiprocessing.parent_process()` is the caller, not the fork server: its
+    # sentinel is a pipe the caller holds open, readable (EOF) once the caller has ended however it ended. A daemon
+    # thread waits on it and ends the worker, so a killed caller's shards roll back like its own transaction.
+    caller = multiprocessing.parent_process()
+    if caller is None:
+        return
+
+    def exit_when_caller_ends() -> None:
+        caller.join()
+        os._exit(1)
+
+    threading.Thread(target=exit_when_caller_ends, name="exit-with-caller", daemon=True).start()
 
 
 def _run_in_worker(fn: Callable[..., T], settings: Any, shard: int, shards: int, args: tuple) -> tuple[T, int, int]:

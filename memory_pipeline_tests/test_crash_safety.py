@@ -49,7 +49,9 @@ def run_days(store: Store) -> None:
 
 
 def fresh(make_settings) -> tuple[Store, set[int]]:
-    settings = make_settings(backlog_date=DAYS[0].isoformat())
+    # One process: the faults are injected by patching Store in this process, so every statement must run here
+    # (worker processes are tested in test_workers.py and by the rest of the suite).
+    settings = make_settings(backlog_date=DAYS[0].isoformat(), worker_processes=1)
     with get_pool(settings.database_url).connection() as conn:
         sample.create_n8n_table(conn, settings)
         sample.insert_rows(conn, settings, history())
@@ -163,8 +165,9 @@ def test_a_killed_worker_at_points_of_each_stage_then_a_rerun(make_settings, ref
     for point in points[1::max(1, len(points) // 5)]:  # about five points spread over the stages
         store, ids = fresh(make_settings)
         s = store.settings
-        args = [f"database_url={s.database_url}", f"schema_name={s.schema_name}", f"source_table={s.source_table}",
-                f"backlog_date={s.backlog_date}", f"home={s.home}"]
+        args = [f"worker_processes={s.worker_processes}", f"database_url={s.database_url}",
+                f"schema_name={s.schema_name}", f"source_table={s.source_table}", f"backlog_date={s.backlog_date}",
+                f"home={s.home}"]
         done = subprocess.run([sys.executable, "-c", KILLED_WORKER, str(point), *args], capture_output=True,
                               text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
         assert done.returncode == 17, done.stderr[-2000:]

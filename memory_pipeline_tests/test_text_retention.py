@@ -8,7 +8,9 @@ from memory_pipeline_tests.test_pipeline_end_to_end import N8N_DAYS, Pipeline
 
 
 def test_a_pruned_day_loses_its_text_and_passes_its_checks(make_settings, monkeypatch):
-    p = Pipeline(make_settings(backlog_date="2026-05-01", text_retention_days=3, quote_grace_days=10))
+    # One process: the time-to-live is patched below into this process's module (worker processes import their own).
+    p = Pipeline(make_settings(backlog_date="2026-05-01", text_retention_days=3, quote_grace_days=10,
+                               worker_processes=1))
     p.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     for day in N8N_DAYS:
         assert p.run(day).success
