@@ -11,7 +11,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, closing, contextmanager
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from functools import partial
 from typing import Any, TypeVar
@@ -65,28 +65,34 @@ def utc_now() -> datetime:
 # "turn" (only turns are stored) and `truncated` follows `quotable_chars`.
 _STORED_TURN_KEYS = frozenset({"message_id", "at", "role", "text", "tool_evidence", "sender", "user_key",
                                "machine_text", "quotable_chars"})
-_STORED_TURN_DEFAULTS = {**{f.name: f.default for f in fields(ParsedRow) if f.default is not MISSING},
-                         "status": "turn"}
+# A dataclass field with a plain default is also a class attribute holding that default: an instance whose field
+# dict lacks it reads the default, and every generated method (eq, hash, repr, replace, asdict) reads fields as
+# attributes.
+_new_object, _set_attribute, _read_time, _UTC = object.__new__, object.__setattr__, datetime.fromisoformat, timezone.utc
 
 
 def turn_from_record(turn: dict[str, Any]) -> ParsedRow:
     """One turn of a stored transcript (the JSON `Store._turn_record` wrote) as the ParsedRow it was: `at` read
-    back in UTC, `truncated` set when `quotable_chars` is. Equal to building it with ParsedRow(...) field by field,
-    at about a quarter of the cost (a frozen dataclass's __init__ sets each of its 12 fields through
-    object.__setattr__, and the LLM stages rebuild every turn of the day: 200,000 at 100k messages): the instance
-    gets its field dict in one assignment."""
-    if not turn.keys() <= _STORED_TURN_KEYS:  # a key no ParsedRow field reads back from: ignored
-        turn = {k: v for k, v in turn.items() if k in _STORED_TURN_KEYS}
-    values = {**_STORED_TURN_DEFAULTS, **turn}
-    at = values["at"]
+    back in UTC, `truncated` set when `quotable_chars` is; a key no ParsedRow field reads back from is ignored.
+    Equal to building it with ParsedRow(...) field by field, at about a sixth of the cost (a frozen dataclass's
+    __init__ sets each of its 12 fields through object.__setattr__, and the LLM stages rebuild every turn of the
+    day twice: 200,000 at 100k messages): the instance gets a copy of the stored dict as its field dict in one
+    assignment, holding only the fields the turn sets; the others read their class-level defaults (measured on
+    the benchmark's transcripts: 1.3 us a turn, against 2-3 us when every default was merged in). `turn` is not
+    changed."""
+    turn = turn.copy() if turn.keys() <= _STORED_TURN_KEYS else {
+        k: v for k, v in turn.items() if k in _STORED_TURN_KEYS}
+    at = turn.get("at")
     if at:
-        at = datetime.fromisoformat(at)
-        values["at"] = at if at.tzinfo is timezone.utc else at.astimezone(timezone.utc)
+        at = _read_time(at)
+        turn["at"] = at if at.tzinfo is _UTC else at.astimezone(_UTC)
     else:
-        values["at"] = None
-    values["truncated"] = values["quotable_chars"] is not None
-    row = object.__new__(ParsedRow)
-    object.__setattr__(row, "__dict__", values)
+        turn["at"] = None
+    turn["status"] = "turn"
+    if turn.get("quotable_chars") is not None:
+        turn["truncated"] = True
+    row = _new_object(ParsedRow)
+    _set_attribute(row, "__dict__", turn)
     return row
 
 
@@ -358,6 +364,42 @@ def _write_transaction(conn: psycopg.Connection) -> Iterator[None]:
         yield
 
 
+class _BatchWriter:
+    """Runs a stage's write batches (each a function doing one `_write_transaction` on the stage's connection) one
+    at a time, in the order given, on one background thread, so the server writes and commits a batch of free
+    answers while the stage computes the next: at 100k messages the extraction stage's own work took 1.5 s of
+    wall for 0.8 s of Python, the rest waiting on its batches' writes and commits (0.6 s of server CPU). A batch holding paid answers is waited
+    for before `write` returns, so a crash still loses at most WRITE_BATCH paid answers. `write` first waits for
+    the batch before (and raises its error); `wait` waits for the last one. Use as a context manager: leaving it
+    waits for the batch in flight, so the connection is free again (after an error, that batch's own error is
+    dropped for the first one). While a batch is in flight, the stage must not use the connection itself."""
+
+    def __init__(self) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="writes")
+        self._writing: Future[None] | None = None
+
+    def write(self, batch: Callable[[], None], paid: bool) -> None:
+        """Start `batch` once the one before is written; return when it is written too if `paid`."""
+        self.wait()
+        self._writing = self._thread.submit(batch)
+        if paid:
+            self.wait()
+
+    def wait(self) -> None:
+        """Return once the last batch is written; raise what it raised."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            writing.result()
+
+    def __enter__(self) -> _BatchWriter:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._thread.shutdown(wait=True)  # an error in the stage: its write in flight ends before the stage does
+        if exc_info[0] is None:
+            self.wait()
+
+
 def _still_stored(store: Store, conn: psycopg.Connection, records: Sequence[dict[str, Any]]) -> set[str]:
     """Inside a write transaction: hold an erasure off until commit, lock the batch's conversations (one
     statement), and return the ids of those still stored with the transcript their record was read with (not
@@ -385,10 +427,12 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
     (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
     cache hits are written per page and answers per WRITE_BATCH (FREE_WRITE_BATCH for a `free_answers`
-    backend), each batch in one transaction."""
+    backend), each batch in one transaction; a batch of free answers (cache hits, a `free_answers` backend) is
+    written while the next is computed (`_BatchWriter`)."""
     model = getattr(extractor, "summary_model", extractor.model)
     caches_facts = getattr(extractor, "cache_answers", False)
-    batch = FREE_WRITE_BATCH if getattr(extractor, "free_answers", False) else WRITE_BATCH
+    free = getattr(extractor, "free_answers", False)
+    batch = FREE_WRITE_BATCH if free else WRITE_BATCH
     hits = computed = tokens_in = tokens_out = changed = pruned = 0
     failed: Counter[str] = Counter()
 
@@ -400,9 +444,10 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                    prompt_version=extractor.prompt_version)
 
     def to_summarise() -> Iterator[tuple[dict[str, Any], Conversation]]:
-        # Pages of the day; a page's cache hits are written as it is read, the rest go to the backend, each with
-        # its conversation (the record then drops the JSON form: pending answers hold no transcript).
-        nonlocal hits, pruned, changed
+        # Pages of the day; a page's cache hits are handed to the writer as it is read, the rest go to the
+        # backend, each with its conversation (the record then drops the JSON form: pending answers hold no
+        # transcript).
+        nonlocal hits, pruned
         params = {"partition_date": day, "prompt_version": extractor.prompt_version, "model": model}
         for page in store.pages_read_ahead(conn, "summary_page", params, PAGE_SIZE):
             todo, hit_records = [], []
@@ -415,24 +460,27 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                     todo.append(record)
             if hit_records:
                 hits += len(hit_records)
-                with _write_transaction(conn):
-                    # Only conversations still stored with the transcript they were read with.
-                    kept = _still_stored(store, conn, hit_records)
-                    changed += len(hit_records) - len(kept)
-                    save(conn, [
-                        row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
-                        for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
+                writer.write(partial(save_hits, hit_records), paid=False)
             for record in todo:
                 conversation = conversation_from_record(record)
                 del record["transcript"]
                 yield record, conversation
 
+    def save_hits(hit_records: list[dict[str, Any]]) -> None:
+        # Cache hits of a page: only conversations still stored with the transcript they were read with.
+        nonlocal changed
+        with _write_transaction(conn):
+            kept = _still_stored(store, conn, hit_records)
+            changed += len(hit_records) - len(kept)
+            save(conn, [row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
+                        for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
+
     pending: list[tuple[dict[str, Any], Any]] = []
 
-    def flush() -> None:
+    def write_batch(pending: list[tuple[dict[str, Any], Any]]) -> None:
         # One transaction and one batched statement per table for a batch of answers and failures, each written
         # only if its conversation is still stored as it was read (an erasure or a re-split may have come
-        # meanwhile).
+        # meanwhile). On the writer's thread: the counters it adds to are read once the writer is done.
         nonlocal changed
         with _write_transaction(conn):
             kept = _still_stored(store, conn, [r for r, _ in pending])
@@ -449,22 +497,27 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             store.clear_llm_failures(conn, [r["conversation_id"] for r, _ in stored], SUMMARY_STAGE)
             _record_failures(store, conn, day, SUMMARY_STAGE, model, extractor, [
                 (r, res) for r, res in pending if isinstance(res, ExtractorError) and r["conversation_id"] in kept])
+
+    def flush() -> None:
+        writer.write(partial(write_batch, pending.copy()), paid=not free)  # every answer computed is paid for
         pending.clear()
 
     summarize = lambda item: extractor.summarize(item[1])  # noqa: E731
-    for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
-        if isinstance(result, ExtractorError):
-            failed[result.reason] += 1
-            log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"], result.reason)
-        else:
-            computed += 1
-            tokens_in += result.input_tokens
-            tokens_out += result.output_tokens
-        pending.append((record, result))
-        if len(pending) >= batch:
+    with _BatchWriter() as writer:
+        for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
+            if isinstance(result, ExtractorError):
+                failed[result.reason] += 1
+                log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"],
+                            result.reason)
+            else:
+                computed += 1
+                tokens_in += result.input_tokens
+                tokens_out += result.output_tokens
+            pending.append((record, result))
+            if len(pending) >= batch:
+                flush()
+        if pending:
             flush()
-    if pending:
-        flush()
     return StageResult({
         "summaries": hits + computed,
         "cache_hits": hits,
@@ -487,7 +540,8 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     (`Store.pages_read_ahead`; each page with its summaries and cached answers, one
     statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH paid
     ones (FREE_WRITE_BATCH when they cost nothing: cached, or from a `free_answers` backend), each batch in one
-    transaction of one statement per step."""
+    transaction of one statement per step; a batch without paid answers is written while the next is computed
+    (`_BatchWriter`)."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     caches = getattr(extractor, "cache_answers", False)
@@ -528,12 +582,14 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
         return cached if cached is not None else extractor.extract(conversation, record["summary"])
 
     # (record, answer or error, validated candidates, answer came from the cache)
-    pending: list[tuple[dict[str, Any], ExtractionResult | ExtractorError, list[Any], bool]] = []
+    Answer = tuple[dict[str, Any], ExtractionResult | ExtractorError, list[Any], bool]
+    pending: list[Answer] = []
 
-    def flush() -> None:
+    def write_batch(pending: list[Answer]) -> None:
         # One transaction for a batch of answers and failures, one statement per step, each written only if its
-        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
-        nonlocal changed, retractions, paid
+        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile). On the
+        # writer's thread: the counters it adds to are read once the writer is done.
+        nonlocal changed, retractions
         with _write_transaction(conn):
             kept = _still_stored(store, conn, [r for r, _, _, _ in pending])
             answers = [p for p in pending if not isinstance(p[1], ExtractorError)]
@@ -561,30 +617,35 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                     reasons[c.reason] += 1
                 else:
                     categories[c.category] += 1
+
+    def flush() -> None:
+        nonlocal paid
+        writer.write(partial(write_batch, pending.copy()), paid=paid > 0)
         pending.clear()
         paid = 0
 
-    for (record, conversation, cached), result in call_each(answer, to_extract(),
-                                                            getattr(extractor, "max_in_flight", 1)):
-        if isinstance(result, ExtractorError):
-            failed[result.reason] += 1
-            log.warning("%s failed for conversation %s: %s", EXTRACTION_STAGE, record["conversation_id"],
-                        result.reason)
-            pending.append((record, result, [], False))
-        else:
-            cache_hits += cached is not None
-            tokens_in += result.input_tokens
-            tokens_out += result.output_tokens
-            fallback = backlog_start if conversation.is_legacy else None
-            sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
-            candidates = [validate_candidate(f, conversation, i, fallback, sources)
-                          for i, f in enumerate(result.facts)]
-            pending.append((record, result, candidates, cached is not None))
-        paid += not free and cached is None  # a request was sent (answered or failed)
-        if paid >= WRITE_BATCH or len(pending) >= FREE_WRITE_BATCH:
+    with _BatchWriter() as writer:
+        for (record, conversation, cached), result in call_each(answer, to_extract(),
+                                                                getattr(extractor, "max_in_flight", 1)):
+            if isinstance(result, ExtractorError):
+                failed[result.reason] += 1
+                log.warning("%s failed for conversation %s: %s", EXTRACTION_STAGE, record["conversation_id"],
+                            result.reason)
+                pending.append((record, result, [], False))
+            else:
+                cache_hits += cached is not None
+                tokens_in += result.input_tokens
+                tokens_out += result.output_tokens
+                fallback = backlog_start if conversation.is_legacy else None
+                sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
+                candidates = [validate_candidate(f, conversation, i, fallback, sources)
+                              for i, f in enumerate(result.facts)]
+                pending.append((record, result, candidates, cached is not None))
+            paid += not free and cached is None  # a request was sent (answered or failed)
+            if paid >= WRITE_BATCH or len(pending) >= FREE_WRITE_BATCH:
+                flush()
+        if pending:
             flush()
-    if pending:
-        flush()
     return StageResult({
         "candidates": sum(statuses.values()),
         "accepted": statuses["accepted"],

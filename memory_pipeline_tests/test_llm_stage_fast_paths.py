@@ -3,6 +3,7 @@
 with a conversation's `QuoteSources` (human turns normalised once, the cited message looked up by id) against
 the search over every turn per quote that they replace."""
 
+from dataclasses import MISSING, asdict, fields, replace
 from datetime import date, datetime, timedelta, timezone
 
 from hypothesis import given, settings, strategies as st
@@ -97,12 +98,25 @@ def stored_turns(draw, message_id=None):
 @given(stored_turns(), st.dictionaries(st.sampled_from(["truncated", "status", "reason", "extra"]),
                                        st.booleans(), max_size=2))
 def test_turn_from_record_equals_the_field_by_field_construction(turn, unknown_keys):
+    stored = dict(turn)
     rebuilt = turn_from_record(turn)
-    assert rebuilt == reference_turn(turn)
-    assert vars(rebuilt) == vars(reference_turn(turn))  # no field more, none less
+    reference = reference_turn(turn)
+    assert turn == stored  # the stored dict is not changed
+    assert rebuilt == reference
+    # Every field reads the same (the ones the turn does not set from the class defaults), no attribute more.
+    assert all(getattr(rebuilt, f.name) == getattr(reference, f.name) for f in fields(ParsedRow))
+    assert vars(rebuilt).keys() <= {f.name for f in fields(ParsedRow)}
+    assert asdict(rebuilt) == asdict(reference) and hash(rebuilt) == hash(reference)
+    assert replace(rebuilt, text="x") == replace(reference, text="x")
     assert rebuilt.at is None or rebuilt.at.tzinfo is timezone.utc
     # Keys the reference never reads are ignored, whatever they hold.
     assert turn_from_record({**turn, **unknown_keys}) == reference_turn(turn)
+
+
+def test_parsed_row_defaults_are_class_attributes():
+    """`turn_from_record` leaves defaulted fields out of the row's field dict: they must read from the class."""
+    defaulted = [f for f in fields(ParsedRow) if f.default is not MISSING]
+    assert defaulted and all(getattr(ParsedRow, f.name) == f.default for f in defaulted)
 
 
 @settings(max_examples=200, deadline=None)

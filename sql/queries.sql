@@ -229,7 +229,9 @@ SELECT c.conversation_id, c.partition_date, c.session_key, c.user_key, c.started
                  AND (c.facts_extracted_at IS NULL OR c.extracted_with IS DISTINCT FROM %(extracted_with)s)
             THEN c.transcript END AS transcript
 FROM {schema}.conversations AS c
-LEFT JOIN {schema}.session_summaries AS s ON s.conversation_id = c.conversation_id
+-- The bound on s repeats c's: a merge join then starts its scan of session_summaries_pkey at the page, not at
+-- the first summary ever stored (which made a page's cost grow with the table).
+LEFT JOIN {schema}.session_summaries AS s ON s.conversation_id = c.conversation_id AND s.conversation_id > %(after)s
 LEFT JOIN {schema}.extraction_cache AS e
   ON %(use_cache)s AND e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s
      AND e.model = %(model)s
