@@ -30,6 +30,7 @@ import resource
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import util as multiprocessing_util
 from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
@@ -57,6 +58,11 @@ def _executor_for(processes: int) -> ProcessPoolExecutor:
             context.set_forkserver_preload(["memory_pipeline.stages"])
             _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context)
             _executor_size = processes
+            # A caller that is itself a multiprocessing child (a spawned benchmark night, a Dagster step process)
+            # joins its children when it ends, before any atexit hook: the idle workers would wait for work
+            # forever. Finalizers of priority >= 0 run before that join, highest first: above 10, that of the
+            # executor's own call queue, whose closing would keep the workers' stop signals from them.
+            multiprocessing_util.Finalize(_executor, _executor.shutdown, kwargs={"wait": True}, exitpriority=100)
         return _executor
 
 

@@ -1,6 +1,7 @@
 """`workers.run_shards`: a shard function in worker processes, each on its own connection, results in shard
 order, a shard's exception re-raised in the caller once every shard has ended."""
 
+import multiprocessing
 import os
 import threading
 
@@ -107,6 +108,24 @@ def test_a_dead_worker_breaks_the_pool_which_starts_afresh(make_settings):
     with pytest.raises(BrokenProcessPool):
         workers.run_shards(die, settings, 2)
     assert workers.run_shards(fail_in, settings, 2, set()) == [0, 1]
+
+
+def shards_in_a_child(settings, answers):
+    answers.put(workers.run_shards(fail_in, settings, 2, set()))
+
+
+def test_a_multiprocessing_child_that_ran_shards_exits(make_settings):
+    """A process started by multiprocessing (as the benchmark's nights and Dagster's step processes are) joins its
+    children as it ends: its idle workers must be shut down then, not waited for forever."""
+    context = multiprocessing.get_context("spawn")
+    answers = context.Queue()
+    child = context.Process(target=shards_in_a_child, args=(make_settings(), answers))
+    child.start()
+    assert answers.get(timeout=120) == [0, 1]
+    child.join(120)  # a hang guard, not a timing: the child ends in about a second once its shards are done
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == 0
 
 
 def test_shards_must_be_positive(make_settings):
