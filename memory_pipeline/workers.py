@@ -15,8 +15,8 @@ counts and ids, never message text. As with every start method but `fork`, each 
 `__main__` script (not a `-m` module) as `__mp_main__`: a script that calls a stage must keep its work under
 `if __name__ == "__main__":`.
 
-A shard is a residue of `shard_of_key` (PostgreSQL's `hashtext`, queries `... % shards = shard`) or a slice of a
-list the caller already holds: shards never share a session key or a user, so they never wait on each other's
+A shard is a residue of the session key's PostgreSQL `hashtext` (queries `(hashtext(key) + 2^31) % shards =
+shard`) or a slice of a list the caller already holds: shards never share a session key or a user, so they never wait on each other's
 locks. A failing shard raises in the caller after every shard has ended; the shards that finished committed their
 work (each stage's work is idempotent per key, so the re-run redoes only what is missing).
 """

@@ -27,7 +27,7 @@ SELECT id_salt FROM {schema}.installation;
 -- range-checked expression for a text column; for times in the window it reads the same as {created_at}.
 -- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects. The keys
 -- come sorted, so only each key's rows are sorted (incremental sort, in memory), not the whole night.
--- Shard %(shard)s of %(shards)s (worker processes): only the active keys whose hashtext falls in the shard are walked
+-- Shard `shard` of `shards` (worker processes): only the active keys whose hashtext falls in the shard are walked
 -- and read (the filter in `firsts`, before the walk); `in_window` and `active_keys` stay whole, so whether an
 -- archive row is left out does not depend on the shard count.
 WITH RECURSIVE in_window AS MATERIALIZED (
@@ -88,7 +88,7 @@ ORDER BY c.session_id COLLATE "C", r.created_at, r.id;
 -- `window_rows` without the walk back, for a text time column or an n8n table without an index led by
 -- (session_id, created_at) (walking back would scan the table at every step): every row of the active keys up
 -- to `until`, read in one scan of each table, a row in both tables read once (from the n8n table), in the
--- same order. Shard %(shard)s of %(shards)s reads the keys of `shard_keys` (as `window_rows`).
+-- same order. Shard `shard` of `shards` reads the keys of `shard_keys` (as `window_rows`).
 WITH active_keys AS (
     SELECT session_id::text AS session_id FROM {source} WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
     UNION
@@ -122,8 +122,8 @@ SELECT EXISTS (
 
 -- name: legacy_rows
 -- Rows written before the time column existed (created_at NULL): the backlog, a row in both tables read once
--- (from the n8n table), ordered by key (byte order, as `window_rows`) then id. Only the keys of shard %(shard)s of
--- %(shards)s (as `window_rows`; the NOT EXISTS looks at every key, as with one shard).
+-- (from the n8n table), ordered by key (byte order, as `window_rows`) then id. Only the keys of shard `shard` of
+-- `shards` (as `window_rows`; the NOT EXISTS looks at every key, as with one shard).
 SELECT id, session_id, message, created_at FROM (
     SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
     FROM {source} WHERE {created_at} IS NULL
