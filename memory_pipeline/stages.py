@@ -6,6 +6,8 @@ never message or fact text (the event log cannot be erased). The Dagster assets 
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,7 +20,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from memory_pipeline import erasure, folds
+from memory_pipeline import erasure, folds, workers
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
@@ -135,7 +137,8 @@ CONVERSATION_IDS_SHOWN = 200  # the `conversation_ids` metadata list is capped (
 
 @dataclass
 class _SplitTally:
-    """What `closed_sessions` counts as conversations stream by (its metadata), without keeping them."""
+    """What `closed_sessions` counts as conversations stream by (its metadata), without keeping them; one shard's
+    (`closed_sessions_shard`), pickled back to the stage, which adds the shards' up (`merge`)."""
 
     of_day: int = 0
     closed: int = 0
@@ -145,11 +148,14 @@ class _SplitTally:
     messages: int = 0
     truncated: int = 0
     rows_read: int = 0
-    users: set[str] = field(default_factory=set)
+    has_time_column: bool = True
+    users: set[str] = field(default_factory=set)  # a set, not a count: two shards' keys can map to one user
     outcomes: Counter = field(default_factory=Counter)
     reasons: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
-    conversation_ids: list[str] = field(default_factory=list)
+    # (session key, conversation id) of the first CONVERSATION_IDS_SHOWN closed conversations, in stream order
+    # (session key, then time): the shards' lists merge by key into the list one shard would have given.
+    conversation_ids: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, conversation: Conversation, unattributed: bool) -> None:
         rows = conversation.rows
@@ -165,7 +171,23 @@ class _SplitTally:
         self.truncated += sum(row.truncated for row in rows)
         self.skipped.update(row.reason for row in rows if row.status == "skipped")
         if len(self.conversation_ids) < CONVERSATION_IDS_SHOWN:
-            self.conversation_ids.append(conversation.conversation_id)
+            self.conversation_ids.append((conversation.session_key, conversation.conversation_id))
+
+    @classmethod
+    def merge(cls, tallies: Sequence[_SplitTally]) -> _SplitTally:
+        """The tally of all shards: counts added, user sets united, conversation ids merged by session key
+        (shards never share a key) and capped. `has_time_column` is the first shard's (one table for all)."""
+        total = cls(has_time_column=tallies[0].has_time_column)
+        for tally in tallies:
+            for name in ("of_day", "closed", "unattributed", "stored", "legacy", "messages", "truncated", "rows_read"):
+                setattr(total, name, getattr(total, name) + getattr(tally, name))
+            total.users |= tally.users
+            total.outcomes.update(tally.outcomes)
+            total.reasons.update(tally.reasons)
+            total.skipped.update(tally.skipped)
+        merged = heapq.merge(*(t.conversation_ids for t in tallies), key=lambda pair: pair[0])
+        total.conversation_ids = list(itertools.islice(merged, CONVERSATION_IDS_SHOWN))
+        return total
 
 
 def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: datetime | None = None) -> StageResult:
@@ -176,9 +198,55 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     and, on the backlog date, the rows without a timestamp; splits each key's rows as soon as they are all read
     and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH. A conversation belongs to `day` when its
     last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
+
+    The session keys are split into `settings.worker_processes` shards (`closed_sessions_shard`), each run in its
+    own worker process on its own connection and transaction (`workers.run_shards`); with one, on `conn` in
+    this process. A failing shard raises once every shard has ended; the shards that committed keep their
+    conversations (a re-run writes only what is missing or changed). Then the statistics are refreshed once.
     """
     settings = store.settings
     now = now or utc_now()
+    shards = settings.worker_processes
+    if shards == 1:
+        tally = closed_sessions_shard(store, conn, 0, 1, day, now)
+    else:
+        tally = _SplitTally.merge(workers.run_shards(closed_sessions_shard, settings, shards, day, now))
+    # The LLM stages plan their pages against these rows next; autovacuum would analyze them only later.
+    store.analyze_conversations_if_stale(conn, tally.stored, "analyze_conversations_split")
+    has_time_column = tally.has_time_column
+    return StageResult({
+        "conversations_closed": tally.closed,
+        "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,
+        "conversations_unattributed": tally.unattributed,
+        "conversations_stored": tally.stored,  # inserted or changed by this run; 0 on a re-run of a finished day
+        "legacy_conversations": tally.legacy,
+        "users": len(tally.users),
+        "messages": tally.messages,
+        "turns": tally.outcomes["turn"],
+        "rows_rejected": tally.outcomes["rejected"],
+        "rows_rejected_by_reason": dict(sorted(tally.reasons.items())),
+        "rows_skipped_by_reason": dict(sorted(tally.skipped.items())),
+        "rows_truncated": tally.truncated,
+        "rows_read": tally.rows_read,  # rows streamed from the n8n table and the archive (chains of active keys)
+        "idle_gap_minutes": settings.idle_gap_minutes,
+        "is_backlog_date": day == settings.effective_backlog_date,
+        "source_has_created_at": has_time_column,
+        "worker_processes": shards,
+        "conversation_ids": [conversation_id for _, conversation_id in tally.conversation_ids],
+        "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
+            "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
+            "`memory-pipeline add-time-column` and set MEMORY_PIPELINE_BACKLOG_DATE as it tells you."),
+    })
+
+
+def closed_sessions_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int, day: date,
+                          now: datetime) -> _SplitTally:
+    """`closed_sessions`' work for the session keys of shard `shard` of `shards` (`Store.stream_window_rows`), in
+    one transaction on `conn`: stream, split, write batches. Every write is per session key (a conversation's
+    overlap deletion matches its own key; a rejection is its own message's), so shards never touch each other's
+    rows. Returns the shard's tally (counts, user keys, the first conversation ids). Module-level: a worker
+    process runs it by name (`workers.run_shards`)."""
+    settings = store.settings
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
     tally = _SplitTally()
@@ -195,11 +263,11 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     # (when a traceback lets go of it) would send CLOSE into whatever transaction the connection is in then.
     with conn.transaction(), ExitStack() as open_streams:
         store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
-        has_time_column = store.has_created_at(conn)
-        is_backlog_day = day == settings.effective_backlog_date
-        streams = [open_streams.enter_context(closing(store.stream_window_rows(conn, start, end, end + idle, idle)))]
-        if is_backlog_day:
-            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
+        has_time_column = tally.has_time_column = store.has_created_at(conn)
+        streams = [open_streams.enter_context(closing(
+            store.stream_window_rows(conn, start, end, end + idle, idle, shard, shards)))]
+        if day == settings.effective_backlog_date:
+            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn, shard, shards))))
         split = partial(
             build_conversations,
             idle_gap=idle,
@@ -231,30 +299,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
             if len(closed) + len(unattributed) >= CLOSED_SESSIONS_WRITE_BATCH:
                 write_batch()
         write_batch()
-        # The LLM stages plan their pages against these rows next; autovacuum would analyze them only later.
-        store.analyze_conversations_if_stale(conn, tally.stored, "analyze_conversations_split")
-    return StageResult({
-        "conversations_closed": tally.closed,
-        "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,
-        "conversations_unattributed": tally.unattributed,
-        "conversations_stored": tally.stored,  # inserted or changed by this run; 0 on a re-run of a finished day
-        "legacy_conversations": tally.legacy,
-        "users": len(tally.users),
-        "messages": tally.messages,
-        "turns": tally.outcomes["turn"],
-        "rows_rejected": tally.outcomes["rejected"],
-        "rows_rejected_by_reason": dict(sorted(tally.reasons.items())),
-        "rows_skipped_by_reason": dict(sorted(tally.skipped.items())),
-        "rows_truncated": tally.truncated,
-        "rows_read": tally.rows_read,  # rows streamed from the n8n table and the archive (chains of active keys)
-        "idle_gap_minutes": settings.idle_gap_minutes,
-        "is_backlog_date": is_backlog_day,
-        "source_has_created_at": has_time_column,
-        "conversation_ids": tally.conversation_ids,
-        "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
-            "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
-            "`memory-pipeline add-time-column` and set MEMORY_PIPELINE_BACKLOG_DATE as it tells you."),
-    })
+    return tally
 
 
 # -- 2. session_summaries ---------------------------------------------------------------------------------

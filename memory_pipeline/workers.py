@@ -11,11 +11,13 @@ server process started once, with this package imported in it), never from `fork
 Dagster run worker, pytest) has threads and open connections that a forked child must not inherit. The pool is
 kept for the life of the calling process and reused by every stage and run in it; a worker keeps one pool of
 connections per database URL (`db.get_pool`). Results and exceptions travel pickled: a shard function returns
-counts and ids, never message text.
+counts and ids, never message text. As with every start method but `fork`, each worker imports the caller's
+`__main__` script (not a `-m` module) as `__mp_main__`: a script that calls a stage must keep its work under
+`if __name__ == "__main__":`.
 
-A shard is a residue of `shard_of_key` (PostgreSQL's `hashtext`, queries `... % shards = shard`) or a slice of a
-list the caller already holds: shards never share a session key or a user, so they never wait on each other's
-locks. A failing shard raises in the caller after every shard has ended; the shards that finished committed their
+A shard is a residue of the session key's PostgreSQL `hashtext` (queries `(hashtext(key) + 2^31) % shards =
+shard`) or a slice of a list the caller already holds: shards never share a session key or a user, so they never
+wait on each other's locks. A failing shard raises in the caller after every shard has ended; the shards that finished committed their
 work (each stage's work is idempotent per key, so the re-run redoes only what is missing).
 """
 
@@ -117,8 +119,11 @@ def _run_in_worker(fn: Callable[..., T], settings: Any, shard: int, shards: int,
         with get_pool(settings.database_url).connection() as conn:
             result = fn(Store(settings), conn, shard, shards, *args)
     except BaseException as exc:
+        # Round trip, not only dumps: an exception whose __init__ takes other arguments than its `args` (a
+        # subclass calling super().__init__(message)) pickles but fails to unpickle in the caller, which then
+        # declares the whole pool broken.
         try:
-            pickle.dumps(exc)
+            pickle.loads(pickle.dumps(exc))
         except Exception:
             raise ShardFailed(f"{type(exc).__name__}: {exc}") from None
         raise
@@ -130,7 +135,8 @@ def run_shards(fn: Callable[..., T], settings: Any, shards: int, *args: Any) -> 
     with its own connection, at most `shards` at once; in shard order. `fn` must be a module-level function
     (it travels by name), `settings` a Settings with `database_url` resolved, `args` and results picklable.
 
-    With `shards == 1` nothing is started: the caller runs its work itself. Raises the first shard's exception
+    `shards == 1` runs the one shard in one worker process; a stage with one worker process calls its shard
+    function itself on its own connection instead (no process started). Raises the first shard's exception
     (in shard order) once every shard has ended, ShardFailed when it could not be pickled, and
     concurrent.futures.process.BrokenProcessPool when a worker died (the pool is then started afresh next time)."""
     if shards < 1:

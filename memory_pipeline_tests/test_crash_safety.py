@@ -49,8 +49,8 @@ def run_days(store: Store) -> None:
 
 
 def fresh(make_settings) -> tuple[Store, set[int]]:
-    # One process: the faults are injected by patching Store in this process, so every statement must run here
-    # (worker processes are tested in test_workers.py and by the rest of the suite).
+    # One worker process: every stage's statements run here, through the Store.query that faults are injected in
+    # (a shard's failure in a worker process is test_closed_sessions_shards').
     settings = make_settings(backlog_date=DAYS[0].isoformat(), worker_processes=1)
     with get_pool(settings.database_url).connection() as conn:
         sample.create_n8n_table(conn, settings)
@@ -165,9 +165,8 @@ def test_a_killed_worker_at_points_of_each_stage_then_a_rerun(make_settings, ref
     for point in points[1::max(1, len(points) // 5)]:  # about five points spread over the stages
         store, ids = fresh(make_settings)
         s = store.settings
-        args = [f"worker_processes={s.worker_processes}", f"database_url={s.database_url}",
-                f"schema_name={s.schema_name}", f"source_table={s.source_table}", f"backlog_date={s.backlog_date}",
-                f"home={s.home}"]
+        args = [f"database_url={s.database_url}", f"schema_name={s.schema_name}", f"source_table={s.source_table}",
+                f"backlog_date={s.backlog_date}", f"home={s.home}", f"worker_processes={s.worker_processes}"]
         done = subprocess.run([sys.executable, "-c", KILLED_WORKER, str(point), *args], capture_output=True,
                               text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
         assert done.returncode == 17, done.stderr[-2000:]
