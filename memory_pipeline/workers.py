@@ -164,3 +164,15 @@ def run_shards(fn: Callable[..., T], settings: Any, shards: int, *args: Any) -> 
     if error is not None:
         raise error
     return results
+
+
+def _ready(store: Any, conn: Any, shard: int, shards: int) -> None:
+    """Nothing: a shard that only makes its worker exist and hold a connection (`start_workers`)."""
+
+
+def start_workers(settings: Any) -> None:
+    """Start the `settings.worker_processes` workers and their connections now rather than in the first stage
+    that shards (a fixed ~1 s per calling process on a 2-core machine: the fork server imports this package).
+    Nothing happens with one worker process. Raises what `run_shards` raises."""
+    if settings.worker_processes > 1:
+        run_shards(_ready, settings, settings.worker_processes)
