@@ -233,7 +233,7 @@ def print_figures(f: ScaleFigures, load_seconds: float, history_days: int) -> No
     print(f"{f.messages:,} messages of {f.users:,} session keys in one night, {f.facts:,} facts (offline extractor)"
           + (f", after {history_days} days of the same users' consolidated history" if history_days else ""))
     print(f"  {'load (one INSERT ... SELECT + indexes)':40s} {load_seconds:8.2f} s")
-    print(f"  {'worker processes started (once a process)':40s} {f.workers_start_seconds:8.2f} s")
+    print(f"  {'start worker processes (once a process)':40s} {f.workers_start_seconds:8.2f} s")
     for name, seconds in f.stage_seconds.items():
         print(f"  {name:40s} {seconds:8.2f} s  {f.messages / seconds if seconds else 0:10.0f} messages/s"
               f"  peak RSS {f.peak_rss_mib[name]:6.0f} MiB")
