@@ -77,19 +77,12 @@ def _shutdown_before_exit() -> None:
         _finalizer_registered = True
 
 
-def _stop_executor() -> None:
+def _stop_executor(wait: bool = True) -> None:
+    # wait=False for a broken pool (a worker died): the next run_shards starts a new one.
     global _executor
     with _lock:
         if _executor is not None:
-            _executor.shutdown(wait=True, cancel_futures=True)
-        _executor = None
-
-
-def _discard_executor() -> None:
-    global _executor
-    with _lock:
-        if _executor is not None:
-            _executor.shutdown(wait=False, cancel_futures=True)
+            _executor.shutdown(wait=wait, cancel_futures=True)
         _executor = None
 
 
@@ -153,7 +146,7 @@ def run_shards(fn: Callable[..., T], settings: Any, shards: int, *args: Any) -> 
         try:
             result, pid, peak = future.result()
         except BrokenProcessPool as exc:
-            _discard_executor()
+            _stop_executor(wait=False)
             error = error or exc
             continue
         except BaseException as exc:
