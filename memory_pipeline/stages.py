@@ -36,7 +36,6 @@ from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import Store
-from memory_pipeline.workers import run_shards
 
 log = logging.getLogger(__name__)
 
@@ -200,17 +199,13 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
 
     The session keys are split into `settings.worker_processes` shards (`closed_sessions_shard`), each run in its
-    own worker process on its own connection and transaction (`workers.run_shards`); with one, on `conn` in
+    own worker process on its own connection and transaction (`workers.each_shard`); with one, on `conn` in
     this process. A failing shard raises once every shard has ended; the shards that committed keep their
     conversations (a re-run writes only what is missing or changed). Then the statistics are refreshed once.
     """
     settings = store.settings
     now = now or utc_now()
-    shards = settings.worker_processes
-    if shards == 1:
-        tally = closed_sessions_shard(store, conn, 0, 1, day, now)
-    else:
-        tally = _SplitTally.merge(workers.run_shards(closed_sessions_shard, settings, shards, day, now))
+    tally = _SplitTally.merge(workers.each_shard(closed_sessions_shard, store, conn, day, now))
     # The LLM stages plan their pages against these rows next; autovacuum would analyze them only later.
     store.analyze_conversations_if_stale(conn, tally.stored, "analyze_conversations_split")
     has_time_column = tally.has_time_column
@@ -231,7 +226,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "idle_gap_minutes": settings.idle_gap_minutes,
         "is_backlog_date": day == settings.effective_backlog_date,
         "source_has_created_at": has_time_column,
-        "worker_processes": shards,
+        "worker_processes": settings.worker_processes,
         "conversation_ids": [conversation_id for _, conversation_id in tally.conversation_ids],
         "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
             "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
@@ -717,11 +712,8 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     failing embedding request leaves them NULL). The users are folded in MEMORY_PIPELINE_WORKER_PROCESSES worker
     processes at once (`reconcile_shard`; the rest runs on `conn`)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
-    shards = store.settings.worker_processes
-    if shards == 1:
-        totals = reconcile_shard(store, conn, 0, 1, users)
-    else:  # every shard-th user (the list is sorted): shards of equal size that never share a user's lock
-        totals = sum(run_shards(reconcile_shard, store.settings, shards, users), Counter())
+    # Every shard-th user (the list is sorted): shards of equal size that never share a user's lock.
+    totals = sum(workers.each_shard(reconcile_shard, store, conn, users), Counter())
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
     # New active versions are labelled as they are inserted; index_new_facts labels the rest.
@@ -740,7 +732,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
         "superseded_facts_of_these_users": state["superseded"],
         "expired_facts_of_these_users": state["expired"],
         **recall_index,
-        "worker_processes": shards,
+        "worker_processes": store.settings.worker_processes,
     })
 
 
@@ -832,12 +824,8 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
     with conn.transaction():
         consolidated = store.scalar(conn, "consolidated_conversations_of_partition", {"partition_date": day})
         store.analyze_conversations_if_stale(conn, consolidated, "analyze_conversations_extracted")
-    shards = store.settings.worker_processes
-    if shards == 1:
-        archived, purged = archive_shard(store, conn, 0, 1, day)
-    else:
-        done = run_shards(archive_shard, store.settings, shards, day)
-        archived, purged = sum(n for n, _ in done), sum(n for _, n in done)
+    done = workers.each_shard(archive_shard, store, conn, day)
+    archived, purged = sum(n for n, _ in done), sum(n for _, n in done)
     kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
@@ -850,7 +838,7 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
         "archive_retention_days": store.settings.archive_retention_days,
         "text_retention_days": store.settings.effective_text_retention_days,
         **{f"text_pruned_{step}": n for step, n in pruned.items()},
-        "worker_processes": shards,
+        "worker_processes": store.settings.worker_processes,
     })
 
 

@@ -159,6 +159,16 @@ def run_shards(fn: Callable[..., T], settings: Any, shards: int, *args: Any) -> 
     return results
 
 
+def each_shard(fn: Callable[..., T], store: Any, conn: Any, *args: Any) -> list[T]:
+    """The results of a stage's shard function over `store.settings.worker_processes` shards, in shard order: in
+    worker processes (`run_shards`), or, with one worker process, [fn(store, conn, 0, 1, *args)] on the caller's
+    own connection (no process started). Raises what the shard function or `run_shards` raises."""
+    shards = store.settings.worker_processes
+    if shards == 1:
+        return [fn(store, conn, 0, 1, *args)]
+    return run_shards(fn, store.settings, shards, *args)
+
+
 def _ready(store: Any, conn: Any, shard: int, shards: int) -> None:
     """Nothing: a shard that only makes its worker exist and hold a connection (`start_workers`)."""
 
