@@ -405,14 +405,15 @@ def _write_transaction(conn: psycopg.Connection) -> Iterator[None]:
 
 
 class _BatchWriter:
-    """Runs a stage's write batches (each a function doing one `_write_transaction` on the stage's connection) one
-    at a time, in the order given, on one background thread, so the server writes and commits a batch of free
-    answers while the stage computes the next: at 100k messages the extraction stage's own work took 1.5 s of
-    wall for 0.8 s of Python, the rest waiting on its batches' writes and commits (0.6 s of server CPU). A batch holding paid answers is waited
-    for before `write` returns, so a crash still loses at most WRITE_BATCH paid answers. `write` first waits for
-    the batch before (and raises its error); `wait` waits for the last one. Use as a context manager: leaving it
-    waits for the batch in flight, so the connection is free again (after an error, that batch's own error is
-    dropped for the first one). While a batch is in flight, the stage must not use the connection itself."""
+    """Runs a stage's write batches (each a function doing one `_write_transaction` on the stage's connection) one at
+    a time, in the order given, on one background thread, so the server writes and commits a batch of free answers
+    while the stage computes the next: at 100k messages the extraction stage's own work took 1.5 s of wall for 0.8
+    s of Python, the rest waiting on its batches' writes and commits (0.6 s of server CPU). A batch holding paid
+    answers is waited for before `write` returns, so a crash still loses at most WRITE_BATCH paid answers. `write`
+    first waits for the batch before (and raises its error); `wait` waits for the last one. Use as a context
+    manager: leaving it waits for the batch in flight, so the connection is free again (after an error, that
+    batch's own error is dropped for the first one). While a batch is in flight, the stage must not use the
+    connection itself."""
 
     def __init__(self) -> None:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="writes")
