@@ -16,12 +16,17 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import date
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.benchmark_scale import build_history
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.archived_sessions import archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 
 def synthetic_rows(users: int) -> list[sample.SampleRow]:
@@ -66,11 +71,11 @@ def run(users: int, days: int | None = None, history_days: int = 0) -> dict[str,
             for day_text in all_days:
                 day = date.fromisoformat(day_text)
                 for name, call in [
-                    ("closed_sessions", lambda: stages.closed_sessions(store, conn, day)),
-                    ("session_summaries", lambda: stages.session_summaries(store, conn, day, extractor)),
-                    ("extracted_facts", lambda: stages.extracted_facts(store, conn, day, extractor)),
-                    ("active_facts", lambda: stages.active_facts(store, conn, day)),
-                    ("archived_sessions", lambda: stages.archived_sessions(store, conn, day)),
+                    ("closed_sessions", lambda: closed_sessions(store, conn, day)),
+                    ("session_summaries", lambda: session_summaries(store, conn, day, extractor)),
+                    ("extracted_facts", lambda: extracted_facts(store, conn, day, extractor)),
+                    ("active_facts", lambda: active_facts(store, conn, day)),
+                    ("archived_sessions", lambda: archived_sessions(store, conn, day)),
                 ]:
                     started = time.perf_counter()
                     call()

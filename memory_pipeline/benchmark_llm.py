@@ -33,12 +33,15 @@ from datetime import date, datetime, timezone
 
 import openai
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
 from memory_pipeline.extractors.tokens import token_counter
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 BENCH_DAY = date(2023, 5, 1)  # the throughput night: any past day, its conversations are all closed
 # Transcript lines of a prompt start with "[<message id>|": how a request is traced to its conversation.
@@ -183,8 +186,8 @@ def _extractor(settings: Settings, base_url: str) -> OpenAIExtractor:
 def _llm_stages(store: Store, conn, days: list[date], extractor: OpenAIExtractor) -> dict[str, float]:
     seconds = {"session_summaries": 0.0, "extracted_facts": 0.0}
     for day in days:
-        for name, stage in (("session_summaries", stages.session_summaries),
-                            ("extracted_facts", stages.extracted_facts)):
+        for name, stage in (("session_summaries", session_summaries),
+                            ("extracted_facts", extracted_facts)):
             started = time.perf_counter()
             stage(store, conn, day, extractor)
             seconds[name] += time.perf_counter() - started
@@ -201,7 +204,7 @@ def measure_throughput(base: Settings, server: ServerProcess, conversations: int
             ensure_schema(conn, settings)
             sample.create_n8n_table(conn, settings)
             sample.insert_rows(conn, settings, night_rows(conversations))
-            stages.closed_sessions(store, conn, BENCH_DAY)
+            closed_sessions(store, conn, BENCH_DAY)
             server.set_latency(latency)
             before = server.request_count()
             seconds = _llm_stages(store, conn, [BENCH_DAY], _extractor(settings, server.base_url))
@@ -230,7 +233,7 @@ def measure_cost(base: Settings, server: ServerProcess, users: int | None = None
             sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
             conversation_of: dict[int, str] = {}
             for day in days:
-                stages.closed_sessions(store, conn, day)
+                closed_sessions(store, conn, day)
                 for record in store.conversations_of_partition(conn, day):
                     conversation_of.update(dict.fromkeys(record["message_ids"], record["conversation_id"]))
             extractor = _extractor(settings, server.base_url)

@@ -27,13 +27,17 @@ from datetime import date, datetime, timedelta, timezone
 
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.embeddings import vector_literal
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.recall import prompt_block
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 N8N_WINDOW_MESSAGES = 10  # Postgres Chat Memory's default Context Window Length 5 = the last 5 exchanges
 
@@ -153,10 +157,10 @@ def token_budget() -> list[dict[str, int]]:
             now = datetime.fromisoformat(days[-1]).replace(tzinfo=timezone.utc) + timedelta(days=2)
             for day in days:
                 d = date.fromisoformat(day)
-                stages.closed_sessions(store, conn, d, now=now)
-                stages.session_summaries(store, conn, d, extractor)
-                stages.extracted_facts(store, conn, d, extractor)
-                stages.active_facts(store, conn, d)
+                closed_sessions(store, conn, d, now=now)
+                session_summaries(store, conn, d, extractor)
+                extracted_facts(store, conn, d, extractor)
+                active_facts(store, conn, d)
             by_user: dict[str, list[str]] = {}
             for row in rows:
                 by_user.setdefault(row.session_id, []).append(row.message["content"])

@@ -31,11 +31,16 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import sample, stages, workers
+from memory_pipeline import sample, workers
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.archived_sessions import archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 SIZES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000}
 NIGHT = date(2026, 3, 10)  # the partition the benchmark runs; any past day works
@@ -159,11 +164,11 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
             workers.start_workers(settings)
             workers_start = time.perf_counter() - started
             night = [
-                ("closed_sessions", lambda: stages.closed_sessions(store, conn, NIGHT)),
-                ("session_summaries", lambda: stages.session_summaries(store, conn, NIGHT, extractor)),
-                ("extracted_facts", lambda: stages.extracted_facts(store, conn, NIGHT, extractor)),
-                ("active_facts", lambda: stages.active_facts(store, conn, NIGHT)),
-                ("archived_sessions", lambda: stages.archived_sessions(store, conn, NIGHT)),
+                ("closed_sessions", lambda: closed_sessions(store, conn, NIGHT)),
+                ("session_summaries", lambda: session_summaries(store, conn, NIGHT, extractor)),
+                ("extracted_facts", lambda: extracted_facts(store, conn, NIGHT, extractor)),
+                ("active_facts", lambda: active_facts(store, conn, NIGHT)),
+                ("archived_sessions", lambda: archived_sessions(store, conn, NIGHT)),
             ]
             for name, call in night:
                 started = time.perf_counter()
@@ -207,7 +212,7 @@ def build_history(store: Store, conn: Any, days: int, users: int, before: date =
             conn.execute(store.query(conn, name), params)
     conn.execute(store.query(conn, "analyze_conversations"))
     # Every user has a conversation on the last history day, so its partition reconciles them all.
-    stages.active_facts(store, conn, before.fromordinal(before.toordinal() - 1))
+    active_facts(store, conn, before.fromordinal(before.toordinal() - 1))
     conn.execute(store.query(conn, "analyze_conversations"))
     return dict(conn.execute(store.query(conn, "bench_history_figures")).fetchone())
 

@@ -13,7 +13,7 @@ from memory_pipeline.assets import build_assets
 from memory_pipeline.erasure_job import erase_user_job, erasure_failed_run_cleanup, erasure_run_cleanup
 from memory_pipeline.resources import MemoryPipelineResource
 from memory_pipeline.settings import Settings
-from memory_pipeline.stages import SCHEDULE_HOUR
+from memory_pipeline.stages.common import SCHEDULE_HOUR
 
 JOB_NAME = "nightly_consolidation"
 

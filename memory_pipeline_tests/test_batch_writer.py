@@ -1,12 +1,12 @@
-"""The LLM stages' `_BatchWriter`: write batches run one at a time, in order, off the stage's thread; a paid batch
+"""The LLM stages' `BatchWriter`: write batches run one at a time, in order, off the stage's thread; a paid batch
 is written before `write` returns; a batch's error reaches the stage (at the next write or on leaving); leaving
 after the stage's own error waits for the batch in flight."""
 
 import threading
 
 import pytest
+from memory_pipeline.stages.llm_calls import BatchWriter
 
-from memory_pipeline.stages import _BatchWriter
 
 
 def test_batches_run_in_order_one_at_a_time_off_the_callers_thread():
@@ -24,7 +24,7 @@ def test_batches_run_in_order_one_at_a_time_off_the_callers_thread():
                 running.remove(i)
         return run
 
-    with _BatchWriter() as writer:
+    with BatchWriter() as writer:
         for i in range(20):
             writer.write(batch(i), paid=False)
     assert done == list(range(20))
@@ -39,7 +39,7 @@ def test_a_paid_batch_is_written_before_write_returns():
         release.wait(5)
         done.append("free")
 
-    with _BatchWriter() as writer:
+    with BatchWriter() as writer:
         writer.write(slow_free, paid=False)
         assert done == []  # a free batch is in flight when write returns
         release.set()
@@ -54,7 +54,7 @@ def test_a_failed_batch_raises_at_the_next_write_and_the_next_batch_does_not_run
         raise RuntimeError("write failed")
 
     with pytest.raises(RuntimeError, match="write failed"):
-        with _BatchWriter() as writer:
+        with BatchWriter() as writer:
             writer.write(failing, paid=False)
             writer.write(lambda: ran.append(1), paid=False)
     assert ran == []
@@ -65,7 +65,7 @@ def test_a_failed_last_batch_raises_on_leaving():
         raise RuntimeError("last write failed")
 
     with pytest.raises(RuntimeError, match="last write failed"):
-        with _BatchWriter() as writer:
+        with BatchWriter() as writer:
             writer.write(failing, paid=False)
 
 
@@ -78,7 +78,7 @@ def test_leaving_on_the_stages_error_waits_for_the_batch_in_flight():
         done.append("written")
 
     with pytest.raises(ValueError, match="stage failed"):
-        with _BatchWriter() as writer:
+        with BatchWriter() as writer:
             writer.write(slow, paid=False)
             threading.Timer(0.05, release.set).start()
             raise ValueError("stage failed")

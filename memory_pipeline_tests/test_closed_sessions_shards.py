@@ -8,10 +8,11 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.store import Store
 from memory_pipeline_tests.test_closed_sessions_streaming import DAY, NOW, SHAPES, at, generated_rows, load
+from memory_pipeline.stages.closed_sessions import closed_sessions
 
 USER_KEY_REGEX = r"^tenant_\d+:(?P<user>.+)$"
 TENANT_KEYS = [f"tenant_{n}:ann" for n in range(1, 7)]  # six session keys, one user
@@ -57,7 +58,7 @@ def shard_of(conn, key: str, shards: int) -> int:
 
 def run_days(settings, conn) -> list[dict]:
     store = Store(settings)
-    return [stages.closed_sessions(store, conn, day, now=NOW).metadata
+    return [closed_sessions(store, conn, day, now=NOW).metadata
             for day in (DAY - timedelta(days=1), DAY, DAY + timedelta(days=1))]
 
 
@@ -113,16 +114,16 @@ def test_a_failing_shard_raises_and_the_others_keep_their_work_for_the_rerun(mak
         ).format(schema))
         failing = shard_of(conn, "k3", 2)
         with pytest.raises(psycopg.errors.RaiseException, match="refused"):
-            stages.closed_sessions(store, conn, DAY, now=NOW)
+            closed_sessions(store, conn, DAY, now=NOW)
         keys = [r["session_key"] for r in conn.execute(sql.SQL(
             "SELECT session_key FROM {}.conversations").format(schema))]
         assert keys and {shard_of(conn, key, 2) for key in keys} == {1 - failing}
         conn.execute(sql.SQL("DROP TRIGGER refuse ON {}.conversations").format(schema))
-        rerun = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        rerun = closed_sessions(store, conn, DAY, now=NOW).metadata
         after_rerun = snapshot(store, conn)
         assert 0 < rerun["conversations_stored"] < rerun["conversations_closed"]  # only the failed shard's
         forget_split(store, conn)
-        one = stages.closed_sessions(Store(settings.model_copy(update={"worker_processes": 1})), conn, DAY,
+        one = closed_sessions(Store(settings.model_copy(update={"worker_processes": 1})), conn, DAY,
                                      now=NOW).metadata
         assert snapshot(store, conn) == after_rerun
         assert one["conversations_closed"] == rerun["conversations_closed"]

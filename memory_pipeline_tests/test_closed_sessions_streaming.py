@@ -10,11 +10,13 @@ import pytest
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import sample, stages, store as store_module
+from memory_pipeline import sample, store as store_module
 from memory_pipeline.db import get_pool
 from memory_pipeline.domain.conversations import build_conversations, is_closed, partition_window, user_key_mapper
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.store import Store
+import memory_pipeline.stages.closed_sessions as closed_sessions_stage
+from memory_pipeline.stages.closed_sessions import closed_sessions
 
 DAY = date(2026, 5, 10)
 NOW = datetime(2026, 5, 12, tzinfo=timezone.utc)
@@ -141,7 +143,7 @@ def test_streamed_stage_stores_what_splitting_every_row_gives(make_settings, mon
     same result; and the same in shards (worker processes, which run with the module's own batch sizes)."""
     # Tiny cursor and write batches (in this process: one worker): keys span several cursor fetches and batches.
     monkeypatch.setattr(store_module, "WINDOW_CURSOR_ITERSIZE", 7)
-    monkeypatch.setattr(stages, "CLOSED_SESSIONS_WRITE_BATCH", 3)
+    monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 3)
     settings = make_settings(backlog_date=DAY.isoformat(), idle_gap_minutes=180, max_conversation_hours=5,
                              worker_processes=workers)
     store = Store(settings)
@@ -151,7 +153,7 @@ def test_streamed_stage_stores_what_splitting_every_row_gives(make_settings, mon
         assert store.can_walk_back(conn) == indexed
         for day in (DAY - timedelta(days=1), DAY, DAY + timedelta(days=1)):
             expected = reference_split(store, conn, day, NOW)
-            result = stages.closed_sessions(store, conn, day, now=NOW).metadata
+            result = closed_sessions(store, conn, day, now=NOW).metadata
             got = stored(store, conn, day)
             assert got["conversations"] == expected["conversations"]
             assert got["rejections"] == expected["rejections"]
@@ -177,7 +179,7 @@ def test_conversation_across_midnight_joins_its_archived_start(make_settings):
         archived = [r["id"] for r in conn.execute(sql.SQL(
             "SELECT id FROM {}.chat_archive ORDER BY created_at").format(sql.Identifier(settings.schema_name)))]
         expected = reference_split(store, conn, DAY, NOW)
-        result = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        result = closed_sessions(store, conn, DAY, now=NOW).metadata
         got = stored(store, conn, DAY)
     assert len(archived) == 6
     ((message_ids, _, _),) = got["conversations"].values()
@@ -201,7 +203,7 @@ def test_long_archived_history_reads_only_the_chain(make_settings):
         sample.create_n8n_table(conn, settings)
         load(store, conn, rows + chain + group, archive_before=at(DAY, 0), also_archived=False)
         expected = reference_split(store, conn, DAY, NOW)
-        result = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        result = closed_sessions(store, conn, DAY, now=NOW).metadata
         got = stored(store, conn, DAY)
     group_before_window_end = sum(1 for r in group if r.created_at < at(DAY, 24 * 60 + 180))
     assert result["rows_read"] == len(chain) + group_before_window_end
@@ -243,7 +245,7 @@ def test_text_time_column_keeps_the_range_checked_filter(make_settings):
         assert not store.can_walk_back(conn)
         conn.execute(sql.SQL("INSERT INTO {} (session_id, message, created_at) VALUES (%s, %s, %s)").format(
             store.source), ("kim", Jsonb({"type": "human", "content": "Hi."}), "2026-05-10 10:00:00+00"))
-        result = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        result = closed_sessions(store, conn, DAY, now=NOW).metadata
     assert result["conversations_closed"] == 1 and result["rows_read"] == 1
 
 
@@ -261,17 +263,17 @@ def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settin
     """A row written late before a stored conversation's first message (within the idle gap) moves its start,
     so its id changes: the batched write deletes the stored one it overlaps (same partition and key) and keeps
     the other key's conversation; a plain re-run then writes nothing."""
-    monkeypatch.setattr(stages, "CLOSED_SESSIONS_WRITE_BATCH", 1)  # in this process: one worker
+    monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 1)  # in this process: one worker
     settings = make_settings(idle_gap_minutes=180, worker_processes=1)
     store = Store(settings)
     said = {"type": "human", "content": "I live in Oslo."}
     with get_pool(settings.database_url).connection() as conn:
         sample.create_n8n_table(conn, settings)
         load(store, conn, [sample.SampleRow(key, said, at(DAY, 600 + i)) for key in ("kim", "lea") for i in range(3)])
-        first = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        first = closed_sessions(store, conn, DAY, now=NOW).metadata
         sample.insert_rows(conn, settings, [sample.SampleRow("kim", said, at(DAY, 590))])
-        second = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
-        again = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        second = closed_sessions(store, conn, DAY, now=NOW).metadata
+        again = closed_sessions(store, conn, DAY, now=NOW).metadata
         got = stored(store, conn, DAY)
         expected = reference_split(store, conn, DAY, NOW)
     assert first["conversations_stored"] == 2 and second["conversations_stored"] == 1
@@ -285,7 +287,7 @@ def test_a_failing_write_batch_rolls_the_whole_stage_back(make_settings, monkeyp
     """With one worker process (the stage in this process, one transaction) a failing batch rolls back the
     whole night; shards each roll back their own (test_closed_sessions_shards)."""
     monkeypatch.setattr(store_module, "WINDOW_CURSOR_ITERSIZE", 5)
-    monkeypatch.setattr(stages, "CLOSED_SESSIONS_WRITE_BATCH", 2)
+    monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 2)
     settings = make_settings(worker_processes=1)
     store = Store(settings)
     noon = datetime(2026, 5, 10, 12, tzinfo=timezone.utc)
@@ -305,12 +307,12 @@ def test_a_failing_write_batch_rolls_the_whole_stage_back(make_settings, monkeyp
         sample.insert_rows(conn, settings, rows)
         monkeypatch.setattr(Store, "save_conversations", failing_save)
         with pytest.raises(psycopg.errors.DiskFull):
-            stages.closed_sessions(store, conn, DAY, now=NOW)
+            closed_sessions(store, conn, DAY, now=NOW)
         assert len(calls) == 3  # two batches written before the failure, none after
         # rolled back whole (the two batches written too), and the connection is idle and usable
         assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         count = sql.SQL("SELECT count(*) AS n FROM {}.conversations").format(sql.Identifier(settings.schema_name))
         assert conn.execute(count).fetchone()["n"] == 0
         monkeypatch.setattr(Store, "save_conversations", save)
-        result = stages.closed_sessions(store, conn, DAY, now=NOW).metadata
+        result = closed_sessions(store, conn, DAY, now=NOW).metadata
         assert result["conversations_closed"] == result["conversations_stored"] == 12

@@ -13,13 +13,16 @@ from datetime import date, datetime, timedelta, timezone
 from hypothesis import HealthCheck, given, settings, strategies as st
 from psycopg import Rollback, sql
 
-from memory_pipeline import erasure, stages
+from memory_pipeline import erasure
 from memory_pipeline.db import get_pool
 from memory_pipeline.domain.facts import Candidate
 from memory_pipeline.domain.reconcile import continue_fold, reconcile_user
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
 from memory_pipeline.store import Store
 from memory_pipeline_tests.test_order_independence import FACT_POOL, NEAR, accepted_facts
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages import folds
+from memory_pipeline.stages.folds import reconcile_one_user
 
 
 @settings(max_examples=300, deadline=None, database=None)
@@ -71,7 +74,7 @@ class Night:
 
     def reconcile(self, day: int) -> dict:
         with self.pool.connection() as conn:
-            return stages.active_facts(self.store, conn, DAYS[day]).metadata
+            return active_facts(self.store, conn, DAYS[day]).metadata
 
     def forget_first_active(self, user: int) -> None:
         with self.pool.connection() as conn:
@@ -91,7 +94,7 @@ class Night:
                 conn.execute(sql.SQL("DELETE FROM {}.fact_folds").format(self.schema))
                 conn.execute(sql.SQL("DELETE FROM {}.agent_facts").format(self.schema))
                 for user in USERS:
-                    assert stages.reconcile_one_user(self.store, conn, user)["folded_from_scratch"] == 1
+                    assert reconcile_one_user(self.store, conn, user)["folded_from_scratch"] == 1
                 facts = snapshot(conn.execute(sql.SQL("SELECT * FROM {}.agent_facts").format(self.schema)).fetchall())
                 raise Rollback()
         return facts
@@ -123,8 +126,8 @@ def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, hi
     # user per transaction, both in one transaction folded one after the other, or both folded together.
     night = Night(make_settings())
     plan = [("day", d) for d in order] + more
-    saved = stages.FOLD_BATCH, stages.FOLD_COMMIT
-    stages.FOLD_BATCH, stages.FOLD_COMMIT = batch
+    saved = folds.FOLD_BATCH, folds.FOLD_COMMIT
+    folds.FOLD_BATCH, folds.FOLD_COMMIT = batch
     try:
         for kind, day in plan:
             if kind == "forget":
@@ -134,7 +137,7 @@ def test_incremental_reconciliation_equals_a_fold_from_scratch(make_settings, hi
                 night.reconcile(day)
             assert night.facts() == night.facts_from_scratch(), (kind, day, batch)
     finally:
-        stages.FOLD_BATCH, stages.FOLD_COMMIT = saved
+        folds.FOLD_BATCH, folds.FOLD_COMMIT = saved
 
 
 def test_each_case_takes_its_path_and_a_night_writes_only_what_changes(make_settings):

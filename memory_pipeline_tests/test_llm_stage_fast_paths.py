@@ -20,8 +20,8 @@ from memory_pipeline.domain.facts import (
     validate_candidate,
 )
 from memory_pipeline.domain.messages import ParsedRow
-from memory_pipeline.stages import conversation_from_record, turn_from_record
 from memory_pipeline.store import Store
+from memory_pipeline.stages.records import conversation_from_record, turn_from_record
 
 
 def reference_turn(t: dict) -> ParsedRow:

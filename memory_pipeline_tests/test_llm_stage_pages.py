@@ -9,13 +9,19 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from memory_pipeline import erasure, stages
+from memory_pipeline import erasure
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.extractors.openai_backend import OpenAIExtractor
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.test_forget import DAY1, Install, chat, traces
+from memory_pipeline.stages import llm_calls
+from memory_pipeline.stages.checks import check_quotes_verbatim
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.llm_calls import call_each
+from memory_pipeline.stages.session_summaries import session_summaries
 
 LINES = ["I live in {city}.", "Please contact me by email.", "I prefer short answers."]
 CITIES = ["Oslo", "Rome", "Lyon", "Riga", "Porto", "Graz", "Turin", "Bern", "Cork"]
@@ -29,7 +35,7 @@ def install(make_settings, users: int) -> Install:
     for i in range(users):
         p.load(chat(f"u:{i}", DAY1, *(line.format(city=CITIES[i % len(CITIES)]) for line in LINES), hour=1 + i))
     with p.pool.connection() as conn:
-        stages.closed_sessions(p.store, conn, DAY1)
+        closed_sessions(p.store, conn, DAY1)
     return p
 
 
@@ -63,8 +69,8 @@ class Counting(OfflineExtractor):
 
 def llm_stages(p: Install, extractor) -> tuple[dict, dict]:
     with p.pool.connection() as conn:
-        return (stages.session_summaries(p.store, conn, DAY1, extractor).metadata,
-                stages.extracted_facts(p.store, conn, DAY1, extractor).metadata)
+        return (session_summaries(p.store, conn, DAY1, extractor).metadata,
+                extracted_facts(p.store, conn, DAY1, extractor).metadata)
 
 
 @pytest.mark.parametrize("max_in_flight", [1, 3])
@@ -78,15 +84,15 @@ def test_small_pages_and_batches_do_each_conversation_once_and_write_what_one_bi
     expected = candidates(p)
     assert any(c[CANDIDATE_COLUMNS.index("status")] == "accepted" for c in expected)
     with p.pool.connection() as conn:
-        big_check = stages.check_quotes_verbatim(p.store, conn, DAY1).metadata
+        big_check = check_quotes_verbatim(p.store, conn, DAY1).metadata
 
     # The same day again from scratch, 2 conversations a page (5 pages, the last one short) and 4 answers a batch.
     for table in ("session_summaries", "summary_cache", "extraction_cache", "fact_candidates"):
         p.rows(f"DELETE FROM {{schema}}.{table} RETURNING 1")
     p.rows("UPDATE {schema}.conversations SET facts_extracted_at = NULL, extracted_with = NULL RETURNING 1")
-    monkeypatch.setattr(stages, "PAGE_SIZE", 2)
-    monkeypatch.setattr(stages, "WRITE_BATCH", 4)
-    monkeypatch.setattr(stages, "FREE_WRITE_BATCH", 4)
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 2)
+    monkeypatch.setattr(llm_calls, "WRITE_BATCH", 4)
+    monkeypatch.setattr(llm_calls, "FREE_WRITE_BATCH", 4)
     small = Counting(max_in_flight)
     small_summaries, small_extracted = llm_stages(p, small)
     assert small.summarized == Counter(dict.fromkeys(ids, 1))
@@ -98,7 +104,7 @@ def test_small_pages_and_batches_do_each_conversation_once_and_write_what_one_bi
     assert small_summaries == big_summaries
     assert small_extracted == big_extracted
     with p.pool.connection() as conn:
-        assert stages.check_quotes_verbatim(p.store, conn, DAY1).metadata == big_check
+        assert check_quotes_verbatim(p.store, conn, DAY1).metadata == big_check
 
     # A re-run reads every page and sends nothing: each conversation is a cache hit or already extracted.
     again = Counting(max_in_flight)
@@ -110,7 +116,7 @@ def test_small_pages_and_batches_do_each_conversation_once_and_write_what_one_bi
 def test_the_quote_check_finds_a_bad_quote_on_any_page(make_settings, monkeypatch):
     p = install(make_settings, users=7)
     llm_stages(p, OfflineExtractor())
-    monkeypatch.setattr(stages, "PAGE_SIZE", 2)
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 2)
     accepted = p.rows("SELECT candidate_id, conversation_id FROM {schema}.fact_candidates "
                       "WHERE status = 'accepted' ORDER BY conversation_id, candidate_id")
     # One bad quote in the first conversation and one in the last: on the first page and on the last one.
@@ -118,7 +124,7 @@ def test_the_quote_check_finds_a_bad_quote_on_any_page(make_settings, monkeypatc
     p.rows("UPDATE {schema}.fact_candidates SET quote = 'I never said this at all.' "
            "WHERE candidate_id = ANY(%s) RETURNING 1", (tampered,))
     with p.pool.connection() as conn:
-        outcome = stages.check_quotes_verbatim(p.store, conn, DAY1)
+        outcome = check_quotes_verbatim(p.store, conn, DAY1)
     assert not outcome.passed
     assert outcome.metadata["failing_candidate_ids"] == tampered
     assert outcome.metadata["accepted_checked"] == len(accepted)
@@ -136,8 +142,8 @@ def test_one_failing_call_sinks_neither_its_page_nor_later_pages(make_settings, 
             return Reply(content='{"summary": ')  # truncated JSON, every time
         return transcript_responder(body)
 
-    monkeypatch.setattr(stages, "PAGE_SIZE", 3)
-    monkeypatch.setattr(stages, "WRITE_BATCH", 2)
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 3)
+    monkeypatch.setattr(llm_calls, "WRITE_BATCH", 2)
     with ScriptedOpenAIServer(responder) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -164,13 +170,13 @@ def test_an_erasure_between_two_page_reads_is_not_brought_back(make_settings, mo
     p = install(make_settings, users=5)
     if stage == "extracted_facts":
         with p.pool.connection() as conn:
-            stages.session_summaries(p.store, conn, DAY1, OfflineExtractor())
+            session_summaries(p.store, conn, DAY1, OfflineExtractor())
     ids = conversation_ids(p)
     user_of = {r["conversation_id"]: r["user_key"] for r in p.rows(
         "SELECT conversation_id, user_key FROM {schema}.conversations")}
     read_first, not_read_yet = user_of[ids[0]], user_of[ids[2]]  # first page, second page
-    monkeypatch.setattr(stages, "PAGE_SIZE", 2)
-    monkeypatch.setattr(stages, "WRITE_BATCH", 100)  # the first page's answers are still unwritten at the erasure
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 2)
+    monkeypatch.setattr(llm_calls, "WRITE_BATCH", 100)  # the first page's answers are still unwritten at the erasure
     pages = Store.pages
     reports = []
 
@@ -205,8 +211,8 @@ def test_statements_per_stage_do_not_grow_with_conversations(make_settings, monk
     """Named statements sent (`Store.query` calls; an executemany is one, sent as one pipeline) by each LLM stage
     and the quote check, for 3 and for 9 conversations that fit one page and one write batch: the same number.
     Before batching, each conversation cost its own cache lookup, lock, writes and failure clearing."""
-    monkeypatch.setattr(stages, "PAGE_SIZE", 50)
-    monkeypatch.setattr(stages, "WRITE_BATCH", 50)
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 50)
+    monkeypatch.setattr(llm_calls, "WRITE_BATCH", 50)
     query = Store.query
     counts: list[Counter[str]] = []
 
@@ -220,9 +226,9 @@ def test_statements_per_stage_do_not_grow_with_conversations(make_settings, monk
         monkeypatch.setattr(Store, "query", counting)
         per_stage = []
         with p.pool.connection() as conn:
-            for run in (lambda: stages.session_summaries(p.store, conn, DAY1, OfflineExtractor()),
-                        lambda: stages.extracted_facts(p.store, conn, DAY1, OfflineExtractor()),
-                        lambda: stages.check_quotes_verbatim(p.store, conn, DAY1)):
+            for run in (lambda: session_summaries(p.store, conn, DAY1, OfflineExtractor()),
+                        lambda: extracted_facts(p.store, conn, DAY1, OfflineExtractor()),
+                        lambda: check_quotes_verbatim(p.store, conn, DAY1)):
                 counts.append(Counter())
                 run()
                 per_stage.append(counts[-1])
@@ -248,9 +254,9 @@ def test_paid_answers_are_written_write_batch_at_a_time_and_free_ones_in_larger_
     paid backend with WRITE_BATCH 2 (a crash loses at most 2 paid answers), 1 for the offline rules (free answers,
     FREE_WRITE_BATCH 20); the same summaries and candidates either way."""
     p = install(make_settings, users=9)
-    monkeypatch.setattr(stages, "PAGE_SIZE", 50)
-    monkeypatch.setattr(stages, "WRITE_BATCH", 2)
-    monkeypatch.setattr(stages, "FREE_WRITE_BATCH", 20)
+    monkeypatch.setattr(llm_calls, "PAGE_SIZE", 50)
+    monkeypatch.setattr(llm_calls, "WRITE_BATCH", 2)
+    monkeypatch.setattr(llm_calls, "FREE_WRITE_BATCH", 20)
     query = Store.query
     locks: Counter[str] = Counter()
     current = []
@@ -280,9 +286,9 @@ def test_call_each_reads_items_lazily_a_bounded_window_ahead_and_keeps_their_ord
             read.append(i)
             yield i
 
-    results = stages.call_each(lambda i: i * i, conversations(), max_in_flight=3)
+    results = call_each(lambda i: i * i, conversations(), max_in_flight=3)
     first = next(results)
-    window = 3 * stages.LOOKAHEAD_PER_REQUEST
+    window = 3 * llm_calls.LOOKAHEAD_PER_REQUEST
     assert first == (0, 0) and len(read) <= window + 1  # not the whole partition: a window past the first
     assert list(results) == [(i, i * i) for i in range(1, 100)] and len(read) == 100
 

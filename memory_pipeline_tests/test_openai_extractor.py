@@ -18,8 +18,8 @@ from memory_pipeline.extractors.llm_output import SummaryAndFactsAnswer, strict_
 from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
 from memory_pipeline.resources import MemoryPipelineResource
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
-from memory_pipeline.stages import call_each
 from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
+from memory_pipeline.stages.llm_calls import call_each
 
 SAID = datetime(2025, 3, 4, 18, 0, tzinfo=timezone.utc)  # a Tuesday
 

@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 import dagster as dg
 import pytest
 
-from memory_pipeline import stages
 from memory_pipeline.catalog import TABLES
 from memory_pipeline.definitions import build_definitions
 from memory_pipeline.settings import Settings
@@ -16,6 +15,9 @@ from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
 from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, N8N_DAYS, Pipeline, mb_slice, pipeline  # noqa: F401 - fixture
+import memory_pipeline.stages.extracted_facts as extracted_facts_stage
+from memory_pipeline.stages.checks import check_every_conversation_summarised
+from memory_pipeline.stages.partition_state import partition_state
 
 ASSETS = ["closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"]
 # Figures that count what a run wrote: a re-run of a finished day writes nothing.
@@ -64,7 +66,7 @@ def test_active_counts_only_unexpired_facts(pipeline):
     def state(day):
         store = Store(pipeline.settings)
         with pipeline.pool.connection() as conn:
-            return stages.partition_state(store, conn, date.fromisoformat(day), "active_facts")
+            return partition_state(store, conn, date.fromisoformat(day), "active_facts")
 
     # MemoryBank's days are from 2023: every fact's time-to-live is over, so none is active.
     results = [pipeline.run(day) for day in MB_DAYS]
@@ -107,7 +109,7 @@ def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make
 
 
 def test_a_failed_blocking_check_in_a_ranged_run_names_its_day_and_stops_the_assets_after(pipeline, monkeypatch):
-    original = stages.validate_candidate
+    original = extracted_facts_stage.validate_candidate
 
     def made_up_quote_on_may_4(extracted, conversation, position, fallback=None, sources=None):
         candidate = original(extracted, conversation, position, fallback, sources)
@@ -116,7 +118,7 @@ def test_a_failed_blocking_check_in_a_ranged_run_names_its_day_and_stops_the_ass
         return candidate.__class__(**{**candidate.__dict__, "quote": "never said", "status": "accepted",
                                       "reason": None})
 
-    monkeypatch.setattr(stages, "validate_candidate", made_up_quote_on_may_4)
+    monkeypatch.setattr(extracted_facts_stage, "validate_candidate", made_up_quote_on_may_4)
     before = pipeline.source_ids()
     result = pipeline.job.execute_in_process(instance=pipeline.instance, raise_on_error=False,
                                              run_config=QUIET_RUN_CONFIG, tags=RANGE_TAGS("2026-05-03", "2026-05-04"))
@@ -151,7 +153,7 @@ def test_summary_check_accepts_a_recorded_failure_and_fails_on_a_silent_gap(pipe
                   "(SELECT min(conversation_id) FROM {schema}.conversations WHERE partition_date = '2026-05-03') "
                   "RETURNING conversation_id")
     with pipeline.pool.connection() as conn:
-        outcome = stages.check_every_conversation_summarised(Store(pipeline.settings), conn, date(2026, 5, 3))
+        outcome = check_every_conversation_summarised(Store(pipeline.settings), conn, date(2026, 5, 3))
     assert not outcome.passed and outcome.metadata["conversations_without_summary"] == 1
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
 from memory_pipeline_tests.test_openai_extractor import answer, conversation, fact, make, server  # noqa: F401
+from memory_pipeline.stages.checks import check_quotes_verbatim
 
 
 # -- a quote too short to back a fact ----------------------------------------------------------------------
@@ -215,9 +216,9 @@ def test_short_quotes_accepted_before_the_length_rule_do_not_fail_the_verbatim_c
     # An installation upgraded from before the rule: an accepted candidate quoting one word of its message.
     p.rows("UPDATE {schema}.fact_candidates SET quote = 'Oslo' WHERE status = 'accepted' RETURNING 1")
     with p.pool.connection() as conn:
-        assert stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+        assert check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
         p.rows("UPDATE {schema}.fact_candidates SET quote = 'Bergen' WHERE status = 'accepted' RETURNING 1")
-        assert not stages.check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+        assert not check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
 
 
 # -- one text the embeddings server refuses must not keep its whole batch unembedded ---------------------------

@@ -3,9 +3,9 @@ user's installation meets, each against the embedded PostgreSQL."""
 
 from psycopg import sql
 
-from memory_pipeline import stages
 from memory_pipeline_tests.test_incremental_fold import DAYS, USERS, Night
 from memory_pipeline_tests.test_order_independence import FACT_POOL
+from memory_pipeline.stages.active_facts import active_facts
 
 
 def test_a_candidate_deleted_while_its_user_is_folded_does_not_stay_folded_in(make_settings, monkeypatch):
@@ -138,6 +138,6 @@ def test_two_reextractions_deleting_folded_candidates_of_two_users_in_opposite_o
     assert not errors, errors
     with night.pool.connection() as conn:
         assert night.store.users_to_reconcile(conn, DAYS[3]) == USERS
-        assert stages.active_facts(night.store, conn, DAYS[3]).metadata["users_folded_from_scratch"] == 2
+        assert active_facts(night.store, conn, DAYS[3]).metadata["users_folded_from_scratch"] == 2
         assert night.store.users_to_reconcile(conn, DAYS[3]) == []  # the requests were served
     assert night.facts() == night.facts_from_scratch() == []
