@@ -21,14 +21,14 @@ from memory_pipeline.resources import MemoryPipelineResource
 from memory_pipeline.run_health import HOST_TAG, this_host
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
-from memory_pipeline.stages.active_facts import active_facts
-from memory_pipeline.stages.archived_sessions import archived_sessions
-from memory_pipeline.stages.checks import check_every_conversation_summarised, check_no_duplicate_active_facts, check_no_message_lost, check_no_open_conversation, check_quotes_verbatim
-from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages import checks as stage_checks
+from memory_pipeline.stages.active_facts import active_facts as run_active_facts
+from memory_pipeline.stages.archived_sessions import archived_sessions as run_archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions as run_closed_sessions
 from memory_pipeline.stages.common import CheckOutcome, StageResult
-from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.extracted_facts import extracted_facts as run_extracted_facts
 from memory_pipeline.stages.partition_state import partition_state
-from memory_pipeline.stages.session_summaries import session_summaries
+from memory_pipeline.stages.session_summaries import session_summaries as run_session_summaries
 
 GROUP = "memory_consolidation"
 LLM_POOL = "llm"
@@ -120,34 +120,34 @@ def build_assets(
               description="Closed conversations of the day, split from n8n's chat memory by idle gap.")
     def closed_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         _tag_worker_host(context)
-        return _materialize(context, memory, closed_sessions)
+        return _materialize(context, memory, run_closed_sessions)
 
     @dg.asset(**common("session_summaries"), deps=[closed_sessions], pool=LLM_POOL,
               description="One short decision-oriented summary per conversation, cached by transcript hash.")
     def session_summaries(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         _tag_worker_host(context)
         extractor = memory.get_extractor()
-        return _materialize(context, memory, lambda store, conn, day: session_summaries(
+        return _materialize(context, memory, lambda store, conn, day: run_session_summaries(
             store, conn, day, extractor))
 
     @dg.asset(**common("extracted_facts"), deps=[session_summaries], pool=LLM_POOL,
               description="Typed fact candidates with their quote; rejected ones keep their reason.")
     def extracted_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         extractor = memory.get_extractor()
-        return _materialize(context, memory, lambda store, conn, day: extracted_facts(
+        return _materialize(context, memory, lambda store, conn, day: run_extracted_facts(
             store, conn, day, extractor))
 
     @dg.asset(**common("active_facts"), deps=[extracted_facts],
               description="agent_facts reconciled: duplicates merged, contradictions superseded, TTL set.")
     def active_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
         embedder = memory.get_embedder()
-        return _materialize(context, memory, lambda store, conn, day: active_facts(
+        return _materialize(context, memory, lambda store, conn, day: run_active_facts(
             store, conn, day, embedder))
 
     @dg.asset(**common("archived_sessions"), deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")
     def archived_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        return _materialize(context, memory, archived_sessions)
+        return _materialize(context, memory, run_archived_sessions)
 
     def partitioned_check(asset: dg.AssetsDefinition, name: str, description: str, evaluate: Check,
                           blocking: bool = True) -> dg.AssetChecksDefinition:
@@ -163,19 +163,19 @@ def build_assets(
     checks = [
         partitioned_check(closed_sessions, "no_open_conversation_consolidated",
                           "No conversation was stored while its last message was within the idle gap.",
-                          check_no_open_conversation),
+                          stage_checks.check_no_open_conversation),
         # Not blocking: one failing LLM call must not stop the other conversations' extraction that night.
         partitioned_check(session_summaries, "every_conversation_summarised",
                           "Every closed conversation of the day has a summary (or a recorded failure).",
-                          check_every_conversation_summarised, blocking=False),
+                          stage_checks.check_every_conversation_summarised, blocking=False),
         partitioned_check(extracted_facts, "quotes_found_verbatim",
                           "Every accepted fact quotes, verbatim, a sentence the user said in its conversation.",
-                          check_quotes_verbatim),
+                          stage_checks.check_quotes_verbatim),
         partitioned_check(active_facts, "no_duplicate_active_facts",
                           "No duplicate active fact (user, category, md5(fact)) and no contradicting pair.",
-                          lambda store, conn, day: check_no_duplicate_active_facts(store, conn)),
+                          lambda store, conn, day: stage_checks.check_no_duplicate_active_facts(store, conn)),
         partitioned_check(archived_sessions, "no_message_lost",
                           "Every message of a consolidated conversation is in n8n's table or the archive.",
-                          check_no_message_lost),
+                          stage_checks.check_no_message_lost),
     ]
     return [closed_sessions, session_summaries, extracted_facts, active_facts, archived_sessions], checks

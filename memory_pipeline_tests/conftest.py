@@ -74,7 +74,6 @@ def fixture_lines(name: str) -> list[str]:
 def run_stages(store, conn, day, extractor=None, now=None) -> None:
     """The five stages of one partition in the order the job runs them, on `conn`, with `extractor` (the
     offline one when None) and the run clock `now` for closed_sessions (utc_now when None)."""
-    from memory_pipeline import stages
     from memory_pipeline.extractors.offline import OfflineExtractor
 
     extractor = extractor or OfflineExtractor()

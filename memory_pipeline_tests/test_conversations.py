@@ -120,7 +120,7 @@ def test_partition_window_covers_one_local_day(tz, hours):
 
 
 def test_schedule_note_names_the_deferral_cutoff():
-    from memory_pipeline.stages import schedule_note
+    from memory_pipeline.stages.closed_sessions import schedule_note
 
     assert "every conversation of the day is closed" in schedule_note(180, "UTC")
     assert "after 22:00 is still open" in schedule_note(300, "Europe/Paris")

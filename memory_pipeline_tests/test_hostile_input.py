@@ -191,7 +191,6 @@ def test_a_conversation_that_never_pauses_is_cut_so_it_can_close():
 
 
 def test_transcript_changed_during_extraction_is_not_marked_extracted(make_settings):
-    from memory_pipeline import stages
     from memory_pipeline.store import Store
 
     p = Pipeline(make_settings())

@@ -192,7 +192,7 @@ def test_an_erasure_between_two_page_reads_is_not_brought_back(make_settings, mo
 
     monkeypatch.setattr(Store, "pages", erasing_between_pages)
     with p.pool.connection() as conn:
-        metadata = getattr(stages, stage)(p.store, conn, DAY1, OfflineExtractor()).metadata
+        metadata = {"session_summaries": session_summaries, "extracted_facts": extracted_facts}[stage](p.store, conn, DAY1, OfflineExtractor()).metadata
     assert [r.counts["conversations"] for r in reports] == [1, 1]
     changed = "summary" if stage == "session_summaries" else "extraction"
     assert metadata[f"conversations_changed_during_{changed}"] == 1  # read before the erasure, not written
@@ -270,7 +270,7 @@ def test_paid_answers_are_written_write_batch_at_a_time_and_free_ones_in_larger_
     with p.pool.connection() as conn:
         for stage in ("session_summaries", "extracted_facts"):
             current.append(stage)
-            getattr(stages, stage)(p.store, conn, DAY1, extractor)
+            {"session_summaries": session_summaries, "extracted_facts": extracted_facts}[stage](p.store, conn, DAY1, extractor)
     assert locks == {"session_summaries": per_stage, "extracted_facts": per_stage}
     assert p.rows("SELECT count(*) AS n FROM {schema}.session_summaries")[0]["n"] == 9
     assert p.rows("SELECT count(*) AS n FROM {schema}.conversations WHERE facts_extracted_at IS NOT NULL"
