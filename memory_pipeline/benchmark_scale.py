@@ -2,7 +2,7 @@
 
 `memory-pipeline benchmark --size 100k` (or `--messages N`) builds a fresh n8n-like table and pipeline schema
 (`mp_bench_<pid>`) in the configured database with one set-based INSERT ... SELECT over generate_series
-(`bench_scale_rows` in sql/queries.sql): conversations of 2-60 messages on session keys that come back every 4
+(`bench_scale_rows` in sql/samples.sql): conversations of 2-60 messages on session keys that come back every 4
 hours, MemoryBank's texts, every n8n row shape of `sample_data/message_shapes.jsonl` mixed in, 2% legacy rows
 without created_at (attributed to the night by the backlog date). It then measures the SQL floor on a copy of the
 same rows (COPY them out, INSERT ... SELECT into an archive shaped and indexed like chat_archive, DELETE them),

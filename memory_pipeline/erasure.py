@@ -1,5 +1,5 @@
-"""Erasure on request: a whole user (`erase_user`), one fact (`forget_fact`), retracted slots
-(`erase_retracted_slots`, when MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
+"""Erasure on request: a whole user (`erase_user`), one fact (`forget_fact`); retracted slots are erased by the
+fold (`store.erasure.erase_retracted_slots`, when MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
 
 What a user's erasure removes, table by table, is `ERASURE_STEPS` (one named query each in sql/erasure.sql, all
 taking the same parameters, so covering a new table is one line here and one query there):
@@ -34,15 +34,7 @@ from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.stages.folds import reconcile_one_user
 from memory_pipeline.store import Store
-from memory_pipeline.store.erasure import (  # noqa: F401 - key_hash, erase_retracted_slots: this module's API too
-    ErasureReport,
-    Row,
-    audit,
-    erase_retracted_slots,
-    erasure_query,
-    forget_slots,
-    key_hash,
-)
+from memory_pipeline.store.erasure import ErasureReport, Row, audit, erasure_query, forget_slots
 
 
 @dataclass(frozen=True)

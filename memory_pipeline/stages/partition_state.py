@@ -10,7 +10,7 @@ import psycopg
 from memory_pipeline.store import Store
 
 
-# Named queries each asset's partition state reads (sql/queries.sql); every column becomes `partition_<column>`.
+# Named queries each asset's partition state reads (sql/checks.sql); every column becomes `partition_<column>`.
 PARTITION_STATE_QUERIES = {
     "closed_sessions": ["partition_state_conversations"],
     "session_summaries": ["partition_state_summaries"],
