@@ -223,17 +223,17 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
-    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmark.py), or with --llm the
-    two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmark_llm.py)."""
+    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmarks/stages.py), or with --llm the
+    two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmarks/llm.py)."""
     if args.llm:
-        from memory_pipeline import benchmark_llm
+        from memory_pipeline.benchmarks import llm as benchmark_llm
 
         benchmark_llm.run(args.conversations, args.latency, args.in_flight)
         return 0
-    from memory_pipeline import benchmark, benchmark_scale
+    from memory_pipeline.benchmarks import scale as benchmark_scale, stages as benchmark
 
     if args.size == "all":
-        from memory_pipeline import benchmark_targets
+        from memory_pipeline.benchmarks import targets as benchmark_targets
 
         benchmark_targets.run(args.history_days or 365)
     elif args.size or args.messages:
@@ -296,8 +296,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark_recall(args: argparse.Namespace) -> int:
-    """Time recall on synthetic facts (see memory_pipeline/benchmark_recall.py)."""
-    from memory_pipeline import benchmark_recall
+    """Time recall on synthetic facts (see memory_pipeline/benchmarks/recall.py)."""
+    from memory_pipeline.benchmarks import recall as benchmark_recall
 
     benchmark_recall.run(args.facts, args.users, args.dims, args.queries)
     return 0
@@ -305,15 +305,15 @@ def cmd_benchmark_recall(args: argparse.Namespace) -> int:
 
 def cmd_token_budget(args: argparse.Namespace) -> int:
     """Tokens of the facts block vs n8n's default window, on the MemoryBank sample."""
-    from memory_pipeline import benchmark_recall
+    from memory_pipeline.benchmarks import recall as benchmark_recall
 
     benchmark_recall.token_budget()
     return 0
 
 
 def cmd_benchmark_backfill(args: argparse.Namespace) -> int:
-    """Time a backfill through the webserver against `materialize` for the same days (backfill_benchmark.py)."""
-    from memory_pipeline import backfill_benchmark
+    """Time a backfill through the webserver against `materialize` for the same days (benchmarks/backfill.py)."""
+    from memory_pipeline.benchmarks import backfill as backfill_benchmark
 
     backfill_benchmark.run(args.days)
     return 0

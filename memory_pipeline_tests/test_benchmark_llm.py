@@ -4,7 +4,7 @@ materialization, scratch data dropped."""
 
 from __future__ import annotations
 
-from memory_pipeline import benchmark_llm
+from memory_pipeline.benchmarks import llm as benchmark_llm
 from memory_pipeline.cli import build_parser
 from memory_pipeline.db import get_pool
 

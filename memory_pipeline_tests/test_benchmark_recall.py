@@ -1,7 +1,7 @@
 """The recall benchmark and token budget commands run end to end on a small scale (figures are printed, never
 asserted: speed is not tested)."""
 
-from memory_pipeline import benchmark_recall
+from memory_pipeline.benchmarks import recall as benchmark_recall
 from memory_pipeline.db import get_pool
 
 

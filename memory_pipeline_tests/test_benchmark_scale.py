@@ -3,7 +3,7 @@ is not tested)."""
 
 import pytest
 
-from memory_pipeline import benchmark_scale
+from memory_pipeline.benchmarks import scale as benchmark_scale
 from memory_pipeline.db import get_pool
 
 
@@ -50,7 +50,7 @@ def test_packaged_row_shapes_are_the_fixture():
 
 
 def test_targets_table_runs_each_night_in_its_own_process_and_compares_the_three_targets(pg_url, capfd):
-    from memory_pipeline import benchmark_targets
+    from memory_pipeline.benchmarks import targets as benchmark_targets
 
     ratios = benchmark_targets.run(history_days=2, sizes=(300, 600))
     out = capfd.readouterr().out

@@ -16,8 +16,8 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
-from memory_pipeline import benchmark_scale
-from memory_pipeline.benchmark_scale import ScaleFigures
+from memory_pipeline.benchmarks import scale as benchmark_scale
+from memory_pipeline.benchmarks.scale import ScaleFigures
 
 FLOOR_TARGET = 3.0  # non-LLM stages / SQL floor at 1M messages
 RSS_TARGET = 1.5  # peak RSS at 1M / peak RSS at 10k

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory_pipeline import sample
-from memory_pipeline.benchmark_scale import build_history
+from memory_pipeline.benchmarks.scale import build_history
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
