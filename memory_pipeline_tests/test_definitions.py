@@ -12,7 +12,7 @@ import dagster as dg
 import pytest
 
 from memory_pipeline.db import dagster_storage_url
-from memory_pipeline.definitions import JOB_NAME, build_definitions
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
 from memory_pipeline.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +24,7 @@ FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 
 
 def test_module_defs_have_five_assets_checks_and_running_schedule():
-    from memory_pipeline.definitions import defs
+    from memory_pipeline.defs.nightly import defs
 
     graph = defs.resolve_asset_graph()
     assert {k.to_user_string() for k in graph.get_all_asset_keys()} == ASSETS
@@ -90,7 +90,7 @@ def test_dagster_storage_url_uses_psycopg2_dialect_and_its_own_schema():
 
 
 def test_resource_carries_every_setting(monkeypatch):
-    from memory_pipeline.resources import MemoryPipelineResource
+    from memory_pipeline.defs.resources import MemoryPipelineResource
 
     monkeypatch.setenv("MEMORY_PIPELINE_DATABASE_URL", "postgresql://u@h/db")
     settings = Settings(dagster_schema="dgx", max_conversation_hours=5, idle_gap_minutes=90, timezone="Asia/Kolkata",
@@ -99,7 +99,7 @@ def test_resource_carries_every_setting(monkeypatch):
 
 
 def test_backfills_run_a_range_in_one_run_and_one_process():
-    from memory_pipeline.definitions import defs
+    from memory_pipeline.defs.nightly import defs
 
     graph = defs.resolve_asset_graph()
     for asset in ASSETS:

@@ -15,8 +15,8 @@ from psycopg import sql
 
 from memory_pipeline import cli, erasure, sample
 from memory_pipeline.db import get_pool
-from memory_pipeline.definitions import build_definitions
-from memory_pipeline.erasure_job import ERASE_JOB_NAME, erasure_run_cleanup
+from memory_pipeline.defs.nightly import build_definitions
+from memory_pipeline.defs.erasure_job import ERASE_JOB_NAME, erasure_run_cleanup
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialize_days, prepare
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store

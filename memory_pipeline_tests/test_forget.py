@@ -223,8 +223,8 @@ def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, caps
     import dagster as dg
 
     from memory_pipeline import cli
-    from memory_pipeline.definitions import build_definitions
-    from memory_pipeline.erasure_job import ERASE_JOB_NAME
+    from memory_pipeline.defs.nightly import build_definitions
+    from memory_pipeline.defs.erasure_job import ERASE_JOB_NAME
 
     settings = make_settings()
     p = Install(settings)
@@ -258,7 +258,7 @@ def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, caps
 def test_erasure_job_and_cleanup_sensors_are_defined():
     import dagster as dg
 
-    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.defs.nightly import build_definitions
     from memory_pipeline.settings import Settings
 
     defs = build_definitions(Settings())

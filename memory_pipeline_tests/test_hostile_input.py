@@ -7,13 +7,13 @@ import psycopg
 import pytest
 
 from memory_pipeline import sample
-from memory_pipeline.assets import StageDatabaseError, _connection
+from memory_pipeline.defs.assets import StageDatabaseError, _connection
 from memory_pipeline.domain.conversations import build_conversations, split_rows
 from memory_pipeline.domain.facts import validate_candidate
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
 from memory_pipeline.extractors.offline import OfflineExtractor
-from memory_pipeline.resources import MemoryPipelineResource
+from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline, metadata
 from memory_pipeline.stages.archived_sessions import archived_sessions
 from memory_pipeline.stages.closed_sessions import closed_sessions

@@ -16,7 +16,7 @@ from memory_pipeline.extractors import make_extractor, prompts
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.llm_output import SummaryAndFactsAnswer, strict_json_schema
 from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
-from memory_pipeline.resources import MemoryPipelineResource
+from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
 from memory_pipeline.stages.llm_calls import call_each

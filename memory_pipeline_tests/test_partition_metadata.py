@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 import dagster as dg
 import pytest
 
-from memory_pipeline.catalog import TABLES
-from memory_pipeline.definitions import build_definitions
+from memory_pipeline.defs.catalog import TABLES
+from memory_pipeline.defs.nightly import build_definitions
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline.extractors.base import ExtractorError

@@ -100,9 +100,9 @@ def test_the_pool_limit_record_exists_before_any_run(make_settings, tmp_path, mo
 
     import dagster as dg
 
-    from memory_pipeline.assets import LLM_POOL
+    from memory_pipeline.defs.assets import LLM_POOL
     from memory_pipeline.db import dagster_storage_url
-    from memory_pipeline.run_health import ensure_pool_limits
+    from memory_pipeline.defs.run_health import ensure_pool_limits
     from memory_pipeline.runner import REPO_ROOT
 
     settings = make_settings(dagster_schema="dg_init_only")  # make_settings applies the schema: creates it
@@ -120,7 +120,7 @@ def test_the_pool_limit_record_exists_before_any_run(make_settings, tmp_path, mo
 def test_a_worker_is_gone_only_when_its_process_is():
     import psutil
 
-    from memory_pipeline.run_health import process_is_gone
+    from memory_pipeline.defs.run_health import process_is_gone
 
     me = psutil.Process(os.getpid())
     assert not process_is_gone(me.pid, me.create_time() + 1)  # alive, started before the run
@@ -133,7 +133,7 @@ def test_a_worker_is_gone_only_when_its_process_is():
 def test_the_daemon_side_runs_by_default_and_reports_what_it_failed():
     import dagster as dg
 
-    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.defs.nightly import build_definitions
     from memory_pipeline.settings import Settings
 
     sensor = build_definitions(Settings()).resolve_sensor_def("dead_run_sensor")

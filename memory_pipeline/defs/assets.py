@@ -15,10 +15,10 @@ from datetime import date
 import dagster as dg
 import psycopg
 
-from memory_pipeline.catalog import catalog_metadata
-from memory_pipeline.metadata import published_metadata
-from memory_pipeline.resources import MemoryPipelineResource
-from memory_pipeline.run_health import HOST_TAG, this_host
+from memory_pipeline.defs.catalog import catalog_metadata
+from memory_pipeline.defs.metadata import published_metadata
+from memory_pipeline.defs.resources import MemoryPipelineResource
+from memory_pipeline.defs.run_health import HOST_TAG, this_host
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline.stages import checks as stage_checks

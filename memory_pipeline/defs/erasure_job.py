@@ -13,8 +13,8 @@ import dagster as dg
 from pydantic import Field
 
 from memory_pipeline import erasure
-from memory_pipeline.assets import _connection
-from memory_pipeline.resources import MemoryPipelineResource
+from memory_pipeline.defs.assets import _connection
+from memory_pipeline.defs.resources import MemoryPipelineResource
 
 ERASE_JOB_NAME = "erase_user"
 
