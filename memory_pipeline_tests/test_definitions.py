@@ -24,7 +24,7 @@ FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 
 
 def test_module_defs_have_five_assets_checks_and_running_schedule():
-    from memory_pipeline.defs.nightly import defs
+    from memory_pipeline.definitions import defs
 
     graph = defs.resolve_asset_graph()
     assert {k.to_user_string() for k in graph.get_all_asset_keys()} == ASSETS
@@ -99,7 +99,7 @@ def test_resource_carries_every_setting(monkeypatch):
 
 
 def test_backfills_run_a_range_in_one_run_and_one_process():
-    from memory_pipeline.defs.nightly import defs
+    from memory_pipeline.definitions import defs
 
     graph = defs.resolve_asset_graph()
     for asset in ASSETS:
