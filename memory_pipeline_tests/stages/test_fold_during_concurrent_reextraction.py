@@ -1,10 +1,10 @@
-"""Review of issue 10's merges (streaming closed_sessions, paged LLM stages, incremental fold): attacks a real
-user's installation meets, each against the embedded PostgreSQL."""
+"""Folds while other processes change a user's candidates: a candidate deleted while its user is folded does not stay
+folded in, and re-splits or re-extractions deleting folded candidates during a fold do not deadlock."""
 
 from psycopg import sql
 
-from memory_pipeline_tests.test_incremental_fold import DAYS, USERS, Night
-from memory_pipeline_tests.test_order_independence import FACT_POOL
+from memory_pipeline_tests.stages.test_incremental_fold import DAYS, USERS, Night
+from memory_pipeline_tests.domain.test_order_independence import FACT_POOL
 from memory_pipeline.stages.active_facts import active_facts
 
 

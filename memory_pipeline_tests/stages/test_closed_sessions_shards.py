@@ -11,7 +11,7 @@ from psycopg import sql
 from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.store import Store
-from memory_pipeline_tests.test_closed_sessions_streaming import DAY, NOW, SHAPES, at, generated_rows, load
+from memory_pipeline_tests.stages.test_closed_sessions_streaming import DAY, NOW, SHAPES, at, generated_rows, load
 from memory_pipeline.stages.closed_sessions import closed_sessions
 
 USER_KEY_REGEX = r"^tenant_\d+:(?P<user>.+)$"

@@ -15,7 +15,7 @@ from memory_pipeline.db import dagster_storage_url
 from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
 from memory_pipeline.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ASSETS = {"closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"}
 CHECKS = {("closed_sessions", "no_open_conversation_consolidated"), ("extracted_facts", "quotes_found_verbatim"),
           ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost"),

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memory_pipeline_tests.test_cli_demo import embedded_env, run_cli  # noqa: F401 - the fixture
+from memory_pipeline_tests.commands.test_demo import embedded_env, run_cli  # noqa: F401 - the fixture
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:

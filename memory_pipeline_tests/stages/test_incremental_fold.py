@@ -1,4 +1,4 @@
-"""Incremental reconciliation (memory_pipeline/folds.py) equals a fold from scratch.
+"""Incremental reconciliation (memory_pipeline/stages/folds.py) equals a fold from scratch.
 
 Domain: `continue_fold` on top of a prefix's active versions gives the full fold's versions, for every split of
 generated candidate sets. Database: days of candidates stored and reconciled in a random order, with
@@ -19,7 +19,7 @@ from memory_pipeline.domain.facts import Candidate
 from memory_pipeline.domain.reconcile import continue_fold, reconcile_user
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
 from memory_pipeline.store import Store
-from memory_pipeline_tests.test_order_independence import FACT_POOL, NEAR, accepted_facts
+from memory_pipeline_tests.domain.test_order_independence import FACT_POOL, NEAR, accepted_facts
 from memory_pipeline.stages.active_facts import active_facts
 from memory_pipeline.stages import folds
 from memory_pipeline.stages.folds import reconcile_one_user
