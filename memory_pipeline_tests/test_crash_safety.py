@@ -19,6 +19,7 @@ from psycopg import sql
 from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
+from memory_pipeline.stages.checks import check_no_duplicate_active_facts
 from memory_pipeline.store import Store
 from memory_pipeline_tests.conftest import run_stages
 
@@ -147,7 +148,6 @@ import os, sys
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline_tests.test_crash_safety import run_days
-from memory_pipeline.stages.checks import check_no_duplicate_active_facts
 
 point, calls, original = int(sys.argv[1]), 0, Store.query
 def dying(self, conn, name, *args, **kwargs):

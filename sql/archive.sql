@@ -101,5 +101,3 @@ RETURNING candidate_id;
 -- ... and so does the candidate it was built from, so the next reconciliation gives the same empty quote.
 UPDATE {schema}.fact_candidates SET quote = ''
 WHERE candidate_id = ANY(%(candidate_ids)s) AND quote <> '';
-
--- Scale benchmark only (memory_pipeline/benchmark_scale.py): one night of generated chat memory, set-based.

@@ -79,6 +79,8 @@ ORDER BY user_key, superseded_at IS NOT NULL, valid_from, id;
 -- name: count_facts
 SELECT count(*) AS n FROM {schema}.agent_facts;
 
+-- Incremental reconciliation (memory_pipeline/stages/folds.py, Store.*fold*).
+
 -- name: users_to_reconcile
 -- Users a partition's active_facts reconciles: its consolidated conversations' users, its accepted candidates'
 -- users (a group chat's senders have their own), and users whose folded candidates were changed or deleted

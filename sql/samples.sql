@@ -127,6 +127,8 @@ FROM generate_series(0, %(facts)s::int - 1) AS g,
                    'dogs', 'football', 'cinema', 'sushi', 'pizza', 'running', 'chess', 'piano', 'novels',
                    'gardening'] AS words) AS w;
 
+-- Scale benchmark only (memory_pipeline/benchmarks/scale.py): one night of generated chat memory, set-based.
+
 -- name: bench_scale_rows
 -- `conversations` conversations of 2-60 messages (length from a hash of the conversation number), spread over
 -- `users` session keys (`bench:<n>`), each key's conversations of the night 4 hours apart (longer than the
@@ -175,5 +177,3 @@ WHERE a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.messag
 
 -- name: bench_floor_drop
 DROP TABLE {schema}.floor_source, {schema}.floor_archive;
-
--- Incremental reconciliation (memory_pipeline/folds.py, Store.*fold*).

@@ -273,7 +273,7 @@ CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
     ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
 ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;
 
--- Incremental reconciliation (memory_pipeline/folds.py). `folded_at`: when reconciliation folded this accepted
+-- Incremental reconciliation (memory_pipeline/stages/folds.py). `folded_at`: when reconciliation folded this accepted
 -- candidate into agent_facts (NULL: not yet, so the next reconciliation of its user reads it).
 ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS folded_at timestamptz;
 CREATE INDEX IF NOT EXISTS fact_candidates_unfolded_idx

@@ -7,8 +7,8 @@ import argparse
 
 
 def benchmark(args: argparse.Namespace) -> int:
-    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmarks/stages.py), or with --llm the
-    two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmarks/llm.py)."""
+    """Time each stage on synthetic MemoryBank-based chat memory (memory_pipeline/benchmarks/stages.py), or with
+    --llm the two LLM stages against a scripted OpenAI-compatible server (memory_pipeline/benchmarks/llm.py)."""
     if args.llm:
         from memory_pipeline.benchmarks import llm as benchmark_llm
 

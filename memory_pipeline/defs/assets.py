@@ -1,5 +1,5 @@
 """The five daily-partitioned assets and their checks: each one opens a connection, calls its stage in
-`stages.py` for every partition of the run, and publishes the stage's counts and the partition's state as
+`memory_pipeline.stages` for every partition of the run, and publishes the stage's counts and the partition's state as
 metadata (`metadata.py`). No logic lives here.
 
 Backfills: every asset has `BackfillPolicy.single_run()`, so a backfill of a range of days is one run that

@@ -45,7 +45,7 @@ def published_metadata(asset: str, stage_figures: dict[str, Any], state: dict[st
 
 def stage_figures(published: dict[str, Any]) -> dict[str, Any]:
     """The inverse for readers of a materialization (CLI, tests): the stage's figures under the names
-    `stages.py` gives them (`run_` stripped), plus every published key as it is."""
+    `memory_pipeline.stages` gives them (`run_` stripped), plus every published key as it is."""
     figures = dict(published)
     for key, value in published.items():
         if key.startswith(RUN_PREFIX):

@@ -134,7 +134,7 @@ class ConversationQueries(StoreBase):
 
     @staticmethod
     def _turn_record(t: ParsedRow) -> dict[str, Any]:
-        # A turn as stored in `conversations.transcript` (read back by `stages.conversation_from_record`).
+        # A turn as stored in `conversations.transcript` (read back by `stages.records.conversation_from_record`).
         record = {"message_id": t.message_id, "role": t.role, "text": t.text,
                   "at": t.at.isoformat() if t.at else None, "tool_evidence": t.tool_evidence}
         if t.sender:

@@ -10,7 +10,8 @@ import pytest
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import sample, store as store_module
+from memory_pipeline import sample
+from memory_pipeline.store import conversations as store_conversations
 from memory_pipeline.db import get_pool
 from memory_pipeline.domain.conversations import build_conversations, is_closed, partition_window, user_key_mapper
 from memory_pipeline.domain.messages import SourceRow
@@ -142,7 +143,7 @@ def test_streamed_stage_stores_what_splitting_every_row_gives(make_settings, mon
     """Without the (session_id, created_at) index, every row of the active keys is read (no walk back), with the
     same result; and the same in shards (worker processes, which run with the module's own batch sizes)."""
     # Tiny cursor and write batches (in this process: one worker): keys span several cursor fetches and batches.
-    monkeypatch.setattr(store_module, "WINDOW_CURSOR_ITERSIZE", 7)
+    monkeypatch.setattr(store_conversations, "WINDOW_CURSOR_ITERSIZE", 7)
     monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 3)
     settings = make_settings(backlog_date=DAY.isoformat(), idle_gap_minutes=180, max_conversation_hours=5,
                              worker_processes=workers)
@@ -286,7 +287,7 @@ def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settin
 def test_a_failing_write_batch_rolls_the_whole_stage_back(make_settings, monkeypatch):
     """With one worker process (the stage in this process, one transaction) a failing batch rolls back the
     whole night; shards each roll back their own (test_closed_sessions_shards)."""
-    monkeypatch.setattr(store_module, "WINDOW_CURSOR_ITERSIZE", 5)
+    monkeypatch.setattr(store_conversations, "WINDOW_CURSOR_ITERSIZE", 5)
     monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 2)
     settings = make_settings(worker_processes=1)
     store = Store(settings)
