@@ -41,7 +41,7 @@ from memory_pipeline.store import FactChange, FoldRecord, Pending, Store
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 1
+FOLD_VERSION = 2  # 2: corrections supersede, facts differing in substance never merge (issue 17)
 
 
 def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float) -> str:

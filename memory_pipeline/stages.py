@@ -679,7 +679,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                 tokens_out += result.output_tokens
                 fallback = backlog_start if conversation.is_legacy else None
                 sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
-                candidates = [validate_candidate(f, conversation, i, fallback, sources)
+                candidates = [validate_candidate(f, conversation, i, fallback, sources, settings.timezone)
                               for i, f in enumerate(result.facts)]
                 pending.append((record, result, candidates, cached is not None))
             paid += not free and cached is None  # a request was sent (answered or failed)
@@ -767,29 +767,21 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
     (`folds.plan_folds`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
-    the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
-    deleted candidates make the fold start from scratch). Then they are folded FOLD_BATCH at a time: their fold
+    the caller holds them). The slots of forget requests (and, with MEMORY_PIPELINE_ERASE_ON_RETRACTION, of every
+    retraction) are erased first (`erasure.erase_retracted_slots`; deleted candidates make the fold start from
+    scratch). Then they are folded FOLD_BATCH at a time: their fold
     inputs read together (`folds.read_fold_inputs`), folded (`folds.plan_folds`) and written (`folds.send_folds`).
     Returns the summed counts: `Store.send_fact_versions_of_users`'s, and users folded_incrementally /
     folded_from_scratch."""
     totals: Counter[str] = Counter()
-    erase = store.settings.erase_on_retraction
 
-    def take_locks() -> None:
-        with conn.cursor() as cur:
+    if lock:
+        with conn.cursor() as cur, conn.pipeline():
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
-
-    if lock and erase:
-        with conn.pipeline():
-            take_locks()
-    if erase:  # outside pipeline mode: it reads its deletions' row counts
-        for user_key in user_keys:
-            erasure.erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the locks, the writes) travel with the next read or
-    # the commit.
+    # Outside pipeline mode: it reads its deletions' row counts.
+    erasure.erase_retracted_slots(store, conn, user_keys, store.settings.erase_on_retraction)
+    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
     with conn.pipeline():
-        if lock and not erase:
-            take_locks()
         # Batch i is folded in Python while the server writes batch i-1 (sent without waiting); batch i+1 is read
         # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
         # batches share no row.

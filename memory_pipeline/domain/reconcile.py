@@ -13,6 +13,12 @@ them in order. Rules:
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
   value (`values_match`); a retraction of a slot with no active version, or without an attribute, does nothing.
   For a multi-valued attribute it ends the active versions with that value;
+- a restatement that corrects an active fact of the same category supersedes it like a new slot value, when
+  neither fills a slot the other does not (`corrected_by`, words from domain.statements): the same statement
+  negated ("deploys are allowed on Fridays" -> "... are not allowed ..."); the same statement with another value
+  (number, date, name) when it is a decision or its quote says it corrects ("Correction:", "actually", "change
+  of plan"); or any fact whose quote rules out a value the active fact names ("we're going to Ulanqab, not
+  Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
 - `expires_at` = `last_seen_at` + the category's time-to-live.
@@ -25,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
 # Attributes that legitimately hold several values at once; every other attribute is single-valued.
 MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "other"})
@@ -159,7 +166,8 @@ def continue_fold(
             current = state.versions[holder]
             if item.value and current.value and fact_key(item.value) == fact_key(current.value):
                 same_fact = holder  # same slot, same value, other wording: a repeat
-        if same_fact is None and holder is None and near_duplicate is not None:
+        corrected = _first_corrected(state, item) if same_fact is None and holder is None else None
+        if same_fact is None and holder is None and corrected is None and near_duplicate is not None:
             same_fact = _first_near_duplicate(state, item, near_duplicate)
         if same_fact is not None:
             current = state.versions[same_fact]
@@ -180,10 +188,13 @@ def continue_fold(
             last_seen_at=item.said_at,
             expires_at=expires,
         )
-        if holder is not None:
-            old = state.versions[holder]
-            state.versions[holder] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
-            del state.active_by_fact[(old.category, fact_key(old.fact))]
+        for index in (holder, corrected):
+            if index is not None:
+                old = state.versions[index]
+                state.versions[index] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
+                del state.active_by_fact[(old.category, fact_key(old.fact))]
+                if state.active_by_slot.get(old.attribute) == index:
+                    del state.active_by_slot[old.attribute]
         _add_active(state, new)
     return state.versions
 
@@ -213,6 +224,28 @@ def _retract(state: _State, item: AcceptedFact) -> None:
         state.active_by_fact.pop((old.category, fact_key(old.fact)), None)
         if state.active_by_slot.get(old.attribute) == index:
             del state.active_by_slot[old.attribute]
+
+
+def corrected_by(new: AcceptedFact, old: FactVersion) -> bool:
+    """True when `new` is a correcting restatement of the active `old` (module docstring; same user assumed)."""
+    if new.category != old.category or (new.attribute and old.attribute and new.attribute != old.attribute):
+        return False
+    if frame(new.fact) == frame(old.fact):
+        if is_negated(new.fact) != is_negated(old.fact):
+            return True
+        if values(new.fact) != values(old.fact) and (new.category == "decision" or is_correction(new.quote)):
+            return True
+    ruled_out = negated_values(new.quote)
+    return any(names_value(old.fact, v) or (old.value and names_value(old.value, v)) for v in ruled_out
+               if not names_value(new.fact, v) or is_negated(new.fact))
+
+
+def _first_corrected(state: _State, item: AcceptedFact) -> int | None:
+    """Index of the oldest active version `item` corrects (`corrected_by`), or None."""
+    for index in sorted(state.active_by_fact.values()):
+        if corrected_by(item, state.versions[index]):
+            return index
+    return None
 
 
 def _first_near_duplicate(state: _State, item: AcceptedFact, near_duplicate: Callable) -> int | None:
