@@ -6,7 +6,8 @@ the message that says it, so a fact reads right on any later day.
 expressions are a fixed table per language (English, French, German, Spanish, Chinese), listed below; anything
 else is left as said. Rules (the usual reading of each expression, e.g. Unicode CLDR's relative-date fields):
 - yesterday / today / tomorrow / the day after tomorrow / this morning / tonight: that local day;
-- last week / next week: the Monday of that ISO week ("in the week of YYYY-MM-DD");
+- last week / next week: the Monday of that ISO week ("in the week of YYYY-MM-DD"); last / next / this month:
+  that calendar month ("in YYYY-MM");
 - next <weekday>: the first such weekday after the current week's one, at least a day later; this / on
   <weekday> (or a bare weekday with "next" absent): the next such day from today (today excluded);
   last <weekday>: the latest such day before today;
@@ -47,6 +48,7 @@ class _Expression:
     pattern: re.Pattern[str]
     day: Callable[[re.Match[str], date], date]
     week: bool = False  # names a week: written "in the week of" its Monday
+    month: bool = False  # names a month: written "in YYYY-MM"
     lang: str = "en"  # the language the date is written in (`_WORDS`)
 
 
@@ -78,18 +80,26 @@ def _last_weekday(match: re.Match[str], today: date) -> date:
     return today - timedelta(days=(today.weekday() - _weekday_of(match) - 1) % 7 + 1)
 
 
-def _e(regex: str, day: Callable[[re.Match[str], date], date], week: bool = False, lang: str = "en") -> _Expression:
+def _month(months: int) -> Callable[[re.Match[str], date], date]:
+    def first_day(_m: re.Match[str], today: date) -> date:
+        index = today.year * 12 + today.month - 1 + months
+        return date(index // 12, index % 12 + 1, 1)
+    return first_day
+
+
+def _e(regex: str, day: Callable[[re.Match[str], date], date], week: bool = False, lang: str = "en",
+       month: bool = False) -> _Expression:
     bounded = "(?:" + regex + ")" if lang == "zh" else r"(?<![\w-])(?:" + regex + r")(?![\w-])"
-    return _Expression(re.compile(bounded + "(?:" + _CLOCK + ")?", re.IGNORECASE), day, week, lang)
+    return _Expression(re.compile(bounded + "(?:" + _CLOCK + ")?", re.IGNORECASE), day, week=week, month=month, lang=lang)
 
 
 # (day, week, time of day) as each language writes them, the ISO date in place of {d} and HH:MM of {t}.
 _WORDS = {
-    "en": ("on {d}", "in the week of {d}", " at {t}"),
-    "fr": ("le {d}", "la semaine du {d}", " à {t}"),
-    "de": ("am {d}", "in der Woche vom {d}", " um {t}"),
-    "es": ("el {d}", "la semana del {d}", " a las {t}"),
-    "zh": ("{d}", "{d}那一周", " {t}"),
+    "en": ("on {d}", "in the week of {d}", " at {t}", "in {m}"),
+    "fr": ("le {d}", "la semaine du {d}", " à {t}", "en {m}"),
+    "de": ("am {d}", "in der Woche vom {d}", " um {t}", "im {m}"),
+    "es": ("el {d}", "la semana del {d}", " a las {t}", "en {m}"),
+    "zh": ("{d}", "{d}那一周", " {t}", "{m}"),
 }
 
 
@@ -104,6 +114,9 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"last week", _monday(-1), week=True),
     _e(r"next week", _monday(1), week=True),
     _e(r"this week", _monday(0), week=True),
+    _e(r"last month", _month(-1), month=True),
+    _e(r"next month", _month(1), month=True),
+    _e(r"this month", _month(0), month=True),
     _e(r"next (?P<wd>" + _WEEKDAY + r")", _next_weekday),
     _e(r"last (?P<wd>" + _WEEKDAY + r")", _last_weekday),
     _e(r"this (?:coming )?(?P<wd>" + _WEEKDAY + r")", _coming_weekday),
@@ -176,7 +189,9 @@ def _clock(match: re.Match[str]) -> str | None:
 
 
 def _written(expression: _Expression, day: date, clock: str | None) -> str:
-    on_day, in_week, at_time = _WORDS[expression.lang]
+    on_day, in_week, at_time, in_month = _WORDS[expression.lang]
+    if expression.month:
+        return in_month.format(m=day.isoformat()[:7])
     if expression.week:
         return in_week.format(d=day.isoformat())
     return on_day.format(d=day.isoformat()) + (at_time.format(t=clock) if clock else "")

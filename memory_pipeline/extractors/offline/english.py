@@ -50,8 +50,9 @@ def _opinion(match: re.Match[str], value: str) -> str | None:
 
 
 def _stance(match: re.Match[str], value: str) -> str:
+    """The stance an opinion slot holds ("loves"); for "prefer" (no slot) the preferred thing itself."""
     verb = match.group("verb").casefold()
-    return _VERBS.get(verb, verb)
+    return value if verb == "prefer" else _VERBS.get(verb, verb)
 
 
 def _channel(_match: re.Match[str], value: str) -> str:
@@ -92,9 +93,9 @@ RULES = (
     rule(r"I grew up in " + VALUE, "client_info", "hometown", "User grew up in {v}.", accepts=is_place),
     rule(r"my company is " + VALUE.replace(END, r"(?=\s+and\b|" + END[3:]), "client_info", "employer",
          "User's company is {v}.", accepts=is_proper_name),
-    rule(r"I (?:just )?started a new job as (?:an? )?" + VALUE, "client_info", "job", "User works as {v}.",
+    rule(r"I (?:just )?started a new job as (?:an? )?" + VALUE, "client_info", "job", "User works as {article}{v}.",
          accepts=is_role, **_P),
-    rule(r"I work as (?:an? (?=\w)|(?=(?-i:[A-Z])))" + VALUE, "client_info", "job", "User works as {v}.",
+    rule(r"I work as (?:an? (?=\w)|(?=(?-i:[A-Z])))" + VALUE, "client_info", "job", "User works as {article}{v}.",
          accepts=is_role, **_P),
     # "I work at Northwind as a platform engineer": the job, then the employer from the same clause.
     rule(_WORK_AT + r"[^,.;!?]+? as (?:an? )?" + VALUE, "client_info", "job", "User works as {article}{v}.",
@@ -106,7 +107,7 @@ RULES = (
     rule(r"(?:I'm|I am) (?:a|an) (?P<v>(?:[\w-]+ ){0,3}(?:engineer|developer|teacher|student|nurse|doctor|designer|"
          r"manager|writer|lawyer|accountant|consultant|artist|musician|chef|scientist|analyst|researcher|programmer|"
          r"freelancer|photographer|retiree))\b", "client_info", "job", "User is {article}{v}."),
-    rule(r"I (?:just )?joined " + VALUE, "client_info", None, "User joined {v}.", accepts=is_proper_name, **_P),
+    rule(r"I (?:just )?joined " + VALUE, "client_info", None, "User joined {v}.", **_P),
     rule(r"my e-?mail(?: address)? is " + EMAIL, "client_info", "email", "User's email address is {v}."),
     rule(r"my (?:phone|mobile|cell)(?: number)? is (?P<v>\+?[\d][\d ()./-]{4,}\d)", "client_info", "phone_number",
          "User's phone number is {v}."),

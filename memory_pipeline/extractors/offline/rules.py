@@ -33,6 +33,15 @@ VALUE = r"(?P<v>" + VCHARS + r"{2,120}?)" + END
 NAME = r"(?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+(?: [A-ZÀ-ÖØ-Þ][\w'-]+)?)"
 EMAIL = r"(?P<v>[^\s@]+@[^\s@]+?\.[^\s@]*?\w)(?=[,;!?.]?(?:\s|$))"
 
+# A time said after the value ("moved to Lyon last month"): kept in the fact (domain.relative_time dates it),
+# not in the slot's value.
+_WHEN = re.compile(
+    r"\s+(?P<when>(?:(?:on|in|at|for|by) )?(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|week|"
+    r"month|year)|(?:last|next) (?:night|week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)|a (?:week|month|year|while) ago|\d+ (?:days|weeks|months|years) ago|hier|demain|aujourd'hui|"
+    r"gestern|heute|morgen|ayer|hoy|mañana)(?: at \d{1,2}(?::\d{2})?\s*(?:am|pm)?)?)$",
+    re.IGNORECASE,
+)
 _TRAILING = re.compile(
     r"\s+(?:now|these days|anymore|any more|lately|recently|too|as well|a lot|very much|so much|the most|"
     r"maintenant|aussi|beaucoup|jetzt|auch|sehr|gern|gerne|ahora|también|mucho)$",
@@ -120,14 +129,17 @@ def rule(regex: str, category: str, attribute, template: str, **options) -> Rule
     return Rule(re.compile(LEAD + regex, re.IGNORECASE), category, attribute, template, **options)
 
 
-def clean_value(value: str) -> str:
-    """Trimmed value without wrapping quote marks that are not balanced inside, trailing filler words ("now",
-    "too") or a dangling aside after a dash."""
+def clean_value(value: str) -> tuple[str, str]:
+    """(value, time said after it): trimmed, without trailing filler words ("now", "too"), a dangling aside
+    after a dash or unbalanced quote marks; the time ("last month") is returned apart."""
     value = re.split(r"\s+[-–—]\s+", value.strip(), maxsplit=1)[0].strip()
-    previous = None
+    when, previous = "", None
     while previous != value:
         previous, value = value, _TRAILING.sub("", value).strip().rstrip(",，")
-    return balance_quotes(value)
+        match = _WHEN.search(value)
+        if match and not when:
+            when, value = match.group("when"), value[:match.start()].strip()
+    return balance_quotes(value), when
 
 
 def balance_quotes(text: str) -> str:
@@ -150,7 +162,7 @@ def usable(value: str) -> bool:
 def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] | None:
     """(fact, attribute, value) of a rule's match, or None when the captured value is unusable."""
     raw = match.group("v")
-    value = clean_value(raw)
+    value, when = clean_value(raw)
     if not usable(value) or (r.accepts is not None and not r.accepts(value)):
         return None
     groups = {k: (v or "") for k, v in match.groupdict().items()}
@@ -163,6 +175,8 @@ def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] |
                   m=work.group(1).casefold() if work else "for",  # "works at" / "works for", as said
                   article=(article.group(1).casefold() + " ") if article else "")
     fact = r.template.format(**fields)
+    if when:  # the time goes back into the sentence, before its final period
+        fact = fact[:-1] + " " + when + fact[-1:] if fact[-1:] in ".。" else fact + " " + when
     fact = re.sub(r"\s+([.。])$", r"\1", fact)
     attribute = r.attribute(match, value) if callable(r.attribute) else r.attribute
     slot_value = r.value(match, value) if r.value else value
