@@ -26,9 +26,11 @@ _NEGATION = re.compile(
     r"shouldn't|wouldn't|couldn't|haven't|hasn't|no|none|nothing|nobody|neither|nor)(?![\w'])|n't\b|"
     r"(?<![\w'])(?:ne|n')(?=\s|\w)|"
     r"(?<![\w])(?:nicht|kein|keine|keinen|keinem|keiner|nie|niemals|nunca|jamás|jamas|ningún|ninguna|tampoco)(?!\w)|"
-    r"(?:不(?!错|过|仅|断|久|少|同|管|论)|没有|没|别|未|无)",
+    r"(?:不(?:太|怎么|再)?(?!错|过|仅|断|久|少|同|管|论)|没有|没|别|未|无)",
     re.IGNORECASE,
 )
+# The second half of a French negation ("ne ... pas"): not a negation alone, but no part of what is said.
+_SECOND_NEGATOR = re.compile(r"(?<!\w)(?:pas|plus|jamais|point)(?!\w)", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _DATE_WORD = re.compile(
     r"(?<!\w)(?:january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -94,6 +96,7 @@ def frame(text: str) -> str:
     with one frame say one thing of one subject, up to polarity and values."""
     text = _CORRECTION.sub(" ", text)
     text = _NEGATION.sub(" ", text)
+    text = _SECOND_NEGATOR.sub(" ", text)
     text = _DATE_WORD.sub(" # ", text)
     text = _NUMBER.sub(" # ", text)
     text = _NAMED.sub(lambda m: " #" if (m.group("w") or m.group("q") or "").casefold() not in _NOT_VALUES

@@ -81,6 +81,8 @@ RULES = (
          value=_stance(_FR_VERBS), verbs={"n'aime pas": "n'aime pas", "deteste": "déteste"}, **_FR),
     rule(r"j'(?P<verb>adore|aime(?: bien| beaucoup)?) " + VALUE, "preference", _opinion, "L'utilisateur {verb} {v}.",
          value=_stance(_FR_VERBS), **_FR),
+    rule(r"(?:j'ai|nous avons|on a) décidé (?P<conj>que |qu'|de |d')" + VALUE, "decision", None,
+         "L'utilisateur a décidé {conj}{v}.", **_FR),
     # German
     rule(r"ich heiße " + _NAME_ONLY, "client_info", "name", "Der Nutzer heißt {v}.", accepts=is_person_name),
     rule(r"mein name ist " + _NAME_ONLY, "client_info", "name", "Der Nutzer heißt {v}.", accepts=is_person_name),
@@ -100,6 +102,8 @@ RULES = (
     rule(r"ich (?P<verb>mag|liebe|hasse) (?P<v>[^,.;!?]{2,80}?)(?<!\snicht)(?=\s*[,.;!?]|$)", "preference", _opinion,
          "Der Nutzer {verb} {v}.", value=_stance(_DE_VERBS), verbs={"mag": "mag", "liebe": "liebt", "hasse": "hasst"},
          **_DE),
+    rule(r"(?:ich habe|wir haben) (?:beschlossen|entschieden),? (?P<conj>dass )?" + VALUE, "decision", None,
+         "Der Nutzer hat beschlossen, {conj}{v}.", **_DE),
     # Spanish
     rule(r"me llamo " + _NAME_ONLY, "client_info", "name", "El usuario se llama {v}.", accepts=is_person_name),
     rule(r"mi nombre es " + _NAME_ONLY, "client_info", "name", "El usuario se llama {v}.", accepts=is_person_name),
@@ -116,6 +120,8 @@ RULES = (
              "me gusta": "le gusta", "me gustan": "le gustan", "me encanta": "le encanta", "me encantan": "le encantan",
              "no me gusta": "no le gusta", "no me gustan": "no le gustan"}, **_ES),
     rule(r"odio " + VALUE, "preference", _opinion, "El usuario odia {v}.", value=lambda m, v: "hates", **_ES),
+    rule(r"(?:decidí|decidimos|hemos decidido|he decidido) (?P<conj>que |)" + VALUE, "decision", None,
+         "El usuario decidió {conj}{v}.", **_ES),
     # Chinese: the subject 我 may be dropped after a comma ("我现在更喜欢小猫，不太喜欢小狗了")
     rule(r"我叫(?P<v>[^，。！？,.!?\s]{1,20})", "client_info", "name", "用户叫{v}。"),
     rule(r"我的名字(?:是|叫)(?P<v>[^，。！？,.!?\s]{1,20})", "client_info", "name", "用户叫{v}。"),

@@ -153,10 +153,15 @@ def balance_quotes(text: str) -> str:
     return text
 
 
+# A comparison whose other term was said elsewhere ("I like the new approach better"): not self-contained.
+_COMPARED = re.compile(r"\s(?:better|more|less|instead)$", re.IGNORECASE)
+
+
 def usable(value: str) -> bool:
-    """False for a value that cannot make a fact: empty, too long, pointing back, or reading as violence."""
-    return bool(value) and len(value) <= 120 and not _VAGUE.match(value) and not UNRESOLVED.search(value) \
-        and not _VIOLENT.search(value)
+    """False for a value that cannot make a fact: empty, too long, pointing back (a pronoun, a comparison
+    without its other term), or reading as violence."""
+    return (bool(value) and len(value) <= 120 and not _VAGUE.match(value) and not UNRESOLVED.search(value)
+            and not _COMPARED.search(value) and not _VIOLENT.search(value))
 
 
 def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] | None:
