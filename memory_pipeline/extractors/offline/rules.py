@@ -24,7 +24,7 @@ from memory_pipeline.extractors.offline.text import BREAKS, LEAD, UNRESOLVED
 END = (
     r"(?=\s*(?:[.!?;。！？；](?![\w@])|[,，]\s*(?:it|it's|that|this|but|so|because|which|and I|though|too|I|we|my|as|"
     r"like|by the way|btw|thanks|please|not|could|can|would|do|does|what|how|any|just|et|mais|pas|und|aber|nicht|"
-    r"y|pero|no|je|ich|yo|mi)\b|[，,]|\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
+    r"y|pero|no|je|ich|yo|mi)\b|，|\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
     r"porque)\b|\s+[-–—]\s|$))"
 )
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
@@ -133,6 +133,9 @@ def clean_value(value: str) -> tuple[str, str]:
     """(value, time said after it): trimmed, without trailing filler words ("now", "too"), a dangling aside
     after a dash or unbalanced quote marks; the time ("last month") is returned apart."""
     value = re.split(r"\s+[-–—]\s+", value.strip(), maxsplit=1)[0].strip()
+    head, _, tail = value.rpartition(", ")
+    if head and UNRESOLVED.search(tail) and not UNRESOLVED.search(head):
+        value = head  # a closing remark that points back ("..., a variety of them") is no part of the value
     when, previous = "", None
     while previous != value:
         previous, value = value, _TRAILING.sub("", value).strip().rstrip(",，")
