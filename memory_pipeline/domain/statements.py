@@ -102,7 +102,7 @@ def frame(text: str) -> str:
     text = _NAMED.sub(lambda m: " #" if (m.group("w") or m.group("q") or "").casefold() not in _NOT_VALUES
                       else m.group(0), text)
     text = re.sub(r"(?:\s*#)+", " #", text)
-    return _TRAIL.sub("", _SPACE.sub(" ", text).strip().casefold())
+    return _TRAIL.sub("", _SPACE.sub(" ", text).strip(" :;,.!?。，：；").casefold())
 
 
 def is_correction(quote: str) -> bool:
