@@ -29,6 +29,7 @@ import psycopg
 from memory_pipeline import erasure
 from memory_pipeline.domain.forgetting import without_forgotten
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.relative_time import validity
 from memory_pipeline.domain.reconcile import (
     MULTI_VALUED_ATTRIBUTES,
     AcceptedFact,
@@ -44,11 +45,17 @@ from memory_pipeline.store import FactChange, FoldRecord, Pending, Store
 FOLD_VERSION = 2  # 2: corrections supersede, facts differing in substance never merge (issue 17)
 
 
-def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float) -> str:
+def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
     """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
-    `v1;ttl:decision=365,preference=730;near:0.5`: a user folded under another rule is folded from scratch."""
+    `v2;ttl:decision=365,preference=730;near:0.5;tz:UTC`: a user folded under another rule is folded from scratch
+    (the timezone dates facts by their relative time: domain.relative_time.validity)."""
     ttl = ",".join(f"{category}={days}" for category, days in sorted(ttl_days.items()))
-    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r}"
+    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r};tz:{timezone}"
+
+
+def fact_validity(timezone: str):
+    """The fold's `validity` rule in `timezone` (domain.relative_time.validity of a fact, its quote and time)."""
+    return lambda f: validity(f.fact, f.quote, f.said_at, timezone)
 
 
 def watermark_order(fold: Mapping[str, Any]) -> tuple | None:
@@ -96,7 +103,7 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     forget requests).
     Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
     ends."""
-    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
+    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold, store.settings.timezone)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
     pending_folds = store.folds_of_users(conn, user_keys)
     pending_unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
@@ -143,14 +150,16 @@ def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, in
     """Fold these users' candidates (minus forgotten ones) on what they hold, each incrementally when it can
     (module docstring); `inputs` are their `read_fold_inputs` under the same `ttl_days`. Writes nothing."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    dates = fact_validity(store.settings.timezone)
     plan = FoldPlan([], [], Counter(folded_incrementally=0, folded_from_scratch=0))
     for user_key, i in inputs.items():
         facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
         if not i.incremental:
-            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
+            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same, dates), i.rows,
+                                          full=True))
         elif i.new:
             plan.changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
-                                                                   ttl_days, near.same), i.rows, full=False))
+                                                                   ttl_days, near.same, dates), i.rows, full=False))
         plan.counts["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
         if i.incremental and not i.new:
             continue  # nothing new: the watermark stays as it is

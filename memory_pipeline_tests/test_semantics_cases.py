@@ -5,7 +5,7 @@ model that words facts its own way (other sentences, slots, an unresolved "yeste
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 
 import pytest
 
@@ -112,6 +112,7 @@ def test_yesterday_is_dated_and_a_past_purchase_is_not_a_decision(make_settings,
     p = run_case(make_settings, backend, "n08_yesterday_purchase")
     (bought,) = p.facts(USER)
     assert bought["fact"] == "User bought a suitcase on 2026-02-20."
+    assert bought["valid_from"] == datetime(2026, 2, 20, tzinfo=timezone.utc)  # valid from the day it happened
     assert bought["category"] != "decision"
 
 

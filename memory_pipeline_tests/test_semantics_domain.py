@@ -5,10 +5,11 @@ import itertools
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from zoneinfo import ZoneInfo
 
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, reconcile_user
-from memory_pipeline.domain.relative_time import resolve, resolve_fact
+from memory_pipeline.domain.relative_time import resolve, resolve_fact, validity
 from memory_pipeline.domain.retractions import is_forget_request, requested_slot
 from memory_pipeline.domain.statements import differs_in_substance, frame, is_correction, negated_values
 
@@ -156,6 +157,24 @@ def test_a_time_dropped_from_the_fact_is_taken_from_a_one_clause_quote():
     # Several clauses: the time may belong to another one, so the fact is left as it is.
     assert resolve_fact("User's name is Ana.", "I'm Ana, and yesterday I went out.", said) == "User's name is Ana."
     assert resolve_fact("User bought a suitcase.", "I bought a suitcase.", None) == "User bought a suitcase."
+
+
+def test_a_dated_fact_is_valid_from_its_past_day_and_expires_after_its_future_day():
+    said = datetime(2026, 3, 4, 10, tzinfo=timezone.utc)
+    past = fact("1", "User bought a suitcase on 2026-03-03.", 0, "client_info", quote="I bought a suitcase yesterday.")
+    plan = fact("2", "User wants to book a table for 2026-03-05 at 19:00.", 0,
+                quote="I'd like to book a table for tomorrow at 7pm.")
+    past, plan = (AcceptedFact(**{**f.__dict__, "said_at": said}) for f in (past, plan))
+    assert validity(past.fact, past.quote, said, "Europe/Paris") == (
+        datetime(2026, 3, 3, tzinfo=ZoneInfo("Europe/Paris")), None)
+    assert validity(plan.fact, plan.quote, said) == (None, datetime(2026, 3, 6, tzinfo=timezone.utc))
+    assert validity("User likes jazz.", "I like jazz.", said) == (None, None)
+    versions = {v.fact: v for v in reconcile_user([past, plan], TTL, RULE.same,
+                                                  lambda f: validity(f.fact, f.quote, f.said_at))}
+    assert versions[past.fact].valid_from == datetime(2026, 3, 3, tzinfo=timezone.utc)
+    assert versions[past.fact].expires_at == said + timedelta(days=TTL["client_info"])
+    assert versions[plan.fact].valid_from == said
+    assert versions[plan.fact].expires_at == datetime(2026, 3, 6, tzinfo=timezone.utc)
 
 
 # -- forget requests -----------------------------------------------------------------------------------------

@@ -21,7 +21,10 @@ them in order. Rules:
   Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
-- `expires_at` = `last_seen_at` + the category's time-to-live.
+- `expires_at` = `last_seen_at` + the category's time-to-live, or earlier when the fact is about a day that has
+  passed by then; with a `validity` rule (domain.relative_time.validity), a fact about a past day ("bought a
+  suitcase yesterday") is valid from that day, one about a future day ("a table for tomorrow at 7pm") expires
+  after it.
 """
 
 from __future__ import annotations
@@ -123,17 +126,23 @@ class _State:
     active_by_slot: dict[str, int] = field(default_factory=dict)
 
 
+Validity = Callable[[AcceptedFact], tuple[datetime | None, datetime | None]]
+
+
 def reconcile_user(
     facts: Iterable[AcceptedFact],
     ttl_days: Mapping[str, int],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+    validity: Validity | None = None,
 ) -> list[FactVersion]:
     """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
 
     `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
     `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
+    `validity(fact)`: (valid from, valid until) the fact's own dates give, each None when it gives none (None:
+    valid from when said, until its time-to-live).
     """
-    return continue_fold((), facts, ttl_days, near_duplicate)
+    return continue_fold((), facts, ttl_days, near_duplicate, validity)
 
 
 def continue_fold(
@@ -141,6 +150,7 @@ def continue_fold(
     facts: Iterable[AcceptedFact],
     ttl_days: Mapping[str, int],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+    validity: Validity | None = None,
 ) -> list[FactVersion]:
     """Fold `facts` on top of a fold's result: `active` are the active versions a fold of earlier facts left
     (in the order that fold created them: their first candidates' `said_order`). Returns those versions as they
@@ -159,6 +169,9 @@ def continue_fold(
             continue
         ttl = ttl_days.get(item.category)
         expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
+        starts, ends = validity(item) if validity is not None else (None, None)
+        if ends is not None:
+            expires = min(expires, ends) if expires is not None else ends
         same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))
         slot = item.attribute if is_single_valued(item.attribute) else None
         holder = state.active_by_slot.get(slot) if slot else None
@@ -184,7 +197,7 @@ def continue_fold(
             quote_speaker=item.quote_speaker,
             source_session=item.conversation_id,
             candidate_id=item.candidate_id,
-            valid_from=item.said_at,
+            valid_from=starts or item.said_at,
             last_seen_at=item.said_at,
             expires_at=expires,
         )

@@ -15,8 +15,12 @@ else is left as said. Rules (the usual reading of each expression, e.g. Unicode 
 
 `resolve_fact(fact, quote, said_at, timezone)` applies it to an extracted fact: the dates come from the fact's
 text, or, when the fact dropped the expression its one-clause quote holds ("I bought a suitcase yesterday." ->
-"User bought a suitcase."), from the quote, appended to the fact ("User bought a suitcase on 2026-02-20."). Pure:
-no clock is read.
+"User bought a suitcase."), from the quote, appended to the fact ("User bought a suitcase on 2026-02-20.").
+
+`validity(fact, quote, said_at, timezone)` gives the time a fact holds: a fact dated by its quote's relative time
+in the past ("bought a suitcase yesterday") holds from that day (local midnight); one dated in the future ("book a
+table for tomorrow at 7pm") holds until the end of that day, after which it expires (reconciliation). Pure: no
+clock is read.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 _WEEKDAYS = {
@@ -239,3 +243,19 @@ def resolve_fact(fact: str, quote: str, said_at: datetime | None, timezone: str 
     if cjk:
         return f"{stem}（{'、'.join(quoted)}）{end}"
     return f"{stem} {' and '.join(quoted)}{end}"
+
+
+def validity(fact: str, quote: str, said_at: datetime | None,
+             timezone: str = "UTC") -> tuple[datetime | None, datetime | None]:
+    """(valid from, valid until) of a fact whose text holds a date its quote's relative time names, else None for
+    either (module docstring). Both are local midnights in `timezone`, timezone-aware."""
+    if said_at is None or not quote:
+        return None, None
+    zone = ZoneInfo(timezone)
+    today = said_at.astimezone(zone).date()
+    _, written = resolve(quote, today)
+    days = [date.fromisoformat(d) for w in written for d in _ISO.findall(w) if d in fact]
+    past, future = [d for d in days if d < today], [d for d in days if d > today]
+    start = datetime.combine(min(past), time(), zone) if past else None
+    end = datetime.combine(max(future) + timedelta(days=1), time(), zone) if future else None
+    return start, end
