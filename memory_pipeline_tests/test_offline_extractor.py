@@ -94,7 +94,7 @@ def test_n8n_fixture_expected_outcomes():
 
 def test_french_stays_french_injection_and_third_party_yield_nothing():
     (facts,) = fixture_facts_by_key()["tg:500300"]
-    assert sorted(f.fact for f in facts) == ["L'utilisateur est végétarienne.", "L'utilisateur préfère qu'on le tutoie."]
+    assert sorted(f.fact for f in facts) == ["L'utilisateur préfère qu'on le tutoie.", "L'utilisatrice est végétarienne."]
     assert all("discount" not in f.fact and "足球" not in f.fact for f in facts)
 
 

@@ -169,6 +169,7 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
 # Words that open the written date in each script: Chinese text gets no spaces nor English words.
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_OR_MONTH = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 # Clause boundaries in a quote: punctuation inside it, or a word joining two clauses.
 _CLAUSES = re.compile(r"[,;:，；：、]|\s(?:and|but|so|because|et|mais|und|aber|y|pero)\s", re.IGNORECASE)
 
@@ -237,7 +238,7 @@ def resolve_fact(fact: str, quote: str, said_at: datetime | None, timezone: str 
     if cjk != bool(_CJK.search(quote)) or _CLAUSES.search(quote.strip().rstrip(".!?。！？")):
         return fact  # another language, or several clauses: the time may belong to another clause than the fact
     _, quoted = resolve(quote, today)
-    if not quoted or any(_ISO.search(w).group(0) in fact for w in quoted):
+    if not quoted or any(_ISO_OR_MONTH.search(w).group(0) in fact for w in quoted):
         return fact
     stem, end = (fact[:-1], fact[-1]) if fact[-1:] in ".。!！" else (fact, "" if cjk else ".")
     if cjk:

@@ -40,6 +40,22 @@ def _person(pairs):
     return convert
 
 
+# The user's gender, where the value shows it ("je suis végétarienne", "ich bin Lehrerin", "soy enfermera"): the
+# subject agrees with it, so the fact reads as said ("L'utilisatrice est végétarienne.").
+def _fr_subject(value: str) -> str:
+    feminine = re.search(r"(?:enne|ère|euse|trice|ée|ante|ente|ine|aise|ure|ate|ane)$", value.casefold())
+    return "L'utilisatrice" if feminine else "L'utilisateur"
+
+
+def _de_subject(value: str) -> str:
+    return "Die Nutzerin" if re.search(r"(?:in|ärztin)$", value.split()[0].casefold()) else "Der Nutzer"
+
+
+def _es_subject(value: str) -> str:
+    word = value.split()[0].casefold()
+    return "La usuaria" if word.endswith("a") and not word.endswith("ista") else "El usuario"
+
+
 _FR = {"person": _person(_FR_PERSON)}
 _DE = {"person": _person(_DE_PERSON)}
 _ES = {"person": _person(_ES_PERSON)}
@@ -66,8 +82,9 @@ RULES = (
     rule(r"(?:j'habite|je vis|je réside) (?P<prep>à|a|en|au|aux) " + VALUE, "client_info", "home_location",
          "L'utilisateur habite {prep} {v}.", accepts=is_place),
     rule(r"je travaille comme (?P<v>" + _FR_JOBS + r"(?: [\w-]+){0,3}?)(?=\s*[,.;!?]|\s+(?:chez|à|dans)\b|$)",
-         "client_info", "job", "L'utilisateur travaille comme {v}.", more=True),
-    rule(r"je suis (?P<art>une? )?(?P<v>" + _FR_JOBS + r")\b", "client_info", "job", "L'utilisateur est {art}{v}."),
+         "client_info", "job", "{subject} travaille comme {v}.", more=True, subject=_fr_subject),
+    rule(r"je suis (?P<art>une? )?(?P<v>" + _FR_JOBS + r")\b", "client_info", "job", "{subject} est {art}{v}.",
+         subject=_fr_subject),
     rule(r"je travaille (?:comme [^,.;!?]+? )?chez " + VALUE, "client_info", "employer",
          "L'utilisateur travaille chez {v}.", accepts=is_proper_name),
     rule(r"mon (?:adresse )?(?:e-?mail|courriel|mail)(?: est|:)\s*" + EMAIL, "client_info", "email",
@@ -75,7 +92,7 @@ RULES = (
     rule(r"mon adresse (?:e-?mail|électronique|mail) est " + EMAIL, "client_info", "email",
          "L'adresse e-mail de l'utilisateur est {v}."),
     rule(r"je suis (?P<v>végétarien(?:ne)?|vegan|végane|végétalien(?:ne)?)", "preference", "diet",
-         "L'utilisateur est {v}.", value=lambda m, v: v.casefold()),
+         "{subject} est {v}.", value=lambda m, v: v.casefold(), subject=_fr_subject),
     rule(r"je (?:préfère|prefere) " + VALUE, "preference", None, "L'utilisateur préfère {v}.", **_FR),
     rule(r"je (?P<verb>n'aime pas|déteste|deteste) " + VALUE, "preference", _opinion, "L'utilisateur {verb} {v}.",
          value=_stance(_FR_VERBS), verbs={"n'aime pas": "n'aime pas", "deteste": "déteste"}, **_FR),
@@ -89,8 +106,8 @@ RULES = (
     rule(r"ich (?:wohne|lebe) (?P<prep>in|im) " + VALUE, "client_info", "home_location", "Der Nutzer wohnt {prep} {v}.",
          accepts=is_place),
     rule(r"ich arbeite als (?P<v>" + _DE_JOBS + r"(?: [\w-]+){0,2}?)(?=\s*[,.;!?]|\s+(?:bei|in|für)\b|$)",
-         "client_info", "job", "Der Nutzer arbeitet als {v}.", more=True),
-    rule(r"ich bin (?P<v>" + _DE_JOBS + r")\b", "client_info", "job", "Der Nutzer ist {v}."),
+         "client_info", "job", "{subject} arbeitet als {v}.", more=True, subject=_de_subject),
+    rule(r"ich bin (?P<v>" + _DE_JOBS + r")\b", "client_info", "job", "{subject} ist {v}.", subject=_de_subject),
     rule(r"ich arbeite (?:als [^,.;!?]+? )?bei " + VALUE, "client_info", "employer", "Der Nutzer arbeitet bei {v}.",
          accepts=is_proper_name),
     rule(r"meine (?:e-?mail(?:-adresse)?|mailadresse|e-?mail adresse) (?:ist|lautet) " + EMAIL, "client_info",
@@ -109,8 +126,8 @@ RULES = (
     rule(r"mi nombre es " + _NAME_ONLY, "client_info", "name", "El usuario se llama {v}.", accepts=is_person_name),
     rule(r"vivo en " + VALUE, "client_info", "home_location", "El usuario vive en {v}.", accepts=is_place),
     rule(r"trabajo (?:como|de) (?P<v>" + _ES_JOBS + r"(?: [\w-]+){0,2}?)(?=\s*[,.;!?]|\s+(?:en|para)\b|$)",
-         "client_info", "job", "El usuario trabaja como {v}.", more=True),
-    rule(r"soy (?P<v>" + _ES_JOBS + r")\b", "client_info", "job", "El usuario es {v}."),
+         "client_info", "job", "{subject} trabaja como {v}.", more=True, subject=_es_subject),
+    rule(r"soy (?P<v>" + _ES_JOBS + r")\b", "client_info", "job", "{subject} es {v}.", subject=_es_subject),
     rule(r"trabajo (?:como [^,.;!?]+? )?(?:en|para) " + VALUE, "client_info", "employer", "El usuario trabaja en {v}.",
          accepts=is_proper_name),
     rule(r"mi (?:correo(?: electrónico)?|e-?mail|email) es " + EMAIL, "client_info", "email",

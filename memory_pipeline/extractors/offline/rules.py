@@ -24,7 +24,7 @@ from memory_pipeline.extractors.offline.text import BREAKS, LEAD, UNRESOLVED
 END = (
     r"(?=\s*(?:[.!?;。！？；](?![\w@])|[,，]\s*(?:it|it's|that|this|but|so|because|which|and I|though|too|I|we|my|as|"
     r"like|by the way|btw|thanks|please|not|could|can|would|do|does|what|how|any|just|et|mais|pas|und|aber|nicht|"
-    r"y|pero|no|je|ich|yo|mi)\b|，|\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
+    r"y|pero|no|je|ich|yo|mi)\b|,\s*and (?:often|usually|always|sometimes|also|then|really|never)\b|，|\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
     r"porque)\b|\s+[-–—]\s|$))"
 )
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
@@ -121,6 +121,7 @@ class Rule:
     value: Callable[[re.Match[str], str], str | None] | None = None
     verbs: dict[str, str] = field(default_factory=dict)
     person: Callable[[str], str] | None = None  # first person -> third person for the value
+    subject: Callable[[str], str] | None = None  # the sentence's subject, agreeing with the value's gender
     more: bool = False
 
 
@@ -156,15 +157,21 @@ def balance_quotes(text: str) -> str:
     return text
 
 
+# A definite noun that needs a possessor said elsewhere ("the plot", "the actors": of what?).
+_RELATIONAL = re.compile(
+    r"^the (?:plot|ending|end|beginning|actors?|cast|characters?|story|scenes?|part|idea|approach|price|design|"
+    r"colou?r|taste|rest|last one|first one|new one|one|way it|sound|lyrics|author|director)\b",
+    re.IGNORECASE,
+)
 # A comparison whose other term was said elsewhere ("I like the new approach better"): not self-contained.
 _COMPARED = re.compile(r"\s(?:better|more|less|instead)$", re.IGNORECASE)
 
 
 def usable(value: str) -> bool:
     """False for a value that cannot make a fact: empty, too long, pointing back (a pronoun, a comparison
-    without its other term), or reading as violence."""
+    without its other term, "the plot" of something said before), or reading as violence."""
     return (bool(value) and len(value) <= 120 and not _VAGUE.match(value) and not UNRESOLVED.search(value)
-            and not _COMPARED.search(value) and not _VIOLENT.search(value))
+            and not _COMPARED.search(value) and not _RELATIONAL.search(value) and not _VIOLENT.search(value))
 
 
 def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] | None:
@@ -181,7 +188,8 @@ def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] |
     person = r.person or (lambda text: text)
     fields = dict(groups, v=person(value), verb=r.verbs.get(verb, verb), rest=person(groups.get("rest", "")),
                   m=work.group(1).casefold() if work else "for",  # "works at" / "works for", as said
-                  article=(article.group(1).casefold() + " ") if article else "")
+                  article=(article.group(1).casefold() + " ") if article else "",
+                  subject=r.subject(value) if r.subject else "")
     fact = r.template.format(**fields)
     if when:  # the time goes back into the sentence, before its final period
         fact = fact[:-1] + " " + when + fact[-1:] if fact[-1:] in ".。" else fact + " " + when
