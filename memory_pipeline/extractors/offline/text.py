@@ -63,10 +63,10 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 # Pronouns the extractor cannot resolve: a value holding one hangs on something said elsewhere.
-UNRESOLVED = re.compile(
-    r"(?<![\w'])(?:it|it's|its|this|these|those|you|your|yours|he|him|his|she|her|hers|they|them|their|"
-    r"ça|cela|ceci|il|elle|ils|elles|tu|vous|es|dies|dieses|er|ihn|ihm|du|dich|dir|euch|eso|esto|ello|"
-    r"él|ella|tú|usted|ustedes)(?![\w'])|[它这那你他她]",
+UNRESOLVED = re.compile(  # (not inside an address or a domain name: "ana@example.es")
+    r"(?<![\w'.@/-])(?:it|it's|its|this|these|those|you|your|yours|he|him|his|she|her|hers|they|them|their|"
+    r"ça|cela|ceci|il|elle|ils|elles|tu|vous|es|dies|dieses|er|ihn|ihm|dich|dir|euch|eso|esto|ello|"
+    r"él|ella|tú|usted|ustedes)(?![\w'@/-])|[它这那你他她]",
     re.IGNORECASE,
 )
 # A question: the sentence ends with a question mark; the clause carrying it asks, it does not tell.
