@@ -22,8 +22,10 @@ MODEL_FACTS = {
     "We decided that production deploys are allowed on Fridays.":
         ("decision", "decision:friday_deploys", "allowed", "User's team allows production deploys on Fridays."),
     "Correction: we decided that production deploys are not allowed on Fridays.":
-        ("decision", "decision:friday_deploys", "not allowed", "User's team does not allow production deploys on Fridays."),
-    "My phone number is 415-555-0199.": ("client_info", "phone_number", "415-555-0199", "User's phone is 415-555-0199."),
+        ("decision", "decision:friday_deploys", "not allowed",
+         "User's team does not allow production deploys on Fridays."),
+    "My phone number is 415-555-0199.":
+        ("client_info", "phone_number", "415-555-0199", "User's phone is 415-555-0199."),
     "Can you forget my phone number?": ("client_info", "phone_number", None, "User withdrew their phone number."),
     "I bought a suitcase yesterday.": ("client_info", None, None, "User bought a suitcase yesterday."),
     "我喜欢小狗。": ("preference", "opinion:狗", "likes", "用户喜欢小狗。"),

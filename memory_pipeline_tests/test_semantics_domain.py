@@ -105,7 +105,8 @@ def test_a_corrected_value_supersedes_only_when_marked_or_a_decision():
     assert len(active(reconcile_user(train, TTL, RULE.same))) == 2  # two preferences, both may hold
     marked = [train[0], fact("2", train[1].fact, 1, "preference", quote="Actually, I take the 11am train to Leeds.")]
     assert active(reconcile_user(marked, TTL, RULE.same)) == ["User takes the 11am train to Leeds."]
-    decided = [fact("1", "User decided to take the 9am train.", 0), fact("2", "User decided to take the 11am train.", 1)]
+    decided = [fact("1", "User decided to take the 9am train.", 0),
+               fact("2", "User decided to take the 11am train.", 1)]
     assert active(reconcile_user(decided, TTL, RULE.same)) == ["User decided to take the 11am train."]
 
 

@@ -282,8 +282,8 @@ def validate_candidate(
         reason = "unknown_category"
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources)
-        if turn is not None:
-            fact = resolve_fact(fact, extracted.quote, turn.at or fallback_said_at, timezone)
+        if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
+            fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
     return Candidate(
         conversation_id=conversation.conversation_id,
         # Facts belong to the speaker: a group chat's sender has a user key of their own.

@@ -43,7 +43,8 @@ _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日
 _WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 
 # A time of day after a day: "at 7pm", "at 19:30", "à 19h", "um 19 Uhr", "a las 7", "晚上7点".
-_CLOCK = (r"(?:\s*,?\s*(?:at|à|um|a las|a la)\s+(?P<h>\d{1,2})(?:[:h.](?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.|h|uhr)?)"
+_CLOCK = (r"(?:\s*,?\s*(?:at|à|um|a las|a la)\s+(?P<h>\d{1,2})(?:[:h.](?P<m>\d{2}))?\s*"
+          r"(?P<ap>am|pm|a\.m\.|p\.m\.|h|uhr)?)"
           r"|(?:(?P<zp>上午|下午|晚上|早上)?(?P<zh>\d{1,2})点(?:(?P<zm>\d{1,2})分|半)?)")
 
 
@@ -94,7 +95,8 @@ def _month(months: int) -> Callable[[re.Match[str], date], date]:
 def _e(regex: str, day: Callable[[re.Match[str], date], date], week: bool = False, lang: str = "en",
        month: bool = False) -> _Expression:
     bounded = "(?:" + regex + ")" if lang == "zh" else r"(?<![\w-])(?:" + regex + r")(?![\w-])"
-    return _Expression(re.compile(bounded + "(?:" + _CLOCK + ")?", re.IGNORECASE), day, week=week, month=month, lang=lang)
+    pattern = re.compile(bounded + "(?:" + _CLOCK + ")?", re.IGNORECASE)
+    return _Expression(pattern, day, week=week, month=month, lang=lang)
 
 
 # (day, week, time of day) as each language writes them, the ISO date in place of {d} and HH:MM of {t}.
@@ -154,7 +156,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"la (?:semana )?próxima semana|la semana que viene", _monday(1), week=True, lang="es"),
     _e(r"el (?P<wd>lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo) (?:que viene|próximo)",
        _next_weekday, lang="es"),
-    _e(r"el (?P<wd>lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo) pasado", _last_weekday, lang="es"),
+    _e(r"el (?P<wd>lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo) pasado", _last_weekday,
+       lang="es"),
     # Chinese
     _e(r"前天", _days(-2), lang="zh"),
     _e(r"后天", _days(2), lang="zh"),

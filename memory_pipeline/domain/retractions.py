@@ -34,7 +34,8 @@ _VERB = (r"(?:forget|delete|erase|remove|drop|wipe|stop remembering|oublie[rz]?|
 # Verb first ("forget my X", "peux-tu oublier mon X", "olvida mi X", "忘掉我的X"), or the German order
 # ("meine Telefonnummer vergessen/löschen"): the noun phrase is what follows the possessive.
 _REQUEST = re.compile(
-    r"(?<!don't )(?<!do not )(?<!never )(?<!n'oublie pas )(?<![^\W\u3400-\u9fff])" + _VERB + r"\s*(?:about\s+)?" + _POSSESSIVE + r"(?P<a>[^,.;!?，。！？]{1,40})|"
+    r"(?<!don't )(?<!do not )(?<!never )(?<!n'oublie pas )(?<![^\W\u3400-\u9fff])" + _VERB
+    + r"\s*(?:about\s+)?" + _POSSESSIVE + r"(?P<a>[^,.;!?，。！？]{1,40})|"
     + _POSSESSIVE + r"(?P<b>[\w-]{2,30})\s+(?:vergessen|löschen|loeschen|entfernen)(?!\w)",
     re.IGNORECASE,
 )

@@ -118,8 +118,8 @@ RULES = (
     rule(r"(?:the )?" + _CHANNELS + r" is (?:fine|ok|okay|better|best|preferred)", "preference", "contact_channel",
          "User is fine with being contacted by {v}.", value=_channel),
     rule(r"(?:please )?(?:always )?(?P<verb>send|ship|deliver|mail) (?P<v>" + VCHARS
-         + r"{2,120}?) from now on(?P<rest>:[^.!?;]+)?", "preference", _instruction, "User asks to always {verb} {v}{rest}.",
-         **_P),
+         + r"{2,120}?) from now on(?P<rest>:[^.!?;]+)?", "preference", _instruction,
+         "User asks to always {verb} {v}{rest}.", **_P),
     rule(r"(?:please )?always (?P<verb>send|ship|deliver|mail) (?P<v>" + VCHARS
          + r"{2,120}?)(?: from now on)?(?P<rest>:[^.!?;]+)?" + END, "preference", _instruction,
          "User asks to always {verb} {v}{rest}.", **_P),

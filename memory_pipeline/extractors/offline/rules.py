@@ -24,7 +24,8 @@ from memory_pipeline.extractors.offline.text import BREAKS, LEAD, UNRESOLVED
 END = (
     r"(?=\s*(?:[.!?;。！？；](?![\w@])|[,，]\s*(?:it|it's|that|this|but|so|because|which|and I|though|too|I|we|my|as|"
     r"like|by the way|btw|thanks|please|not|could|can|would|do|does|what|how|any|just|et|mais|pas|und|aber|nicht|"
-    r"y|pero|no|je|ich|yo|mi)\b|,\s*and (?:often|usually|always|sometimes|also|then|really|never)\b|，|\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
+    r"y|pero|no|je|ich|yo|mi)\b|,\s*and (?:often|usually|always|sometimes|also|then|really|never)\b|，|"
+    r"\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
     r"porque)\b|\s+[-–—]\s|$))"
 )
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
@@ -150,7 +151,8 @@ def balance_quotes(text: str) -> str:
     """`text` with an unpaired straight double quote closed (or, when it opens nothing, dropped), so that a fact
     never loses its closing quote ("The Kite Runner.)."""
     if text.count('"') % 2 == 1:
-        text = text + '"' if text.rfind('"') < len(text) - 1 and text.lstrip().startswith('"') else text.replace('"', "")
+        opens = text.rfind('"') < len(text) - 1 and text.lstrip().startswith('"')
+        text = text + '"' if opens else text.replace('"', "")
     for opening, closing in (("“", "”"), ("«", "»"), ("„", "“"), ("「", "」")):
         if text.count(opening) > text.count(closing):
             text += closing
