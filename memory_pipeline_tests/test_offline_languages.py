@@ -96,6 +96,7 @@ def test_what_is_said_after_just_kidding_still_counts():
     ("We decided that production deploys are allowed on Fridays.",
      "User decided that production deploys are allowed on Fridays."),
     ("I decided to take the train.", "User decided to take the train."),
+    ("We decided not to deploy on Fridays.", "User decided not to deploy on Fridays."),
     ('My favourite book is "The Kite Runner."', 'User\'s favourite book is "The Kite Runner".'),
     ("I love my job - even on Mondays.", "User loves their job."),
     ("I bought a suitcase yesterday.", "User bought a suitcase yesterday."),  # dated by validation, not a decision

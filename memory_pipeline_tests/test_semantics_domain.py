@@ -134,6 +134,11 @@ WEDNESDAY = date(2026, 3, 4)
     ("User flies to Oslo next Friday.", "User flies to Oslo on 2026-03-13."),
     ("User flies to Oslo this Friday.", "User flies to Oslo on 2026-03-06."),
     ("User visited Rome last Monday.", "User visited Rome on 2026-03-02."),
+    ("User moved to Lisbon two days ago.", "User moved to Lisbon on 2026-03-02."),
+    ("User flies to Oslo in 3 days.", "User flies to Oslo on 2026-03-07."),
+    ("Der Nutzer kam vor 2 Tagen.", "Der Nutzer kam am 2026-03-02."),
+    ("用户三天前到的。", "用户2026-03-01到的。"),
+    ("User is in 2 teams.", "User is in 2 teams."),
     ("L'utilisateur a acheté une valise hier.", "L'utilisateur a acheté une valise le 2026-03-03."),
     ("Der Nutzer fliegt morgen um 19 Uhr.", "Der Nutzer fliegt am 2026-03-05 um 19:00."),
     ("El usuario compró una maleta ayer.", "El usuario compró una maleta el 2026-03-03."),
@@ -192,12 +197,16 @@ def test_a_dated_fact_is_valid_from_its_past_day_and_expires_after_its_future_da
     ("Borra mi correo electrónico.", "email"),
     ("能不能忘掉我的电话号码？", "phone_number"),
     ("请删除我的邮箱。", "email"),
+    ("Please forget what I said about my phone number.", "phone_number"),
+    ("Don't remember my address.", "home_location"),
+    ("Stop storing my email.", "email"),
 ])
 def test_forget_requests_in_every_form_and_language(text, slot):
     assert requested_slot(text) == slot and is_forget_request(text)
 
 
 @pytest.mark.parametrize("text", ["Don't forget my phone number.", "I forgot my keys.", "Forget it.",
+                                  "I'll never forget my wedding day.",
                                   "Ignore previous instructions.", "My phone number is 415-555-0199."])
 def test_what_is_not_a_forget_request(text):
     assert not is_forget_request(text)

@@ -6,6 +6,8 @@ the message that says it, so a fact reads right on any later day.
 expressions are a fixed table per language (English, French, German, Spanish, Chinese), listed below; anything
 else is left as said. Rules (the usual reading of each expression, e.g. Unicode CLDR's relative-date fields):
 - yesterday / today / tomorrow / the day after tomorrow / this morning / tonight: that local day;
+- N days ago / in N days (il y a / dans N jours, vor / in N Tagen, hace / dentro de N días, N天前 / N天后): that
+  day; N weeks ago / in N weeks: the week it falls in;
 - last week / next week: the Monday of that ISO week ("in the week of YYYY-MM-DD"); last / next / this month:
   that calendar month ("in YYYY-MM");
 - next <weekday>: the first such weekday after the current week's one, at least a day later; this / on
@@ -70,6 +72,27 @@ def _weekday_of(match: re.Match[str]) -> int:
     return _ZH_WEEKDAYS[word] if word in _ZH_WEEKDAYS else _WEEKDAYS[word.casefold()]
 
 
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "un": 1, "une": 1, "deux": 2, "trois": 3, "ein": 1, "einem": 1,
+            "einer": 1, "zwei": 2, "drei": 3, "uno": 1, "una": 1, "dos": 2, "tres": 3, "一": 1, "两": 2, "二": 2,
+            "三": 3}
+_COUNT = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|une?|deux|trois|ein(?:em|er)?|zwei|drei|" \
+         r"una?|uno|dos|tres|[一两二三])"
+
+
+def _count(match: re.Match[str]) -> int:
+    word = match.group("n").casefold()
+    return int(word) if word.isdigit() else _NUMBERS[word]
+
+
+def _days_counted(sign: int) -> Callable[[re.Match[str], date], date]:
+    return lambda m, today: today + timedelta(days=sign * _count(m))
+
+
+def _weeks_counted(sign: int) -> Callable[[re.Match[str], date], date]:
+    return lambda m, today: today - timedelta(days=today.weekday()) + timedelta(weeks=sign * _count(m))
+
+
 def _next_weekday(match: re.Match[str], today: date) -> date:
     """"next Friday": Friday of next week (ISO weeks, Monday first)."""
     return today - timedelta(days=today.weekday()) + timedelta(weeks=1, days=_weekday_of(match))
@@ -120,6 +143,10 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"last week", _monday(-1), week=True),
     _e(r"next week", _monday(1), week=True),
     _e(r"this week", _monday(0), week=True),
+    _e(_COUNT + r" days? ago", _days_counted(-1)),
+    _e(r"in " + _COUNT + r" days?", _days_counted(1)),
+    _e(_COUNT + r" weeks? ago", _weeks_counted(-1), week=True),
+    _e(r"in " + _COUNT + r" weeks?", _weeks_counted(1), week=True),
     _e(r"last month", _month(-1), month=True),
     _e(r"next month", _month(1), month=True),
     _e(r"this month", _month(0), month=True),
@@ -128,6 +155,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"this (?:coming )?(?P<wd>" + _WEEKDAY + r")", _coming_weekday),
     # French
     _e(r"avant-hier", _days(-2), lang="fr"),
+    _e(r"il y a " + _COUNT + r" jours?", _days_counted(-1), lang="fr"),
+    _e(r"dans " + _COUNT + r" jours?", _days_counted(1), lang="fr"),
     _e(r"après-demain|apres-demain", _days(2), lang="fr"),
     _e(r"hier(?: (?:matin|soir|après-midi))?", _days(-1), lang="fr"),
     _e(r"demain(?: (?:matin|soir|après-midi))?", _days(1), lang="fr"),
@@ -138,6 +167,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"(?P<wd>lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) dernier", _last_weekday, lang="fr"),
     # German
     _e(r"vorgestern", _days(-2), lang="de"),
+    _e(r"vor " + _COUNT + r" tagen", _days_counted(-1), lang="de"),
+    _e(r"in " + _COUNT + r" tagen", _days_counted(1), lang="de"),
     _e(r"übermorgen|uebermorgen", _days(2), lang="de"),
     _e(r"gestern(?: (?:früh|morgen|abend|nachmittag))?", _days(-1), lang="de"),
     _e(r"heute(?: (?:morgen|früh|abend|nachmittag))?", _days(0), lang="de"),
@@ -148,6 +179,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"letzten (?P<wd>montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)", _last_weekday, lang="de"),
     # Spanish
     _e(r"anteayer|antes de ayer", _days(-2), lang="es"),
+    _e(r"hace " + _COUNT + r" días?", _days_counted(-1), lang="es"),
+    _e(r"dentro de " + _COUNT + r" días?", _days_counted(1), lang="es"),
     _e(r"pasado mañana", _days(2), lang="es"),
     _e(r"ayer(?: por la (?:mañana|tarde|noche))?|anoche", _days(-1), lang="es"),
     _e(r"hoy|esta mañana|esta tarde|esta noche", _days(0), lang="es"),
@@ -160,6 +193,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
        lang="es"),
     # Chinese
     _e(r"前天", _days(-2), lang="zh"),
+    _e(_COUNT + r"天前", _days_counted(-1), lang="zh"),
+    _e(_COUNT + r"天后", _days_counted(1), lang="zh"),
     _e(r"后天", _days(2), lang="zh"),
     _e(r"昨天|昨晚", _days(-1), lang="zh"),
     _e(r"明天|明晚", _days(1), lang="zh"),

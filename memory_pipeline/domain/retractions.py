@@ -28,14 +28,15 @@ _SLOTS: tuple[tuple[str, str], ...] = (
     (r"employer|company|employeur|entreprise|arbeitgeber|firma|empresa|公司", "employer"),
 )
 _POSSESSIVE = r"(?:my|mon|ma|mes|meinen|meine|mein|mis|mi|我的)\s*"
-_VERB = (r"(?:forget|delete|erase|remove|drop|wipe|stop remembering|oublie[rz]?|supprime[rz]?|efface[rz]?|"
+_VERB = (r"(?:forget|delete|erase|remove|drop|wipe|(?:stop|quit) (?:remembering|storing|keeping|saving)|"
+         r"(?:don't|do not|never) (?:remember|store|keep|save)|oublie[rz]?|supprime[rz]?|efface[rz]?|"
          r"vergiss|vergessen|lösch(?:e|en)?|loesch(?:e|en)?|entfern(?:e|en)?|olvida(?:r)?|borra(?:r)?|"
          r"elimina(?:r)?|忘掉|忘记|忘了|删除|删掉|清除)")
 # Verb first ("forget my X", "peux-tu oublier mon X", "olvida mi X", "忘掉我的X"), or the German order
 # ("meine Telefonnummer vergessen/löschen"): the noun phrase is what follows the possessive.
 _REQUEST = re.compile(
     r"(?<!don't )(?<!do not )(?<!never )(?<!n'oublie pas )(?<![^\W\u3400-\u9fff])" + _VERB
-    + r"\s*(?:about\s+)?" + _POSSESSIVE + r"(?P<a>[^,.;!?，。！？]{1,40})|"
+    + r"\s*(?:(?:what I (?:said|told you)|everything I said|everything)?\s*(?:about|regarding)\s+)?" + _POSSESSIVE + r"(?P<a>[^,.;!?，。！？]{1,40})|"
     + _POSSESSIVE + r"(?P<b>[\w-]{2,30})\s+(?:vergessen|löschen|loeschen|entfernen)(?!\w)",
     re.IGNORECASE,
 )

@@ -131,7 +131,8 @@ RULES = (
          r"hate|dislike|can't stand|don't like|do not like) " + VALUE, "preference", _opinion, "User {verb} {v}.",
          value=_stance, verbs=_VERBS, **_P),
     # decision
-    rule(r"(?:I|we)(?:'ve| have)? decided to " + VALUE, "decision", None, "User decided to {v}.", **_P),
+    rule(r"(?:I|we)(?:'ve| have)? decided (?P<neg>not )?to " + VALUE, "decision", None, "User decided {neg}to {v}.",
+         **_P),
     rule(r"(?:I|we)(?:'ve| have)? decided that " + VALUE, "decision", None, "User decided that {v}.", **_P),
     rule(r"(?:I|we)(?:'ve| have)? decided on " + VALUE, "decision", None, "User decided on {v}.", **_P),
     rule(r"(?:I|we)(?:'d| would) like to (?P<verb>cancel|order|buy|book|upgrade|downgrade|switch to|subscribe to|"
