@@ -1,5 +1,6 @@
 """Erasure on request: a whole user (`erase_user`), one fact (`forget_fact`); retracted slots are erased by the
-fold (`store.erasure.erase_retracted_slots`, when MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
+fold (`store.erasure.erase_retracted_slots`: a user's forget requests, and every retraction when
+MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
 
 What a user's erasure removes, table by table, is `ERASURE_STEPS` (one named query each in sql/erasure.sql, all
 taking the same parameters, so covering a new table is one line here and one query there):

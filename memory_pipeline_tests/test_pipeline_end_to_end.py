@@ -188,8 +188,8 @@ def test_failing_extraction_keeps_that_conversations_rows(pipeline, monkeypatch)
 def test_failing_quote_check_blocks_the_stages_after_it(pipeline, monkeypatch):
     original = extracted_facts_stage.validate_candidate
 
-    def accepts_a_made_up_quote(extracted, conversation, position, fallback=None, sources=None):
-        candidate = original(extracted, conversation, position, fallback, sources)
+    def accepts_a_made_up_quote(extracted, conversation, position, *args):
+        candidate = original(extracted, conversation, position, *args)
         return candidate.__class__(**{**candidate.__dict__, "quote": "something never said", "status": "accepted",
                                       "reason": None})
 

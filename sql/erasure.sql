@@ -106,10 +106,11 @@ ON CONFLICT (user_key, slot_hash) DO UPDATE SET said_before = greatest(forgotten
 -- name: forgotten_of_users
 SELECT user_key, slot_hash, said_before FROM {schema}.forgotten_facts WHERE user_key = ANY(%(user_keys)s);
 
--- name: retractions_of_user
--- Accepted retractions ("forget my phone number") of a user, for MEMORY_PIPELINE_ERASE_ON_RETRACTION.
-SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
-WHERE user_key = %(user_key)s AND status = 'accepted' AND retraction AND said_at IS NOT NULL;
+-- name: retractions_of_users
+-- Accepted retractions ("forget my phone number") of these users, with their quotes: forget requests erase their
+-- slot, other retractions only with MEMORY_PIPELINE_ERASE_ON_RETRACTION (erasure.erase_retracted_slots).
+SELECT user_key, candidate_id, category, attribute, value, fact, quote, said_at FROM {schema}.fact_candidates
+WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND retraction AND said_at IS NOT NULL;
 
 -- name: erase_fact_folds
 -- The user's fold watermark (ids and times only).

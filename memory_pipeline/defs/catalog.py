@@ -69,7 +69,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("category", "text", "preference | decision | client_info"),
         ("fact", "text", "the fact"),
         ("source_session", "text", "conversation it was first said in"),
-        ("valid_from", "timestamp with time zone", "when it was said"),
+        ("valid_from", "timestamp with time zone", "when it was said, or the past day its relative time names"),
         ("superseded_at", "timestamp with time zone", "when a newer value replaced it"),
         ("attribute", "text", "reconciliation slot"),
         ("value", "text", "value of the attribute"),

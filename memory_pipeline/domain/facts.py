@@ -16,6 +16,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.relative_time import resolve_fact
 
 CATEGORIES = ("preference", "decision", "client_info")
 
@@ -263,12 +264,14 @@ def locate_quote(
 
 def validate_candidate(
     extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None,
-    sources: QuoteSources | None = None,
+    sources: QuoteSources | None = None, timezone: str = "UTC",
 ) -> Candidate:
     """Accept or reject one extracted fact against its conversation (never raises).
 
     `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
-    `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`)."""
+    `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`).
+    `timezone`: the partitions' IANA zone; relative time in the fact is resolved against the local date of the
+    quote's message (domain.relative_time), whatever backend proposed it."""
     category = extracted.category.strip().lower()
     fact = normalize_whitespace(extracted.fact)
     reason: str | None = None
@@ -279,6 +282,8 @@ def validate_candidate(
         reason = "unknown_category"
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources)
+        if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
+            fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
     return Candidate(
         conversation_id=conversation.conversation_id,
         # Facts belong to the speaker: a group chat's sender has a user key of their own.

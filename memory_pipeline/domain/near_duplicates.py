@@ -12,7 +12,9 @@ decisions, in order (each testable with fixed inputs):
    `favourite:<kind>` with the object as value).
 3. Otherwise, a fact that fills a single-valued slot never merges with another slot (`home_location` Lyon is not
    `hometown` Lyon): only 1 and 2 merge structured facts.
-4. Otherwise the texts' similarity reaches the threshold: `similarity` (cosine of embeddings where a backend
+4. Two texts that differ in polarity, a number, a date or a named value (`statements.differs_in_substance`:
+   "deploys are allowed" / "deploys are not allowed", "2 tickets" / "3 tickets") never merge, in any language.
+5. Otherwise the texts' similarity reaches the threshold: `similarity` (cosine of embeddings where a backend
    provides them) or `trigram_similarity`, PostgreSQL pg_trgm's `similarity()` computed in Python so the fold
    stays a pure function (pg_trgm is not shipped with every server, the embedded one included).
 """
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.statements import differs_in_substance
 
 POSITIVE_STANCES = frozenset({"likes", "loves", "enjoys", "adores", "prefers"})
 NEGATIVE_STANCES = frozenset({"hates", "dislikes", "cannot stand", "does not like"})
@@ -85,7 +88,7 @@ def _object(text: str) -> str:
 
 @dataclass(frozen=True)
 class NearDuplicateRule:
-    """`same(new, existing)` decides whether two facts of one user and category are one fact (rules 1-4).
+    """`same(new, existing)` decides whether two facts of one user and category are one fact (rules 1-5).
 
     `threshold`: similarity from which texts are the same fact, in (0, 1]; MEMORY_PIPELINE_NEAR_DUPLICATE_THRESHOLD.
     `multi_valued`: attributes holding several values. `similarity`: text similarity, trigram by default."""
@@ -106,6 +109,8 @@ class NearDuplicateRule:
         if a and b and a[0] == b[0]:
             return a[1] == b[1]
         if self._slot(new) or self._slot(existing):
+            return False
+        if differs_in_substance(new.fact, existing.fact):
             return False
         score = self.similarity(new, existing) if self.similarity else trigram_similarity(new.fact, existing.fact)
         return score >= self.threshold

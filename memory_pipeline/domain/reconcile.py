@@ -13,9 +13,18 @@ them in order. Rules:
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
   value (`values_match`); a retraction of a slot with no active version, or without an attribute, does nothing.
   For a multi-valued attribute it ends the active versions with that value;
+- a restatement that corrects an active fact of the same category supersedes it like a new slot value, when
+  neither fills a slot the other does not (`corrected_by`, words from domain.statements): the same statement
+  negated ("deploys are allowed on Fridays" -> "... are not allowed ..."); the same statement with another value
+  (number, date, name) when it is a decision or its quote says it corrects ("Correction:", "actually", "change
+  of plan"); or any fact whose quote rules out a value the active fact names ("we're going to Ulanqab, not
+  Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
-- `expires_at` = `last_seen_at` + the category's time-to-live.
+- `expires_at` = `last_seen_at` + the category's time-to-live, or earlier when the fact is about a day that has
+  passed by then; with a `validity` rule (domain.relative_time.validity), a fact about a past day ("bought a
+  suitcase yesterday") is valid from that day, one about a future day ("a table for tomorrow at 7pm") expires
+  after it.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
 # Attributes that legitimately hold several values at once; every other attribute is single-valued.
 MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "other"})
@@ -116,17 +126,23 @@ class _State:
     active_by_slot: dict[str, int] = field(default_factory=dict)
 
 
+Validity = Callable[[AcceptedFact], tuple[datetime | None, datetime | None]]
+
+
 def reconcile_user(
     facts: Iterable[AcceptedFact],
     ttl_days: Mapping[str, int],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+    validity: Validity | None = None,
 ) -> list[FactVersion]:
     """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
 
     `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
     `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
+    `validity(fact)`: (valid from, valid until) the fact's own dates give, each None when it gives none (None:
+    valid from when said, until its time-to-live).
     """
-    return continue_fold((), facts, ttl_days, near_duplicate)
+    return continue_fold((), facts, ttl_days, near_duplicate, validity)
 
 
 def continue_fold(
@@ -134,6 +150,7 @@ def continue_fold(
     facts: Iterable[AcceptedFact],
     ttl_days: Mapping[str, int],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
+    validity: Validity | None = None,
 ) -> list[FactVersion]:
     """Fold `facts` on top of a fold's result: `active` are the active versions a fold of earlier facts left
     (in the order that fold created them: their first candidates' `said_order`). Returns those versions as they
@@ -152,6 +169,9 @@ def continue_fold(
             continue
         ttl = ttl_days.get(item.category)
         expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
+        starts, ends = validity(item) if validity is not None else (None, None)
+        if ends is not None:
+            expires = min(expires, ends) if expires is not None else ends
         same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))
         slot = item.attribute if is_single_valued(item.attribute) else None
         holder = state.active_by_slot.get(slot) if slot else None
@@ -159,7 +179,8 @@ def continue_fold(
             current = state.versions[holder]
             if item.value and current.value and fact_key(item.value) == fact_key(current.value):
                 same_fact = holder  # same slot, same value, other wording: a repeat
-        if same_fact is None and holder is None and near_duplicate is not None:
+        corrected = _first_corrected(state, item) if same_fact is None and holder is None else None
+        if same_fact is None and holder is None and corrected is None and near_duplicate is not None:
             same_fact = _first_near_duplicate(state, item, near_duplicate)
         if same_fact is not None:
             current = state.versions[same_fact]
@@ -176,14 +197,17 @@ def continue_fold(
             quote_speaker=item.quote_speaker,
             source_session=item.conversation_id,
             candidate_id=item.candidate_id,
-            valid_from=item.said_at,
+            valid_from=starts or item.said_at,
             last_seen_at=item.said_at,
             expires_at=expires,
         )
-        if holder is not None:
-            old = state.versions[holder]
-            state.versions[holder] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
-            del state.active_by_fact[(old.category, fact_key(old.fact))]
+        for index in (holder, corrected):
+            if index is not None:
+                old = state.versions[index]
+                state.versions[index] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
+                del state.active_by_fact[(old.category, fact_key(old.fact))]
+                if state.active_by_slot.get(old.attribute) == index:
+                    del state.active_by_slot[old.attribute]
         _add_active(state, new)
     return state.versions
 
@@ -213,6 +237,28 @@ def _retract(state: _State, item: AcceptedFact) -> None:
         state.active_by_fact.pop((old.category, fact_key(old.fact)), None)
         if state.active_by_slot.get(old.attribute) == index:
             del state.active_by_slot[old.attribute]
+
+
+def corrected_by(new: AcceptedFact, old: FactVersion) -> bool:
+    """True when `new` is a correcting restatement of the active `old` (module docstring; same user assumed)."""
+    if new.category != old.category or (new.attribute and old.attribute and new.attribute != old.attribute):
+        return False
+    if frame(new.fact) == frame(old.fact):
+        if is_negated(new.fact) != is_negated(old.fact):
+            return True
+        if values(new.fact) != values(old.fact) and (new.category == "decision" or is_correction(new.quote)):
+            return True
+    ruled_out = negated_values(new.quote)
+    return any(names_value(old.fact, v) or (old.value and names_value(old.value, v)) for v in ruled_out
+               if not names_value(new.fact, v) or is_negated(new.fact))
+
+
+def _first_corrected(state: _State, item: AcceptedFact) -> int | None:
+    """Index of the oldest active version `item` corrects (`corrected_by`), or None."""
+    for index in sorted(state.active_by_fact.values()):
+        if corrected_by(item, state.versions[index]):
+            return index
+    return None
 
 
 def _first_near_duplicate(state: _State, item: AcceptedFact, near_duplicate: Callable) -> int | None:

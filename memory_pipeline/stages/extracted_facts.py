@@ -141,7 +141,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
                 tokens_out += result.output_tokens
                 fallback = backlog_start if conversation.is_legacy else None
                 sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
-                candidates = [validate_candidate(f, conversation, i, fallback, sources)
+                candidates = [validate_candidate(f, conversation, i, fallback, sources, settings.timezone)
                               for i, f in enumerate(result.facts)]
                 pending.append((record, result, candidates, cached is not None))
             paid += not free and cached is None  # a request was sent (answered or failed)

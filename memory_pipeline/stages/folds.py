@@ -28,6 +28,7 @@ import psycopg
 
 from memory_pipeline.domain.forgetting import without_forgotten
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.relative_time import validity
 from memory_pipeline.domain.reconcile import (
     MULTI_VALUED_ATTRIBUTES,
     AcceptedFact,
@@ -42,14 +43,20 @@ from memory_pipeline.store.erasure import erase_retracted_slots, forgotten_slots
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 1
+FOLD_VERSION = 2  # 2: corrections supersede, facts differing in substance never merge (issue 17)
 
 
-def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float) -> str:
+def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
     """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
-    `v1;ttl:decision=365,preference=730;near:0.5`: a user folded under another rule is folded from scratch."""
+    `v2;ttl:decision=365,preference=730;near:0.5;tz:UTC`: a user folded under another rule is folded from scratch
+    (the timezone dates facts by their relative time: domain.relative_time.validity)."""
     ttl = ",".join(f"{category}={days}" for category, days in sorted(ttl_days.items()))
-    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r}"
+    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r};tz:{timezone}"
+
+
+def fact_validity(timezone: str):
+    """The fold's `validity` rule in `timezone` (domain.relative_time.validity of a fact, its quote and time)."""
+    return lambda f: validity(f.fact, f.quote, f.said_at, timezone)
 
 
 def watermark_order(fold: Mapping[str, Any]) -> tuple | None:
@@ -97,7 +104,7 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     forget requests).
     Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
     ends."""
-    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold)
+    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold, store.settings.timezone)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
     pending_folds = store.folds_of_users(conn, user_keys)
     pending_unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
@@ -144,14 +151,16 @@ def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, in
     """Fold these users' candidates (minus forgotten ones) on what they hold, each incrementally when it can
     (module docstring); `inputs` are their `read_fold_inputs` under the same `ttl_days`. Writes nothing."""
     near = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    dates = fact_validity(store.settings.timezone)
     plan = FoldPlan([], [], Counter(folded_incrementally=0, folded_from_scratch=0))
     for user_key, i in inputs.items():
         facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
         if not i.incremental:
-            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same), i.rows, full=True))
+            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same, dates), i.rows,
+                                          full=True))
         elif i.new:
             plan.changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
-                                                                   ttl_days, near.same), i.rows, full=False))
+                                                                   ttl_days, near.same, dates), i.rows, full=False))
         plan.counts["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
         if i.incremental and not i.new:
             continue  # nothing new: the watermark stays as it is
@@ -202,29 +211,21 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     """Make these users' `agent_facts` the fold of their accepted candidates, minus forgotten ones
     (`plan_folds`: incrementally when it can), in one transaction (call inside it). `lock` takes their
     locks in the given order (sorted by the caller, so concurrent runs take them in one order; pass False when
-    the caller holds them). With MEMORY_PIPELINE_ERASE_ON_RETRACTION, retracted slots are erased first (their
-    deleted candidates make the fold start from scratch). Then they are folded FOLD_BATCH at a time: their fold
+    the caller holds them). The slots of forget requests (and, with MEMORY_PIPELINE_ERASE_ON_RETRACTION, of every
+    retraction) are erased first (`store.erasure.erase_retracted_slots`; deleted candidates make the fold start
+    from scratch). Then they are folded FOLD_BATCH at a time: their fold
     inputs read together (`read_fold_inputs`), folded (`plan_folds`) and written (`send_folds`).
     Returns the summed counts: `Store.send_fact_versions_of_users`'s, and users folded_incrementally /
     folded_from_scratch."""
     totals: Counter[str] = Counter()
-    erase = store.settings.erase_on_retraction
 
-    def take_locks() -> None:
-        with conn.cursor() as cur:
+    if lock:
+        with conn.cursor() as cur, conn.pipeline():
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
-
-    if lock and erase:
-        with conn.pipeline():
-            take_locks()
-    if erase:  # outside pipeline mode: it reads its deletions' row counts
-        for user_key in user_keys:
-            erase_retracted_slots(store, conn, user_key)
-    # Pipeline mode: statements whose results are not read (the locks, the writes) travel with the next read or
-    # the commit.
+    # Outside pipeline mode: it reads its deletions' row counts.
+    erase_retracted_slots(store, conn, user_keys, store.settings.erase_on_retraction)
+    # Pipeline mode: statements whose results are not read (the writes) travel with the next read or the commit.
     with conn.pipeline():
-        if lock and not erase:
-            take_locks()
         # Batch i is folded in Python while the server writes batch i-1 (sent without waiting); batch i+1 is read
         # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
         # batches share no row.

@@ -15,6 +15,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from memory_pipeline.domain.forgetting import matching, slot_hash, slots_of
+from memory_pipeline.domain.retractions import is_forget_request
 
 if TYPE_CHECKING:  # the Store façade composes this package's parts
     from memory_pipeline.store import Store
@@ -65,7 +66,9 @@ def forget_slots(
     Returns the number of candidates deleted."""
     salt = store.id_salt(conn)
     candidates = conn.execute(erasure_query(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall()
-    doomed = [r.candidate_id for r in matching((Row(r) for r in candidates), slots)]
+    # Only what was said up to the request: the same thing said afterwards is remembered again.
+    doomed = [r.candidate_id for r in matching((Row(r) for r in candidates), slots)
+              if r.said_at is None or r.said_at <= said_before]
     deleted = conn.execute(erasure_query(store, conn, "delete_candidates"), {"candidate_ids": doomed}).rowcount
     for slot in sorted(slots):
         conn.execute(erasure_query(store, conn, "forget_slot"), {
@@ -83,17 +86,25 @@ def forgotten_slots_of_users(store: Store, conn: psycopg.Connection,
     return forgotten
 
 
-def erase_retracted_slots(store: Store, conn: psycopg.Connection, user_key: str) -> int:
-    """For each accepted retraction of the user ("forget my phone number"), forget its slots as `forget_fact`
-    does, for what was said up to the retraction (the retraction itself included), with one audit row (scope
-    `retraction`) when anything was deleted. Call inside the transaction holding `lock_user`, before folding.
-    Returns the number of candidates deleted."""
-    retractions = conn.execute(erasure_query(store, conn, "retractions_of_user"), {"user_key": user_key}).fetchall()
+def erase_retracted_slots(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
+                          every_retraction: bool = False) -> int:
+    """For each accepted forget request of these users ("Can you forget my phone number?": its quote is one,
+    domain.retractions), and with `every_retraction` (MEMORY_PIPELINE_ERASE_ON_RETRACTION) for every accepted
+    retraction, forget its slots as `forget_fact` does, for what was said up to it (the request itself included),
+    with one audit row per user (scope `retraction`) when anything was deleted. One statement finds them for all
+    the users. Call inside the transaction holding their `lock_user` locks, before folding. Returns the number of
+    candidates deleted."""
     deleted = 0
-    for r in retractions:
-        deleted += forget_slots(store, conn, user_key, slots_of(Row(r)), r["said_at"])
-    if deleted:
-        audit(store, conn, user_key, "retraction", {"fact_candidates": deleted})
+    by_user: dict[str, list[dict[str, Any]]] = {}
+    rows = conn.execute(erasure_query(store, conn, "retractions_of_users"), {"user_keys": list(user_keys)}).fetchall()
+    for r in rows:
+        if every_retraction or is_forget_request(r["quote"] or ""):
+            by_user.setdefault(r["user_key"], []).append(r)
+    for user_key, retractions in sorted(by_user.items()):
+        erased = sum(forget_slots(store, conn, user_key, slots_of(Row(r)), r["said_at"]) for r in retractions)
+        if erased:
+            audit(store, conn, user_key, "retraction", {"fact_candidates": erased})
+        deleted += erased
     return deleted
 
 

@@ -111,8 +111,8 @@ def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make
 def test_a_failed_blocking_check_in_a_ranged_run_names_its_day_and_stops_the_assets_after(pipeline, monkeypatch):
     original = extracted_facts_stage.validate_candidate
 
-    def made_up_quote_on_may_4(extracted, conversation, position, fallback=None, sources=None):
-        candidate = original(extracted, conversation, position, fallback, sources)
+    def made_up_quote_on_may_4(extracted, conversation, position, *args):
+        candidate = original(extracted, conversation, position, *args)
         if conversation.partition_date.isoformat() != "2026-05-04":
             return candidate
         return candidate.__class__(**{**candidate.__dict__, "quote": "never said", "status": "accepted",

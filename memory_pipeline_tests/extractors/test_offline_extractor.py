@@ -1,7 +1,7 @@
 """The offline extractor follows the extraction rules: only what the user explicitly said about themself."""
 
 import json
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -64,10 +64,13 @@ def test_love_then_hate_share_an_attribute_so_the_later_can_supersede():
     assert "loves" in facts[0].fact and "hates" in facts[1].fact
 
 
-def test_relative_time_words_are_not_kept_in_values():
-    facts = facts_for([SourceRow(1, "u", {"type": "human", "content": "We moved to Lisbon last month."},
-                                 datetime(2023, 5, 24, 16, 0).astimezone())])
-    assert [f.fact for f in facts] == ["User moved to Lisbon."]
+def test_relative_time_words_are_kept_out_of_values_and_dated_in_the_fact():
+    rows = [SourceRow(1, "u", {"type": "human", "content": "We moved to Lisbon last month."},
+                      datetime(2023, 5, 24, 16, 0, tzinfo=timezone.utc))]
+    facts = facts_for(rows)
+    assert [(f.attribute, f.value) for f in facts] == [("home_location", "Lisbon")]
+    (conv,) = conversations_of(rows)
+    assert validate_candidate(facts[0], conv, 0).fact == "User moved to Lisbon in 2023-04."
 
 
 
@@ -91,7 +94,7 @@ def test_n8n_fixture_expected_outcomes():
 
 def test_french_stays_french_injection_and_third_party_yield_nothing():
     (facts,) = fixture_facts_by_key()["tg:500300"]
-    assert sorted(f.fact for f in facts) == ["Je préfère qu'on me tutoie.", "Je suis végétarienne."]
+    assert sorted(f.fact for f in facts) == ["L'utilisateur préfère qu'on le tutoie.", "L'utilisatrice est végétarienne."]
     assert all("discount" not in f.fact and "足球" not in f.fact for f in facts)
 
 

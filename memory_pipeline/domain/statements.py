@@ -1,0 +1,130 @@
+"""What two fact texts say, compared: polarity, the values they name, and whether one corrects the other.
+
+Reconciliation (`domain.reconcile`, `domain.near_duplicates`) uses these on facts in any language the product
+writes facts in (English, French, German, Spanish, Chinese), whatever backend wrote them:
+- `differs_in_substance(a, b)`: the texts differ in polarity (one is negated), in a number, in a date word
+  (month, weekday, ISO date) or in a named value (a capitalised word inside the sentence, a quoted string): they
+  are never the same fact, however many characters they share;
+- `frame(text)`: the text with negations dropped and values masked; two facts with one frame say the same thing
+  of the same subject, up to polarity and values;
+- `is_correction(quote)`: the user marks the sentence as replacing something said before ("Correction:",
+  "actually", "change of plan", "instead of", "en fait", "eigentlich", "en realidad", "更正", "改成" ...);
+- `negated_values(quote)`: the values the sentence explicitly rules out ("Ulanqab, not Hohhot" -> {"hohhot"},
+  "instead of Paris", "pas Lyon", "nicht Berlin", "no Madrid", "不是北京").
+The word lists are the common negators and correction markers of each language (as a grammar lists them); a
+word outside them is read as said.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Negators, one alternative per language. French counts "ne"/"n'" only ("ne ... pas" is one negation).
+_NEGATION = re.compile(
+    r"(?<![\w'])(?:not|never|no longer|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
+    r"shouldn't|wouldn't|couldn't|haven't|hasn't|no|none|nothing|nobody|neither|nor)(?![\w'])|n't\b|"
+    r"(?<![\w'])(?:ne|n')(?=\s|\w)|"
+    r"(?<![\w])(?:nicht|kein|keine|keinen|keinem|keiner|nie|niemals|nunca|jamás|jamas|ningún|ninguna|tampoco)(?!\w)|"
+    r"(?:不(?:太|怎么|再)?(?!错|过|仅|断|久|少|同|管|论)|没有|没|别|未|无)",
+    re.IGNORECASE,
+)
+# The second half of a French negation ("ne ... pas"): not a negation alone, but no part of what is said.
+_SECOND_NEGATOR = re.compile(r"(?<!\w)(?:pas|plus|jamais|point)(?!\w)", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_DATE_WORD = re.compile(
+    r"(?<!\w)(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|"
+    r"januar|februar|märz|juni|juli|oktober|dezember|enero|febrero|marzo|abril|mayo|junio|julio|agosto|"
+    r"septiembre|octubre|noviembre|diciembre|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+    r"dimanche|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|"
+    r"viernes|sábado|domingo)s?(?!\w)|(?:星期|周|礼拜)[一二三四五六日天]|\d+月|\d+日|\d+号",
+    re.IGNORECASE,
+)
+# A capitalised word not at the start of the text nor after sentence punctuation, or a quoted string.
+_NAMED = re.compile(r"(?<=[^\s.!?:;\"'])\s+(?P<w>[A-ZÀ-ÖØ-Þ][\w'-]*)|[\"“«](?P<q>[^\"”»]{1,60})[\"”»]")
+# Words that start a fact in the product's own phrasing: not values ("User", "L'utilisateur", "Der Nutzer", ...).
+_NOT_VALUES = frozenset("user users i utilisateur l'utilisateur nutzer benutzer usuario el der die das".split())
+_CORRECTION = re.compile(
+    r"(?<!\w)(?:correction|correcting|actually|i meant|i mean|change of plans?|plans? changed|scratch that|"
+    r"instead|rather than|update|on second thought|to be precise|en fait|finalement|changement de plan|"
+    r"au lieu de|plutôt que|rectification|correctif|korrektur|eigentlich|doch|planänderung|stattdessen|statt|"
+    r"anstatt|berichtigung|corrección|correccion|en realidad|cambio de planes?|en vez de|en lugar de|mejor dicho|"
+    r"más bien)(?!\w)|更正|纠正|其实|改成|改为|改去|而不是|计划有变|不是.+?而是|现在更",
+    re.IGNORECASE,
+)
+# "X, not Y" / "not Y but X" / "instead of Y" / "pas Y" / "nicht Y" / "no Y" / "不是Y" / "而不是Y": the Y.
+_RULED_OUT = re.compile(
+    r"(?:,\s*|\s)(?:not|pas|nicht|no)\s+(?:to |in |at |à |nach |a |en )?(?P<a>[^\s,.;!?]+(?: [A-ZÀ-Þ][^\s,.;!?]*)*)|"
+    r"(?:instead of|rather than|au lieu de|plutôt que|statt|anstatt|en vez de|en lugar de)\s+"
+    r"(?:the |going to |le |la |l'|den |die |das |el |la )?(?P<b>[^\s,.;!?]+(?: [A-ZÀ-Þ][^\s,.;!?]*)*)|"
+    r"(?:而)?不是(?:去|在)?(?P<c>[^，。！？,.!?而]{1,12})",
+    re.IGNORECASE,
+)
+_SPACE = re.compile(r"\s+")
+_TRAIL = re.compile(r"[\s.!?。！？]+$")
+
+
+@lru_cache(maxsize=8192)
+def is_negated(text: str) -> bool:
+    """True when `text` holds an odd number of negations (two cancel out: "not unlike" is rare in facts)."""
+    return len(_NEGATION.findall(text)) % 2 == 1
+
+
+@lru_cache(maxsize=8192)
+def values(text: str) -> frozenset[str]:
+    """The values `text` names, case-folded: numbers, date words, capitalised words inside the sentence, quoted
+    strings."""
+    found = {m.group(0).casefold() for m in _NUMBER.finditer(text)}
+    found |= {m.group(0).casefold().rstrip("s") for m in _DATE_WORD.finditer(text)}
+    for m in _NAMED.finditer(text):
+        word = (m.group("w") or m.group("q") or "").casefold()
+        if word and word not in _NOT_VALUES:
+            found.add(word)
+    return frozenset(found)
+
+
+def differs_in_substance(a: str, b: str) -> bool:
+    """True when `a` and `b` differ in polarity or in a value (module docstring): never one fact."""
+    return is_negated(a) != is_negated(b) or values(a) != values(b)
+
+
+@lru_cache(maxsize=8192)
+def frame(text: str) -> str:
+    """`text` case-folded with negations and correction markers dropped and values masked by '#': two facts
+    with one frame say one thing of one subject, up to polarity and values."""
+    text = _CORRECTION.sub(" ", text)
+    text = _NEGATION.sub(" ", text)
+    text = _SECOND_NEGATOR.sub(" ", text)
+    text = _DATE_WORD.sub(" # ", text)
+    text = _NUMBER.sub(" # ", text)
+    text = _NAMED.sub(lambda m: " #" if (m.group("w") or m.group("q") or "").casefold() not in _NOT_VALUES
+                      else m.group(0), text)
+    text = re.sub(r"(?:\s*#)+", " #", text)
+    return _TRAIL.sub("", _SPACE.sub(" ", text).strip(" :;,.!?。，：；").casefold())
+
+
+def is_correction(quote: str) -> bool:
+    """True when the sentence marks itself as replacing what was said before (module docstring)."""
+    return bool(_CORRECTION.search(quote)) or bool(negated_values(quote))
+
+
+@lru_cache(maxsize=8192)
+def negated_values(quote: str) -> frozenset[str]:
+    """Values the sentence rules out, case-folded ("Ulanqab, not Hohhot." -> {"hohhot"}). Only named values (a
+    capital, a digit, or Chinese text) count: "not allowed" rules out no value."""
+    found = set()
+    for m in _RULED_OUT.finditer(quote):
+        word = (m.group("a") or m.group("b") or m.group("c") or "").strip()
+        if word and (word[0].isupper() or word[0].isdigit() or "\u3400" <= word[0] <= "\u9fff"):
+            found.add(word.casefold())
+    return frozenset(found)
+
+
+def names_value(text: str, value: str) -> bool:
+    """True when `text` names `value` (case-folded, as a word; Chinese: as a substring)."""
+    folded = text.casefold()
+    if "\u3400" <= value[:1] <= "\u9fff":
+        return value in folded
+    return re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", folded) is not None

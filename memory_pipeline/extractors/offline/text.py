@@ -1,0 +1,109 @@
+"""Sentences and clauses of a user's turn, and the guards that keep a sentence from yielding any fact.
+
+Precision first: a sentence is skipped when it is a hypothetical, an instruction aimed at the assistant, sarcasm
+("Oh great, I just love waiting in line"), someone else's words (reported speech, a first-person quotation), or
+a statement the user takes back ("just kidding"); a value is refused when it hangs on a pronoun the extractor
+cannot resolve ("it", "you", "this", "ça", "es", "eso", "它"). Word lists per language (English, French, German,
+Spanish, Chinese); sources: issue 17's probes (reported publicly against other memory systems: QuixiAI/Hexis#65
+for another person's words) and the common sarcasm frames of English ("Oh great", "just love" + an ordeal).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
+# text from elsewhere safe too).
+BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# A sentence: up to and including its end punctuation (Latin or CJK) and closing quote marks, or to a line break.
+# A period followed directly by a word character stays inside (emails, decimals, URLs: "billing@example.org").
+_SENTENCE = re.compile(r"(?:[^.!?。！？" + BREAKS + r"]|[.!?](?=[\w@/]))+(?:[.!?。！？]+[\"'”’»」)\]]*|(?=[" + BREAKS
+                       + r"])|\Z)")
+# Where a clause may start inside a sentence: after , ; : or a joining word before a first-person subject.
+_CLAUSE_START = re.compile(r"(?:[,;:，；：]\s*|\s(?:and|but|so|also|et|mais|und|aber|y|pero)\s+"
+                           r"(?=(?:I|I'm|my|we|je|j'|ich|mein|yo|mi|me)\b))", re.IGNORECASE)
+# Words that open a clause without changing its meaning.
+LEAD = (r"(?:(?:hi|hello|hey|well|honestly|actually|also|now|oh|yes|yeah|ok|okay|so|and|but|plus|haha|hmm|um|"
+        r"by the way|btw|friend|there|from now on|correction|update|et|mais|aussi|alors|bon|donc|en fait|"
+        r"bonjour|salut|hallo|also|übrigens|und|aber|hola|bueno|pues|y|pero)[,!:]?\s+)*")
+
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|"
+    r"whether|someday|one day|hope|wish)\b|\b(?:peut-être|si|vielleicht|wenn|falls|quizás|quizá|tal vez|ojalá)\b|"
+    r"也许|如果|可能|要是",
+    re.IGNORECASE,
+)
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|prompt|rules?)\b|\b(?:system prompt|you are now)\b",
+    re.IGNORECASE,
+)
+# Mock enthusiasm: an opening "Oh great," / "Yeah right" / "Na toll", or loving an ordeal ("I just love waiting in
+# line", "I love being stuck in traffic"), or an explicit marker ("/s").
+_SARCASM = re.compile(
+    r"^(?:oh,?\s+)?(?:great|wonderful|fantastic|perfect|lovely|brilliant|just great|yeah,? right|sure,? sure|"
+    r"thanks a lot|just what I needed|génial|super|na toll|toll|na super|qué bien|genial|真是太好了)[,!.]|"
+    r"^oh,?\s+(?:great|joy|wonderful|perfect|lovely|good)\b|(?:^|\s)/s\b|\byeah,? right\b|"
+    r"\b(?:love|loves|like|enjoy|adore)\s+(?:\w+\s+){0,2}(?:waiting|queu\w*|standing in line|being stuck|stuck in|"
+    r"traffic|being ignored|being on hold|on hold|delays?|delayed|cancell?ed|paperwork|taxes|spam|mondays)\b",
+    re.IGNORECASE,
+)
+# Taking back what was just said: everything before the marker in the turn yields nothing.
+KIDDING = re.compile(
+    r"\b(?:just kidding|only kidding|kidding|jk|j/k|just joking|i'm joking|i was joking|je plaisante|"
+    r"c'est une blague|je rigole|nur spaß|nur ein scherz|war nur ein witz|es broma|era broma|bromeo|"
+    r"estoy bromeando)\b|开玩笑|逗你的",
+    re.IGNORECASE,
+)
+# Someone else's words: a reporting verb, or a quotation that speaks in the first person ("I'm allergic ...").
+_REPORTED = re.compile(
+    r"\b(?:said|says|saying|kept saying|told me|tells me|telling me|claims?|claimed|mentioned|according to|"
+    r"a dit|disait|dit que|m'a dit|hat gesagt|sagte|sagt|meinte|meint|dijo|decía|dice que|me dijo)\b|"
+    r"[\"“„«「]\s*(?:I\b|I'm|my\b|we\b|je\b|j'|ich\b|yo\b|mi\b|me\b|我)|说|告诉我",
+    re.IGNORECASE,
+)
+# Pronouns the extractor cannot resolve: a value holding one hangs on something said elsewhere.
+UNRESOLVED = re.compile(  # (not inside an address or a domain name: "ana@example.es")
+    r"(?<![\w'.@/-])(?:it|it's|its|this|these|those|you|your|yours|he|him|his|she|her|hers|they|them|their|"
+    r"ça|cela|ceci|il|elle|ils|elles|tu|vous|es|dies|dieses|er|ihn|ihm|dich|dir|euch|eso|esto|ello|"
+    r"él|ella|tú|usted|ustedes)(?![\w'@/-])|[它这那你他她]",
+    re.IGNORECASE,
+)
+# A question: the sentence ends with a question mark; the clause carrying it asks, it does not tell.
+QUESTION_END = ("?", "？")
+
+
+def sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) pairs of `text`; each sentence is an exact slice of it, trimmed."""
+    for match in _SENTENCE.finditer(text):
+        raw = match.group(0)
+        stripped = raw.strip()
+        if stripped:
+            yield match.start() + raw.index(stripped), stripped
+
+
+def clause_starts(sentence: str) -> list[int]:
+    """Offsets where a clause may start in `sentence` (0 first)."""
+    return [0] + [m.end() for m in _CLAUSE_START.finditer(sentence)]
+
+
+def strip_lead(clause: str) -> str:
+    """`clause` without its opening filler words ("Hi, well, ...")."""
+    return re.sub(LEAD, "", clause.strip(), count=1, flags=re.IGNORECASE)
+
+
+def skip_sentence(sentence: str) -> bool:
+    """True when no fact may come from `sentence` (module docstring)."""
+    return bool(_HYPOTHETICAL.search(sentence) or _INJECTION.search(sentence) or _SARCASM.search(sentence)
+                or _REPORTED.search(sentence))
+
+
+def after_kidding(text: str) -> str:
+    """What of a turn still stands: the text after the last "just kidding" (all of it when there is none)."""
+    last = None
+    for last in KIDDING.finditer(text):
+        pass
+    if last is None:
+        return text
+    rest = text[last.end():]
+    return rest[re.match(r"[\s,.!;:，。！]*", rest).end():]
