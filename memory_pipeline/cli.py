@@ -216,6 +216,10 @@ def cmd_db(args: argparse.Namespace) -> int:
     if args.db_action == "stop":
         print("stopped" if stop_embedded(settings) else "not running")
         return 0
+    if args.db_action == "n8n-credential":
+        from memory_pipeline.n8n_commands import n8n_credential
+
+        return n8n_credential(args)
     from memory_pipeline.db import resolve_database_url
 
     print(resolve_database_url(settings))
@@ -442,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
     forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
     forget.set_defaults(func=cmd_forget)
-    db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
+    db = sub.add_parser("db", help="embedded database: print its URL, stop it, or n8n's credential")
     db_sub = db.add_subparsers(dest="db_action", required=True)
     db_sub.add_parser(
         "url", help="print the database URL (starts the embedded server if needed)",
@@ -454,6 +458,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stop the embedded PostgreSQL of $MEMORY_PIPELINE_HOME (it keeps running between commands). "
         "Prints `stopped`, or `not running`.",
     ).set_defaults(func=cmd_db)
+    cred = db_sub.add_parser(
+        "n8n-credential", help="print the fields of n8n's Postgres credential (creates n8n's role when embedded)",
+        description="Print host, port, database, user, password and SSL for n8n's Postgres credential. Embedded "
+        "server: needs MEMORY_PIPELINE_EMBEDDED_PORT (it then listens on MEMORY_PIPELINE_EMBEDDED_LISTEN, "
+        "password required); creates or updates the role `n8n` with the rights the templates use and a generated "
+        "password kept in $MEMORY_PIPELINE_HOME/n8n-db-password. Own server: prints the fields and the GRANTs to "
+        "run for a role of your own.")
+    cred.add_argument("--new-password", action="store_true", help="generate a new password for the role n8n")
+    cred.add_argument("--json", action="store_true", help="print the fields as one JSON object")
+    cred.set_defaults(func=cmd_db)
     return parser
 
 

