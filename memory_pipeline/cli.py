@@ -133,6 +133,12 @@ def cmd_materialize(args: argparse.Namespace) -> int:
     """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
     from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
 
+    if args.today:
+        if args.to:
+            raise UsageError("--to goes with --date, not --today")
+        from memory_pipeline.n8n_commands import materialize_today
+
+        return materialize_today(args)
     first, last = _date_argument(args.date), _date_argument(args.to or args.date)
     env = prepare(args.settings)
     days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
@@ -369,7 +375,11 @@ def build_parser() -> argparse.ArgumentParser:
     ui.add_argument("--port", type=int, default=3000, help="port of the webserver (default 3000)")
     ui.set_defaults(func=cmd_ui)
     mat = sub.add_parser("materialize", help="materialize one day (or a range) without the UI")
-    mat.add_argument("--date", required=True, help="partition, YYYY-MM-DD")
+    when = mat.add_mutually_exclusive_group(required=True)
+    when.add_argument("--date", help="partition, YYYY-MM-DD")
+    when.add_argument("--today", action="store_true",
+                      help="same-day trial: consolidate today's conversations already closed (not recorded in "
+                      "Dagster; tonight's run completes the day)")
     mat.add_argument("--to", help="last partition of a range, YYYY-MM-DD (inclusive)")
     mat.add_argument("--verbose", action="store_true", help="show Dagster's event log")
     mat.set_defaults(func=cmd_materialize)

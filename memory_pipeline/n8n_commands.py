@@ -49,3 +49,28 @@ def n8n_credential(args: argparse.Namespace) -> int:
         print("then grant it what the templates use:\n")
         print(grant_text)
     return 0
+
+
+def materialize_today(args: argparse.Namespace) -> int:
+    """`materialize --today`: the same-day trial (`same_day.run_today`); prints what it consolidated and what it
+    deferred. Exit status 1 when the run failed."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from memory_pipeline.runner import materialization_metadata, prepare
+    from memory_pipeline.same_day import run_today
+
+    env = prepare(args.settings)
+    today = datetime.now(ZoneInfo(env.settings.timezone)).date()
+    result = run_today(env, today, quiet=not args.verbose)
+    closed = materialization_metadata(result, "closed_sessions")
+    facts = materialization_metadata(result, "active_facts")
+    counts = (f"{closed.get('conversations_closed', 0)} conversation(s) closed and consolidated, "
+              f"{closed.get('conversations_deferred', 0)} still open and deferred") if closed else "no metadata"
+    print(f"{today} (today, same-day trial): {'ok' if result.success else 'FAILED'} ({counts}"
+          + (f"; {facts['active_facts_of_these_users']} active fact(s) of its users" if "active_facts_of_these_users" in facts else "") + ")")
+    print(f"Not recorded in Dagster: tonight's run of {today} consolidates the conversations still open, and "
+          "the UI shows the day once that run is done.")
+    if closed and not closed.get("source_has_created_at", True):
+        print(f"  {closed['note']}")
+    return 0 if result.success else 1
