@@ -116,6 +116,22 @@ def grants(conn: psycopg.Connection, settings: Settings, role: str = N8N_ROLE) -
     return sql.SQL("\n").join(statements)
 
 
+def ensure_source_table(conn: psycopg.Connection, settings: Settings) -> bool:
+    """Create n8n's chat memory table when it is missing: n8n's own columns (its node's CREATE TABLE IF NOT
+    EXISTS then finds it and keeps it) plus `created_at` defaulting to now(), indexed as `add-time-column` does,
+    so every message n8n writes is dated from the first one (no legacy backlog). Returns True when created."""
+    from memory_pipeline.sample import create_n8n_table
+    from memory_pipeline.store import Store
+
+    if conn.execute("SELECT to_regclass(%s) IS NOT NULL AS present",
+                    (sql.Identifier(settings.source_schema, settings.source_table).as_string(conn),)
+                    ).fetchone()["present"]:
+        return False
+    create_n8n_table(conn, settings)
+    Store(settings).add_time_column(conn)
+    return True
+
+
 def ensure_n8n_role(conn: psycopg.Connection, settings: Settings, password: str, role: str = N8N_ROLE) -> None:
     """Create (or update) `role` with LOGIN and `password`, then apply `grants`. The password is sent as its
     SCRAM verifier, computed by libpq (PQencryptPasswordConn), so its text never reaches the server's logs."""
@@ -136,7 +152,7 @@ class CredentialFields:
     database: str
     user: str
     password: str | None  # None: a role of your own (own server), its password yours
-    ssl: str  # n8n's SSL field: disable, allow, require, verify, verify-full
+    ssl: str  # n8n's SSL field: disable, allow or require
 
     def render(self) -> str:
         """The fields as n8n's form names them, one a line."""
@@ -170,7 +186,7 @@ def own_server_credential(database_url: str) -> CredentialFields:
     host = params.get("host") or "localhost"
     if host.startswith("/"):
         host = "(a TCP address of the server: this URL uses the unix socket " + unquote(host) + ")"
-    ssl = {"disable": "disable", "allow": "allow", "prefer": "allow", "require": "require",
-           "verify-ca": "verify", "verify-full": "verify-full"}.get(params.get("sslmode", "prefer"), "require")
+    # n8n's SSL field offers allow, disable and require (with "Ignore SSL Issues" off, certificates are checked).
+    ssl = {"disable": "disable", "allow": "allow", "prefer": "allow"}.get(params.get("sslmode", "prefer"), "require")
     return CredentialFields(host, int(params.get("port") or 5432), params.get("dbname") or "postgres", N8N_ROLE,
                             None, ssl)

@@ -7,7 +7,7 @@ import sys
 
 from memory_pipeline.db import get_pool
 from memory_pipeline.n8n_access import (
-    embedded_credential, ensure_n8n_role, grants, n8n_password, own_server_credential,
+    embedded_credential, ensure_n8n_role, ensure_source_table, grants, n8n_password, own_server_credential,
 )
 
 
@@ -28,14 +28,18 @@ def n8n_credential(args: argparse.Namespace) -> int:
     with get_pool(env.database_url).connection() as conn:
         if settings.database_url is None:
             fields = embedded_credential(settings, n8n_password(settings, new=args.new_password))
+            created = ensure_source_table(conn, settings)
             ensure_n8n_role(conn, settings, fields.password)
             grant_text = None
         else:
-            fields = own_server_credential(settings.database_url)
+            fields, created = own_server_credential(settings.database_url), False
             grant_text = grants(conn, settings).as_string(conn)
     if args.json:
         print(fields.to_json())
         return 0
+    if grant_text is None and created:
+        print(f"Created {settings.source_schema}.{settings.source_table} as n8n's Postgres Chat Memory node does, "
+              "plus created_at (default now()), so every message n8n writes is dated.")
     print("n8n: Credentials > Add credential > Postgres, then:")
     print(fields.render())
     if grant_text is None:

@@ -100,7 +100,7 @@ def test_without_a_port_the_command_says_which_setting_to_give(short_home, capsy
 def test_own_server_fields_come_from_the_url_without_its_password():
     fields = own_server_credential("postgresql://pipeline:s3cret@db.internal:6543/chat?sslmode=verify-full")
     assert (fields.host, fields.port, fields.database, fields.user, fields.password, fields.ssl) == (
-        "db.internal", 6543, "chat", "n8n", None, "verify-full")
+        "db.internal", 6543, "chat", "n8n", None, "require")
     assert "s3cret" not in fields.render()
 
 
@@ -110,3 +110,16 @@ def test_own_server_prints_the_grants_for_a_role_of_its_own(pg_url, monkeypatch,
     assert cli.main(["db", "n8n-credential"]) == 0
     out = capsys.readouterr().out
     assert "GRANT EXECUTE ON FUNCTION" in out and 'TO "n8n"' in out and "Password:  (the password of that role)" in out
+
+
+def test_the_chat_table_is_made_ready_for_n8n_with_every_message_dated(short_home, monkeypatch, capsys):
+    monkeypatch.setenv("MEMORY_PIPELINE_EMBEDDED_PORT", str(free_port()))
+    assert cli.main(["db", "n8n-credential"]) == 0
+    assert "Created public.n8n_chat_histories" in capsys.readouterr().out
+    fields = credential(capsys)
+    with tcp(fields, password=fields["password"]) as conn:
+        # n8n's node: its CREATE TABLE IF NOT EXISTS finds the table, its INSERT names two columns.
+        conn.execute("CREATE TABLE IF NOT EXISTS n8n_chat_histories "
+                     "(id SERIAL PRIMARY KEY, session_id VARCHAR(255) NOT NULL, message JSONB NOT NULL)")
+        conn.execute("INSERT INTO n8n_chat_histories (session_id, message) VALUES ('tg:1', '{}')")
+        assert conn.execute("SELECT created_at IS NOT NULL FROM n8n_chat_histories").fetchone() == (True,)
