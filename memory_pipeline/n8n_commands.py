@@ -71,8 +71,9 @@ def materialize_today(args: argparse.Namespace) -> int:
     facts = materialization_metadata(result, "active_facts")
     counts = (f"{closed.get('conversations_closed', 0)} conversation(s) closed and consolidated, "
               f"{closed.get('conversations_deferred', 0)} still open and deferred") if closed else "no metadata"
-    print(f"{today} (today, same-day trial): {'ok' if result.success else 'FAILED'} ({counts}"
-          + (f"; {facts['active_facts_of_these_users']} active fact(s) of its users" if "active_facts_of_these_users" in facts else "") + ")")
+    if "active_facts_of_these_users" in facts:
+        counts += f"; {facts['active_facts_of_these_users']} active fact(s) of its users"
+    print(f"{today} (today, same-day trial): {'ok' if result.success else 'FAILED'} ({counts})")
     print(f"Not recorded in Dagster: tonight's run of {today} consolidates the conversations still open, and "
           "the UI shows the day once that run is done.")
     if closed and not closed.get("source_has_created_at", True):

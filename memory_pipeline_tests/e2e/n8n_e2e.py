@@ -328,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         for key, (name, lines) in said.items():
             for line in lines:
                 status, body = (backend("carla", line) if name == "webhook" else chat(name, key, line))
-                report.check(status == 200 and "OK." in body, f"{key} says {line!r} through {name}", f"{status} {body[:300]}")
+                report.check(status == 200 and "OK." in body, f"{key} says {line!r} through {name}",
+                             f"{status} {body[:300]}")
         first = [b for b in server.chat_requests() if SHAPE_PREFIX not in str(system_prompt(b))]
         report.check(bool(first) and all("(nothing yet)" in system_prompt(b) for b in first),
                      "before consolidation every system prompt says (nothing yet)")
