@@ -56,7 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     ui.add_argument("--port", type=int, default=3000, help="port of the webserver (default 3000)")
     ui.set_defaults(command_body="dagster_runs:ui")
     mat = sub.add_parser("materialize", help="materialize one day (or a range) without the UI")
-    mat.add_argument("--date", required=True, help="partition, YYYY-MM-DD")
+    when = mat.add_mutually_exclusive_group(required=True)
+    when.add_argument("--date", help="partition, YYYY-MM-DD")
+    when.add_argument("--today", action="store_true",
+                      help="same-day trial: consolidate today's conversations already closed (not recorded in "
+                      "Dagster; tonight's run completes the day)")
     mat.add_argument("--to", help="last partition of a range, YYYY-MM-DD (inclusive)")
     mat.add_argument("--verbose", action="store_true", help="show Dagster's event log")
     mat.set_defaults(command_body="dagster_runs:materialize")
@@ -133,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
     forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
     forget.set_defaults(command_body="forget:run")
-    db = sub.add_parser("db", help="embedded database: print its URL, or stop it")
+    db = sub.add_parser("db", help="embedded database: print its URL, stop it, or n8n's credential")
     db_sub = db.add_subparsers(dest="db_action", required=True)
     db_sub.add_parser(
         "url", help="print the database URL (starts the embedded server if needed)",
@@ -145,6 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stop the embedded PostgreSQL of $MEMORY_PIPELINE_HOME (it keeps running between commands). "
         "Prints `stopped`, or `not running`.",
     ).set_defaults(command_body="database:db")
+    cred = db_sub.add_parser(
+        "n8n-credential", help="print the fields of n8n's Postgres credential (creates n8n's role when embedded)",
+        description="Print host, port, database, user, password and SSL for n8n's Postgres credential. Embedded "
+        "server: needs MEMORY_PIPELINE_EMBEDDED_PORT (it then listens on MEMORY_PIPELINE_EMBEDDED_LISTEN, "
+        "password required); creates or updates the role `n8n` with the rights the templates use and a generated "
+        "password kept in $MEMORY_PIPELINE_HOME/n8n-db-password. Own server: prints the fields and the GRANTs to "
+        "run for a role of your own.")
+    cred.add_argument("--new-password", action="store_true", help="generate a new password for the role n8n")
+    cred.add_argument("--json", action="store_true", help="print the fields as one JSON object")
+    cred.set_defaults(command_body="n8n:n8n_credential")
     return parser
 
 

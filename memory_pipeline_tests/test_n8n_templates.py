@@ -23,9 +23,15 @@ KNOWN_VERSIONS = {
     "@n8n/n8n-nodes-langchain.embeddingsOpenAi": {1, 1.1, 1.2},
     "n8n-nodes-base.postgres": {2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6},
     "n8n-nodes-base.stickyNote": {1},
+    "n8n-nodes-base.stopAndError": {1},
+    "n8n-nodes-base.if": {2, 2.1, 2.2, 2.3},
+    "n8n-nodes-base.webhook": {1, 1.1, 2, 2.1},
 }
 CONNECTION_TYPES = {"main", "ai_languageModel", "ai_memory", "ai_tool", "ai_embedding"}
 SESSION = "{{ $('When chat message received').item.json.sessionId }}"
+APP_KEY = "{{ 'app:' + $('Webhook').item.json.body.user_id }}"
+KEY_OF = {"agent_with_facts_block.json": SESSION, "agent_with_memory_search.json": SESSION,
+          "agent_with_authenticated_key.json": APP_KEY}
 
 
 def load(path):
@@ -36,8 +42,48 @@ def by_type(workflow, type_):
     return [n for n in workflow["nodes"] if n["type"] == type_]
 
 
-def test_there_are_two_templates():
-    assert [p.name for p in TEMPLATES] == ["agent_with_facts_block.json", "agent_with_memory_search.json"]
+def test_there_are_three_templates():
+    assert [p.name for p in TEMPLATES] == ["agent_with_authenticated_key.json", "agent_with_facts_block.json",
+                                           "agent_with_memory_search.json"]
+
+
+def test_node_and_webhook_ids_are_unique_across_all_templates():
+    # n8n keeps node ids as given on import and renews webhook ids only for Form Triggers: two published
+    # workflows with one webhook id conflict (HTTP 409), so every template carries its own.
+    node_ids = [n["id"] for p in TEMPLATES for n in load(p)["nodes"]]
+    webhook_ids = [n["webhookId"] for p in TEMPLATES for n in load(p)["nodes"] if "webhookId" in n]
+    assert len(node_ids) == len(set(node_ids)) and len(webhook_ids) == len(set(webhook_ids)) == len(TEMPLATES)
+
+
+@pytest.mark.parametrize("path", TEMPLATES[1:], ids=lambda p: p.name)
+def test_the_public_chat_is_published_on_purpose(path):
+    # A Chat Trigger answers its production URL only when public (n8n answers 404 otherwise).
+    trigger = by_type(load(path), "@n8n/n8n-nodes-langchain.chatTrigger")[0]["parameters"]
+    assert trigger["public"] is True and trigger["authentication"] == "none"
+    assert trigger["options"].get("loadPreviousSession") is None  # no reading a session's history back
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_a_failed_recall_stops_the_run_saying_what_to_set_up(path):
+    workflow = load(path)
+    recall = next(n for n in workflow["nodes"] if n["name"] == "Recall facts")
+    assert recall["onError"] == "continueErrorOutput"
+    error_branch = workflow["connections"]["Recall facts"]["main"][1]
+    stop = next(n for n in workflow["nodes"] if n["name"] == error_branch[0]["node"])
+    assert stop["type"] == "n8n-nodes-base.stopAndError"
+    assert "memory-pipeline init-db" in stop["parameters"]["errorMessage"]
+    assert "$json.message" in stop["parameters"]["errorMessage"]  # the database's own error, quoted
+
+
+def test_the_authenticated_template_keys_memory_by_the_id_its_caller_proved():
+    workflow = load(TEMPLATES[0])
+    hook = by_type(workflow, "n8n-nodes-base.webhook")[0]["parameters"]
+    assert hook["authentication"] == "headerAuth" and hook["httpMethod"] == "POST"
+    assert not by_type(workflow, "@n8n/n8n-nodes-langchain.chatTrigger")
+    check = by_type(workflow, "n8n-nodes-base.if")[0]
+    assert check["parameters"]["conditions"]["conditions"][0]["leftValue"] == "={{ $json.body.user_id }}"
+    assert workflow["connections"]["Webhook"]["main"][0][0]["node"] == check["name"]
+    assert [b[0]["node"] for b in workflow["connections"][check["name"]]["main"]] == ["Recall facts", "No user id"]
 
 
 @pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
@@ -60,7 +106,7 @@ def test_template_is_an_importable_workflow(path):
                 for link in branch:
                     assert link["node"] in names and link["type"] == kind and link["index"] == 0
                     targets.add((source, kind, link["node"]))
-    assert {("When chat message received", "main", "Recall facts"), ("Recall facts", "main", "AI Agent"),
+    assert {("Recall facts", "main", "AI Agent"),
             ("OpenAI Chat Model", "ai_languageModel", "AI Agent"),
             ("Postgres Chat Memory", "ai_memory", "AI Agent")} <= targets
     connected = {s for s, _, _ in targets} | {t for _, _, t in targets}
@@ -69,12 +115,12 @@ def test_template_is_an_importable_workflow(path):
     agent = by_type(workflow, "@n8n/n8n-nodes-langchain.agent")[0]["parameters"]
     assert "{{ $json.facts" in agent["options"]["systemMessage"]
     memory = by_type(workflow, "@n8n/n8n-nodes-langchain.memoryPostgresChat")[0]["parameters"]
-    assert memory["tableName"] == Settings().source_table and memory["sessionKey"] == "=" + SESSION
+    assert memory["tableName"] == Settings().source_table and memory["sessionKey"] == "=" + KEY_OF[path.name]
     assert memory["contextWindowLength"] == 5
 
 
 def test_search_template_wires_the_vector_store_as_a_tool():
-    workflow = load(TEMPLATES[1])
+    workflow = load(TEMPLATES[2])
     connections = workflow["connections"]
     assert connections["Search my memory"] == {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
     assert connections["Embeddings OpenAI"]["ai_embedding"][0][0]["node"] == "Search my memory"
@@ -108,7 +154,7 @@ def test_the_templates_sql_runs_on_the_database(memory, path):
     postgres = by_type(workflow, "n8n-nodes-base.postgres")[0]["parameters"]
     assert postgres["operation"] == "executeQuery" and "$1" in postgres["query"]
     # One parameter, the session key, passed as an array so a key with a comma stays one value.
-    assert postgres["options"]["queryReplacement"] == "={{ [ " + SESSION[3:-3] + " ] }}"
+    assert postgres["options"]["queryReplacement"] == "={{ [ " + KEY_OF[path.name][3:-3] + " ] }}"
     with memory.pool.connection() as conn:
         rows = node.send(conn, in_test_schema(postgres["query"], memory.settings), ["tg:42"])
         assert [r["facts"] for r in rows] == [

@@ -367,3 +367,38 @@ def test_two_runs_embedding_at_once_pay_for_each_text_once(facts, embedding_serv
     assert sorted(r["facts_embedded"] for r in results) == [0, 40]
     texts = [t for r in embedding_server.requests for t in r["body"]["input"]]
     assert len(texts) == len(set(texts)) == 40
+
+
+# -- search in the words people ask with -------------------------------------------------------------------
+@pytest.mark.parametrize("query, found", [
+    ("what do I drink?", "User prefers tea over coffee."),
+    ("drinks", "User prefers tea over coffee."),
+    ("where do I live?", "User moved to Hamburg."),
+    ("where do I work", "User works at Acme."),
+    ("what's my email", "User's email address is ana@example.com."),
+    ("what do I eat", "User is vegan."),
+])
+def test_text_search_finds_a_fact_by_the_topic_asked_about(facts, query, found):
+    for fact in ["User prefers tea over coffee.", "User moved to Hamburg.", "User works at Acme.",
+                 "User's email address is ana@example.com.", "User is vegan."]:
+        facts.add("ana", fact)
+    facts.add("bob", "User drinks coffee every morning.")
+    facts.add("bob", found)  # the same words, another user
+    facts.index()  # languages only: no embeddings, the full-text path
+    hits = search_memory(facts.settings.database_url, "ana", query, k=2, settings=facts.settings)
+    assert hits and hits[0].fact == found
+    assert all(h.method == "text" for h in hits)
+    with facts.pool.connection() as conn:  # a user never sees another's facts, however broad the query
+        bob = conn.execute(sql.SQL("SELECT id FROM {}.agent_facts WHERE user_key = 'bob'").format(
+            sql.Identifier(facts.settings.schema_name))).fetchall()
+        ana = conn.execute(sql.SQL("SELECT id FROM {}.search_memory_text('ana', %s, 50, false)").format(
+            sql.Identifier(facts.settings.schema_name)), (query,)).fetchall()
+    assert not {r["id"] for r in bob} & {r["id"] for r in ana}
+
+
+def test_a_topic_word_does_not_pull_in_facts_of_other_topics(facts):
+    facts.add("ana", "User prefers tea over coffee.")
+    facts.add("ana", "User works at Acme.")
+    facts.index()
+    hits = search_memory(facts.settings.database_url, "ana", "what do I drink?", settings=facts.settings)
+    assert [h.fact for h in hits] == ["User prefers tea over coffee."]

@@ -30,6 +30,7 @@ MALFORMED_TEXT = {
     "embeddings": "word2vec",
     "embedding_model": "text embedding 3 small",
     "asset_owners": "the data team",                     # neither an e-mail address nor team:NAME
+    "embedded_listen": "127.0.0.1 -c ssl=off",           # a server option smuggled onto pg_ctl's command line
 }
 MALFORMED_BY_TYPE = {int: "twelve", float: "fast", bool: "maybe", date: "2023-13-45", Path: MALFORMED_TEXT["home"]}
 

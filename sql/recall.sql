@@ -143,15 +143,46 @@ RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT nullif(regexp_replace(plainto_tsquery(p_config, p_text)::text, ' (&|<->|<\d+>) ', ' | ', 'g'), '')::tsquery
 $$;
 
+-- The words a search looks for: the query's own, plus, for each everyday topic the query asks about, the words
+-- facts about it are written with. People ask "what do I drink?" of a fact that says "User prefers tea over
+-- coffee": no word in common. A topic is recognised by the English stems of the query's words (drinks,
+-- drinking -> drink), so a question in any wording of the topic's words adds its list. English only; a query
+-- in another language keeps its own words (stemmed in that language below). The lists follow the slots the
+-- extractors fill (client_info: name, home_location, job, employer, email, phone_number; preference:
+-- contact_channel, diet, opinions and favourites; decision: buy, order, cancel ...).
+CREATE OR REPLACE FUNCTION {schema}.search_words(p_text text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT p_text || coalesce(' ' || string_agg(t.words, ' '), '')
+    FROM (VALUES
+        ('drink | drank | beverag | thirsti',
+         'drink drinks beverage tea coffee espresso latte water juice milk beer wine soda'),
+        ('eat | ate | food | diet | meal | cook | cuisin | lunch | dinner | breakfast',
+         'eat eats food diet vegan vegetarian pescatarian meal cuisine dish allergic'),
+        ('live | home | citi | town | locat | base | move | hometown | countri | resid',
+         'live lives living based located moved relocated city town home hometown grew country'),
+        ('work | job | employ | compani | career | profess | occup | offic | colleagu | boss',
+         'work works job employer company career profession occupation role'),
+        ('email | mail | inbox', 'email mail address'),
+        ('phone | mobil | cell | number', 'phone mobile cell number'),
+        ('contact | reach', 'contact contacted reach email phone call text'),
+        ('name | call', 'name called'),
+        ('like | love | favourit | favorit | prefer | enjoy | hobbi | hate | dislik',
+         'like likes love loves enjoy enjoys prefer prefers favourite favorite hate hates dislikes'),
+        ('buy | bought | order | purchas | plan | decid | cancel | book | subscript',
+         'buy bought order ordered decided cancel cancelled book booked subscribe upgrade switch')
+    ) AS t(asked, words)
+    WHERE to_tsvector('english', p_text) @@ to_tsquery('english', t.asked)
+$$;
+
 -- The k recallable facts of a user best ranked by full-text search (inlined by the planner). The query text
--- is parsed once in each configuration (language) the user's facts use, and matched against the facts of that
--- configuration, so stems match stems.
+-- (with `search_words`) is parsed once in each configuration (language) the user's facts use, and matched
+-- against the facts of that configuration, so stems match stems.
 CREATE OR REPLACE FUNCTION {schema}.text_candidates(
     p_user_key text, p_query text, p_k integer, p_as_of timestamptz DEFAULT now()
 ) RETURNS TABLE (id bigint, category text, fact text, valid_from timestamptz, rank real)
 LANGUAGE sql STABLE AS $$
     SELECT f.id, f.category, f.fact, f.valid_from, ts_rank(f.fts, q.query)
-    FROM (SELECT c.config, {schema}.any_word_query(c.config, p_query) AS query
+    FROM (SELECT c.config, {schema}.any_word_query(c.config, {schema}.search_words(p_query)) AS query
           FROM (SELECT DISTINCT coalesce(u.fts_config, 'simple'::regconfig) AS config
                 FROM {schema}.agent_facts AS u
                 WHERE u.user_key = p_user_key AND u.superseded_at IS NULL) AS c

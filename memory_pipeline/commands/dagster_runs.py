@@ -25,6 +25,12 @@ def ui(args: argparse.Namespace) -> int:
 
 def materialize(args: argparse.Namespace) -> int:
     """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
+    if args.today:
+        if args.to:
+            raise UsageError("--to goes with --date, not --today")
+        from memory_pipeline.commands.n8n import materialize_today
+
+        return materialize_today(args)
     from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
 
     first, last = date_argument(args.date), date_argument(args.to or args.date)

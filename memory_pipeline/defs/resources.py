@@ -27,6 +27,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     """
 
     home: str
+    embedded_port: int | None = None
+    embedded_listen: str = "127.0.0.1"
     source_table: str
     source_schema: str
     schema_name: str

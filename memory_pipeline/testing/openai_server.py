@@ -18,11 +18,13 @@ applying the offline extractor's rules to the user's lines. Run it as a server f
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
 import re
 import signal
+import struct
 import threading
 import time
 from collections import deque
@@ -163,8 +165,12 @@ class ScriptedOpenAIServer:
                     self._send(400, json.dumps(error))
                     return
                 dims = int(body.get("dimensions") or server.embedding_dimensions)
-                data = [{"object": "embedding", "index": i, "embedding": hashed_embedding(str(text), dims)}
-                        for i, text in enumerate(inputs)]
+                vectors = [hashed_embedding(str(text), dims) for text in inputs]
+                if body.get("encoding_format") == "base64":
+                    # As OpenAI answers it: little-endian float32s, base64. n8n's client (the openai JS SDK)
+                    # asks for this by default and decodes without checking the format.
+                    vectors = [base64.b64encode(struct.pack(f"<{dims}f", *v)).decode() for v in vectors]
+                data = [{"object": "embedding", "index": i, "embedding": vector} for i, vector in enumerate(vectors)]
                 tokens = sum(approx_tokens(str(t)) for t in inputs)
                 self._send(200, json.dumps({"object": "list", "data": data, "model": body.get("model", "test"),
                                             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}))

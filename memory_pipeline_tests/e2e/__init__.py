@@ -1,0 +1,1 @@
+"""End-to-end checks against real external programs (n8n); run by hand, never collected by pytest."""
