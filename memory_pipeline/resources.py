@@ -38,6 +38,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     max_conversation_hours: int
     user_key_regex: str | None = None
     sender_user_key: str
+    group_chat_session_keys: str | None = None
     archive_retention_days: int
     max_message_chars: int
     extractor: str

@@ -113,6 +113,11 @@ class Settings(BaseModel):
         description="user key of a group chat's sender (a `## Message from NAME` header): a template of "
         "{session_key}, {user_key} (the session key's user key) and {sender}; `{user_key}` alone merges senders",
     )
+    group_chat_session_keys: str | None = Field(
+        None, description="regex matching the whole session key of every group chat (n8n's group-chat templates "
+        "start each human row with `## Message from NAME`); only there is the header read as the speaker, never in "
+        "a 1:1 chat, where anyone can type it; unset = no group chats"
+    )
     archive_retention_days: int = Field(30, ge=1, le=MAX_RETENTION_DAYS,
         description="days archived raw rows are kept before dropping")
     max_message_chars: int = Field(
@@ -275,6 +280,17 @@ class Settings(BaseModel):
             raise ValueError(f"not a regular expression ({exc})") from None
         if "user" not in compiled.groupindex:
             raise ValueError("user_key_regex needs a named group (?P<user>...)")
+        return value
+
+    @field_validator("group_chat_session_keys")
+    @classmethod
+    def _group_chat_regex(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from None
         return value
 
     @field_validator("sender_user_key")

@@ -18,6 +18,7 @@ from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
 from memory_pipeline_tests.conftest import fixture_lines
 
 MB_USERS = ["Emily", "Frank", "Lucy"]
+GROUP_CHATS = "tg:500300"  # message_shapes.jsonl's Telegram group (its rows carry `## Message from NAME`)
 MB_DAYS = ["2023-04-27", "2023-04-28", "2023-04-29"]
 N8N_DAYS = ["2026-05-01", "2026-05-03", "2026-05-04"]  # 2026-05-01 is the backlog date for legacy rows
 TABLES = ["conversations", "message_rejections", "session_summaries", "summary_cache", "fact_candidates",
@@ -74,7 +75,7 @@ def mb_slice():
 
 @pytest.fixture
 def pipeline(make_settings):
-    p = Pipeline(make_settings(backlog_date="2026-05-01"))
+    p = Pipeline(make_settings(backlog_date="2026-05-01", group_chat_session_keys=GROUP_CHATS))
     p.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     p.load(mb_slice())
     return p
@@ -126,7 +127,7 @@ def test_consolidates_archives_and_is_idempotent(pipeline):
 
 
 def test_out_of_order_backfill_gives_the_same_facts(pipeline, make_settings):
-    reverse = Pipeline(make_settings(backlog_date="2026-05-01"))
+    reverse = Pipeline(make_settings(backlog_date="2026-05-01", group_chat_session_keys=GROUP_CHATS))
     reverse.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     for day in N8N_DAYS:
         assert pipeline.run(day).success

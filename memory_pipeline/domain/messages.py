@@ -165,8 +165,12 @@ class ParsedRow:
     quotable_chars: int | None = None
 
 
-def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
-    """Classify one source row. Never raises for any JSON value in `row.message`."""
+def parse_row(row: SourceRow, max_chars: int = 20_000, group_chat: bool = False) -> ParsedRow:
+    """Classify one source row. Never raises for any JSON value in `row.message`.
+
+    `group_chat`: the row's session key is a declared group chat (MEMORY_PIPELINE_GROUP_CHAT_SESSION_KEYS), the
+    only place a `## Message from NAME` header names the speaker; anywhere else it is text the user typed, kept
+    as said (a 1:1 chat typing it must not write into another person's memory)."""
 
     def rejected(reason: str) -> ParsedRow:
         return ParsedRow(row.id, row.created_at, "rejected", reason=reason)
@@ -209,7 +213,7 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
         text, evidence = strip_used_tools_prefix(text)
         evidence = clean_text(evidence) if evidence else None
     sender = None
-    if role == "human":
+    if role == "human" and group_chat:
         header = _TEMPLATE_HEADER.match(text)
         if header:
             sender = " ".join(clean_text(header.group("sender")).split()) or None
