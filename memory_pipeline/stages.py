@@ -31,7 +31,7 @@ from memory_pipeline.domain.conversations import (
     user_key_mapper,
 )
 from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, locate_quote, validate_candidate
-from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.messages import ParsedRow, cut_text
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
@@ -318,6 +318,9 @@ PAGE_SIZE = 500
 # one slow answer (or reading the next page) does not leave the other threads idle, few enough to bound the
 # transcripts held beyond the current page.
 LOOKAHEAD_PER_REQUEST = 4
+# Longest summary stored (characters). The prompt asks for 1 to 3 sentences (a few hundred characters, the offline
+# backend's at most 600); the summary goes into every extraction request, whose budget is ~3,000 prompt tokens.
+MAX_SUMMARY_CHARS = 2000
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -480,6 +483,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     failed: Counter[str] = Counter()
 
     def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
+        if len(text) > MAX_SUMMARY_CHARS:  # a model looping to its token cap: kept to whole sentences that fit
+            text = cut_text(text, MAX_SUMMARY_CHARS)[0]
         return dict(conversation_id=record["conversation_id"], user_key=record["user_key"], summary=text,
                     transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
 

@@ -104,10 +104,14 @@ def _reference_parse_row(row, max_chars, group_chat=False):
     # and after the machine-text split, the full marker search, the full sentence-end search
     ParsedRow = messages.ParsedRow
     message = row.message
+    if message is None:
+        return ParsedRow(row.id, row.created_at, "rejected", reason="null_message")
     if isinstance(message, str):
         try:
             message = json.loads(message)
-        except (ValueError, TypeError, RecursionError):
+        except RecursionError:
+            return ParsedRow(row.id, row.created_at, "rejected", reason="message_too_deep")
+        except (ValueError, TypeError):
             return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")
     if not isinstance(message, dict):
         return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")

@@ -138,7 +138,8 @@ class ParsedRow:
 
     status "turn": `role` and `text` are set (text cleaned, never empty).
     status "skipped": a valid row that is not conversation text (`reason`: system_row, tool_call_only, ...).
-    status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
+    status "rejected": a malformed row (`reason`: null_message, message_too_deep, message_not_object, missing_type,
+    unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
     `truncated` is True when the text was longer than `max_chars`: it was cut at the last sentence end that fits
     (`cut_text`), never inside a word, and `TRUNCATION_MARK` appended. `quotable_chars`: how many leading
@@ -179,11 +180,15 @@ def parse_row(row: SourceRow, max_chars: int = 20_000, group_chat: bool = False)
         return ParsedRow(row.id, row.created_at, "skipped", reason=reason)
 
     message = row.message
+    if message is None:
+        return rejected("null_message")  # SQL NULL in a `message` column someone made nullable
     if isinstance(message, (str, bytes)):
         # A JSON string scalar: some writers double-encode the object.
         try:
             message = json.loads(message)
-        except (ValueError, TypeError, RecursionError):  # RecursionError: nesting deeper than ~1000 levels
+        except RecursionError:  # nesting deeper than the interpreter reads (~1000 levels): no message is built so
+            return rejected("message_too_deep")
+        except (ValueError, TypeError):
             return rejected("message_not_object")
     if not isinstance(message, dict):
         return rejected("message_not_object")

@@ -263,11 +263,20 @@ def _third_person(value: str) -> str:
     return value
 
 
+# Bracket pairs a value may hold ("Acme (Berlin)"); one without its partner at the value's edge is punctuation of
+# the sentence around it ("I live in Rome'); DROP TABLE ..." gave the value "Rome')").
+_PARTNER = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
+
+
 def _clean_value(value: str) -> str:
-    value = value.strip().strip("\"'").strip()
     previous = None
     while previous != value:
-        previous, value = value, _TRAILING_TIME.sub("", value).strip()
+        previous = value
+        value = _TRAILING_TIME.sub("", value.strip().strip("\"'`")).strip()
+        for edge in (value[-1:], value[:1]):  # a bracket at an edge that outnumbers its partner
+            if edge in _PARTNER and value.count(edge) > value.count(_PARTNER[edge]):
+                value = value[:-1] if value.endswith(edge) and edge in ")]}" else value[1:]
+                break
     return value
 
 
