@@ -48,6 +48,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     llm_max_retries: int
     structured_output: str
     llm_max_in_flight: int
+    llm_breaker_failures: int = 4
     worker_processes: int
     llm_chunk_tokens: int
     llm_input_price_per_million: float

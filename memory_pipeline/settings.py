@@ -138,6 +138,10 @@ class Settings(BaseModel):
     )
     llm_max_in_flight: int = Field(4, ge=1, le=MAX_LLM_IN_FLIGHT,
         description="LLM requests in flight at once inside one step")
+    llm_breaker_failures: int = Field(
+        4, ge=1, le=1000, description="LLM calls in a row failing as a server that is down fails (no connection, "
+        "timeout, 5xx, 429 after retries) that stop the step's requests: its remaining conversations are recorded "
+        "as failed (llm_unavailable) and retried by the next run")
     # Two: the scale benchmark's machine has two cores (closed_sessions at 1M messages: ~30 s Python + ~17 s server
     # CPU, one after the other in one process); more helps only where the machine and server have the cores.
     worker_processes: int = Field(2, ge=1, le=64, description=(
