@@ -1,4 +1,5 @@
-"""The README's first command: `memory-pipeline demo` on the embedded default, run twice, then the UI's data."""
+"""The README's first command: `memory-pipeline demo` on the embedded default (docs/operations.md, "The demo"), run
+twice, then the UI's data."""
 
 import os
 import re

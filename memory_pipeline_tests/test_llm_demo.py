@@ -1,4 +1,4 @@
-"""`MEMORY_PIPELINE_EXTRACTOR=openai OPENAI_BASE_URL=<test server> memory-pipeline demo`, as the README shows it:
+"""`MEMORY_PIPELINE_EXTRACTOR=openai OPENAI_BASE_URL=<test server> memory-pipeline demo`, as docs/llm.md shows it:
 the bundled test server started with `python -m memory_pipeline.testing.openai_server`, the demo run against it."""
 
 import signal
