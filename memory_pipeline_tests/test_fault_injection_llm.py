@@ -1,0 +1,70 @@
+"""Fault injection, LLM side (issue 21, item 1): a scripted server fails one conversation's every request in each
+way met in the field (HTTP 500, 429, a timeout, an HTML page with 200, no choices, invalid JSON, an empty answer, a
+2 MB answer). Each time the failure is recorded with its reason, the night is red (a failed blocking check, a
+failed run), the other conversations are consolidated, and no message is lost: the failed conversation's rows stay
+in n8n's table for the next run, which consolidates them once the server answers."""
+
+import json
+
+import pytest
+
+from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
+from memory_pipeline_tests.test_hostile_input import DAY, active_facts, said
+from memory_pipeline_tests.test_llm_outage import failures
+from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
+
+VICTIM_MARK = "Zanzibar"  # only the failing conversation says it
+FAULTS = {
+    # mode: (the server's reply to the victim's requests, the failure reason recorded)
+    "http_500": (Reply(status=500), "server_error"),
+    "http_429": (Reply(status=429, headers={"Retry-After": "0"}), "rate_limited"),
+    "timeout": (Reply(delay=3.0, content="{}"), "timeout"),
+    "html_200": (Reply(body="<html><body><h1>502 Bad Gateway</h1></body></html>"), "server_error"),
+    "no_choices": (Reply(body=json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                          "choices": []})), "invalid_output"),
+    "invalid_json": (Reply(content='{"summary": "The user'), "invalid_output"),
+    "empty": (Reply(content=""), "invalid_output"),
+    "two_megabytes": (Reply(content="x" * 2_000_000), "invalid_output"),
+}
+USERS = ["ann", "bob", "cyd"]
+
+
+def night(make_settings, llm_env, reply):
+    def responder(body):
+        return reply if VICTIM_MARK in json.dumps(body["messages"]) else transcript_responder(body)
+
+    with ScriptedOpenAIServer(responder) as server:
+        llm_env(server)
+        p = Pipeline(make_settings(extractor="openai", llm_max_retries=1, llm_timeout_seconds=1,
+                                   llm_max_in_flight=2))
+        p.load([said(user, f"I live in City{i}.", minutes=i) for i, user in enumerate(USERS)])
+        p.load([said("vic", f"I live in {VICTIM_MARK}.", minutes=5)])
+        ids = p.source_ids()
+        result = p.run(DAY)
+    return p, ids, result
+
+
+@pytest.fixture
+def llm_env(monkeypatch):
+    def point(server):
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return point
+
+
+@pytest.mark.parametrize("mode", sorted(FAULTS))
+def test_a_failing_conversation_is_recorded_and_the_others_are_consolidated(mode, make_settings, llm_env):
+    reply, reason = FAULTS[mode]
+    p, ids, result = night(make_settings, llm_env, reply)
+    assert failures(p) == {("session_summaries", reason): 1}
+    for i, user in enumerate(USERS):
+        assert active_facts(p, user) == [f"User lives in City{i}."]
+    assert active_facts(p, "vic") == []
+    # Nothing lost: the victim's row waits in n8n's table, the others' are archived.
+    assert p.source_ids() | p.archive_ids() == ids and len(p.source_ids()) == 1
+    # The next run, with the server answering, consolidates it.
+    with ScriptedOpenAIServer(transcript_responder) as server:
+        llm_env(server)
+        assert p.run(DAY).success
+    assert failures(p) == {} and active_facts(p, "vic") == [f"User lives in {VICTIM_MARK}."]
+    assert p.source_ids() == set() and p.archive_ids() == ids
