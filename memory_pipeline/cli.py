@@ -44,7 +44,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Load MemoryBank as n8n rows, materialize every day through Dagster, print each user's facts."""
     from memory_pipeline import sample
     from memory_pipeline.domain.facts import normalize_whitespace
-    from memory_pipeline.runner import materialize_days, prepare
+    from memory_pipeline.runner import failed_conversations, materialize_days, prepare
 
     env = prepare(args.settings)
     settings = env.settings
@@ -108,6 +108,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{archived} in the archive.")
     if failed:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
+    for day, result in zip(days, results):
+        if failed_conversations(result):
+            print(f"{day}: not consolidated after a failed LLM call: {failed_conversations(result)}", file=sys.stderr)
     print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
     print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "
@@ -131,7 +134,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
 def cmd_materialize(args: argparse.Namespace) -> int:
     """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
-    from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
+    from memory_pipeline.runner import failed_conversations, materialization_metadata, materialize_days, prepare
 
     first, last = _date_argument(args.date), _date_argument(args.to or args.date)
     env = prepare(args.settings)
@@ -151,6 +154,8 @@ def cmd_materialize(args: argparse.Namespace) -> int:
         counts = (f"{plural(closed.get('conversations_closed', 0), 'conversation')} closed, "
                   f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
         print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
+        if failed_conversations(result):  # the others are consolidated; these are tried again by the next run
+            print(f"  not consolidated after a failed LLM call: {failed_conversations(result)}")
         if closed and not closed.get("source_has_created_at", True):
             print(f"  {closed['note']}")
     return 0 if all(r.success for r in results) else 1

@@ -57,6 +57,10 @@ def test_a_failing_conversation_is_recorded_and_the_others_are_consolidated(mode
     reply, reason = FAULTS[mode]
     p, ids, result = night(make_settings, llm_env, reply)
     assert failures(p) == {("session_summaries", reason): 1}
+    # Red: the blocking check on the last asset fails the run, with the count and the reason.
+    assert not result.success
+    verdict = {e.check_name: e for e in result.get_asset_check_evaluations()}["every_conversation_consolidated"]
+    assert not verdict.passed and verdict.metadata["failed_by_reason"].value == {f"session_summaries: {reason}": 1}
     for i, user in enumerate(USERS):
         assert active_facts(p, user) == [f"User lives in City{i}."]
     assert active_facts(p, "vic") == []
@@ -68,3 +72,27 @@ def test_a_failing_conversation_is_recorded_and_the_others_are_consolidated(mode
         assert p.run(DAY).success
     assert failures(p) == {} and active_facts(p, "vic") == [f"User lives in {VICTIM_MARK}."]
     assert p.source_ids() == set() and p.archive_ids() == ids
+
+
+def test_the_cli_exits_non_zero_with_the_count_and_the_reasons(make_settings, tmp_path):
+    import subprocess
+    import sys
+
+    from memory_pipeline_tests.test_run_health import cli_env
+
+    p = Pipeline(make_settings())
+    p.load([said(user, f"I live in City{i}.", minutes=i) for i, user in enumerate(USERS)])
+    p.load([said("vic", f"I live in {VICTIM_MARK}.", minutes=5)])
+    failing = FAULTS["http_500"][0]
+    with ScriptedOpenAIServer(lambda body: failing if VICTIM_MARK in json.dumps(body["messages"])
+                              else transcript_responder(body)) as server:
+        env = {**cli_env(p.settings, "dg_cli_red_night", tmp_path / "home"), "OPENAI_BASE_URL": server.base_url,
+               "MEMORY_PIPELINE_EXTRACTOR": "openai", "MEMORY_PIPELINE_LLM_MAX_RETRIES": "0"}
+        env.pop("OPENAI_API_KEY", None)
+        done = subprocess.run([sys.executable, "-m", "memory_pipeline.cli", "materialize", "--date", DAY], env=env,
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert f"{DAY}: FAILED" in done.stdout
+    assert "not consolidated after a failed LLM call: 1 conversation (session_summaries: server_error 1)" \
+        in done.stdout
+    assert [active_facts(p, user) for user in USERS] == [[f"User lives in City{i}."] for i in range(len(USERS))]
