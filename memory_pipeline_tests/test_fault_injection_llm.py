@@ -8,24 +8,14 @@ import json
 
 import pytest
 
-from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
+from memory_pipeline.testing.fault_report import LLM_FAULTS, VICTIM_MARK
+from memory_pipeline.testing.openai_server import ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.test_hostile_input import DAY, active_facts, said
 from memory_pipeline_tests.test_llm_outage import failures
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
-VICTIM_MARK = "Zanzibar"  # only the failing conversation says it
-FAULTS = {
-    # mode: (the server's reply to the victim's requests, the failure reason recorded)
-    "http_500": (Reply(status=500), "server_error"),
-    "http_429": (Reply(status=429, headers={"Retry-After": "0"}), "rate_limited"),
-    "timeout": (Reply(delay=3.0, content="{}"), "timeout"),
-    "html_200": (Reply(body="<html><body><h1>502 Bad Gateway</h1></body></html>"), "server_error"),
-    "no_choices": (Reply(body=json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-                                          "choices": []})), "invalid_output"),
-    "invalid_json": (Reply(content='{"summary": "The user'), "invalid_output"),
-    "empty": (Reply(content=""), "invalid_output"),
-    "two_megabytes": (Reply(content="x" * 2_000_000), "invalid_output"),
-}
+# Each way the server fails (the reply to the victim's requests) and the failure reason the pipeline records.
+FAULTS = LLM_FAULTS
 USERS = ["ann", "bob", "cyd"]
 
 
