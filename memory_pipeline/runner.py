@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections import Counter
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
 
-from memory_pipeline.assets import LLM_POOL
+from memory_pipeline.defs.assets import LLM_POOL
 from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
-from memory_pipeline.definitions import JOB_NAME, build_definitions
-from memory_pipeline.metadata import stage_figures
-from memory_pipeline.run_health import (
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
+from memory_pipeline.defs.metadata import stage_figures
+from memory_pipeline.defs.run_health import (
     HOST_TAG, ensure_pool_limits, fail_dead_runs, pool_holders, pool_is_full, this_host,
 )
 from memory_pipeline.settings import Settings

@@ -59,8 +59,8 @@ def test_a_sender_keyed_across_groups_keeps_what_they_said_in_another_group(make
 def test_a_cancelled_erasure_run_is_deleted_like_the_others():
     import dagster as dg
 
-    from memory_pipeline.definitions import build_definitions
-    from memory_pipeline.erasure_job import ERASE_JOB_NAME, erasure_canceled_run_cleanup
+    from memory_pipeline.defs.nightly import build_definitions
+    from memory_pipeline.defs.erasure_job import ERASE_JOB_NAME, erasure_canceled_run_cleanup
     from memory_pipeline.settings import Settings
 
     defs = build_definitions(Settings())

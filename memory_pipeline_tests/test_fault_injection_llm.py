@@ -68,7 +68,7 @@ def test_the_cli_exits_non_zero_with_the_count_and_the_reasons(make_settings, tm
     import subprocess
     import sys
 
-    from memory_pipeline_tests.test_run_health import cli_env
+    from memory_pipeline_tests.defs.test_run_health import cli_env
 
     p = Pipeline(make_settings())
     p.load([said(user, f"I live in City{i}.", minutes=i) for i, user in enumerate(USERS)])

@@ -8,7 +8,7 @@ from datetime import timedelta
 from psycopg import sql
 
 from memory_pipeline.domain.messages import TRUNCATION_MARK
-from memory_pipeline.stages import MAX_SUMMARY_CHARS
+from memory_pipeline.stages.session_summaries import MAX_SUMMARY_CHARS
 from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer
 
 from memory_pipeline_tests.test_hostile_input import DAY, NOON, active_facts, said

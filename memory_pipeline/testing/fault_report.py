@@ -91,7 +91,7 @@ class _Install:
             sample.create_n8n_table(conn, self.settings)
 
     def run(self) -> str:
-        from memory_pipeline.definitions import JOB_NAME, build_definitions
+        from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
         from memory_pipeline.runner import QUIET_RUN_CONFIG
 
         job = build_definitions(self.settings).resolve_job_def(JOB_NAME)
