@@ -11,7 +11,7 @@ import pytest
 from memory_pipeline.testing.fault_report import LLM_FAULTS, VICTIM_MARK
 from memory_pipeline.testing.openai_server import ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.test_hostile_input import DAY, active_facts, said
-from memory_pipeline_tests.test_llm_outage import failures
+from memory_pipeline_tests.extractors.test_llm_outage import failures
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
 # Each way the server fails (the reply to the victim's requests) and the failure reason the pipeline records.

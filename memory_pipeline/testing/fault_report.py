@@ -1,6 +1,6 @@
 """Fault-injection figures: one night per fault, through the real Dagster job on the configured database, each
 printed as tries, failures recorded and messages lost. The tests assert the same behaviours one by one
-(memory_pipeline_tests/test_fault_injection_llm.py, test_llm_outage.py, test_hostile_rows.py); this prints the
+(memory_pipeline_tests/test_fault_injection_llm.py, extractors/test_llm_outage.py, test_hostile_rows.py); this prints the
 figures a report quotes:
 
     python -m memory_pipeline.testing.fault_report [--conversations N]
