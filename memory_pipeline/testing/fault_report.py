@@ -1,7 +1,7 @@
 """Fault-injection figures: one night per fault, through the real Dagster job on the configured database, each
 printed as tries, failures recorded and messages lost. The tests assert the same behaviours one by one
-(memory_pipeline_tests/test_fault_injection_llm.py, extractors/test_llm_outage.py, test_hostile_rows.py); this prints the
-figures a report quotes:
+(memory_pipeline_tests/test_fault_injection_llm.py, extractors/test_llm_outage.py, test_hostile_rows.py); this
+prints the figures a report quotes:
 
     python -m memory_pipeline.testing.fault_report [--conversations N]
 
@@ -9,10 +9,11 @@ Each scenario runs in a schema and n8n table of its own (`fault_<n>`, dropped af
 MEMORY_PIPELINE_DATABASE_URL or the embedded server of MEMORY_PIPELINE_HOME. LLM scenarios start the scripted
 server (`openai_server`) failing one conversation's every request in one way, or every request (an outage,
 timeout 1 s, 1 retry, 4 in flight, breaker at 4). Columns: `requests` the chat requests the server received;
-`failed` conversations recorded as failed (by reason); `consolidated` conversations whose facts were extracted;
-`facts` active facts after the night; `lost` message ids in neither n8n's table nor the archive (must be 0); `run` the night's status (a night with a
-failure must be FAILED, i.e. red); `next` the next night's status with the server answering, `left` the rows still
-in n8n's table after it (must be 0).
+`consolidated` conversations whose facts were extracted; `facts` active facts after the night; `lost` message ids
+in neither n8n's table nor the archive (must be 0); `run` the night's status (a night with a failure must be
+FAILED, i.e. red); `next` the next night's status with the server answering; `left` the rows still in n8n's table
+after it (must be 0); then the conversations recorded as failed (LLM) or the rows rejected (hostile rows), by
+reason.
 """
 
 from __future__ import annotations
