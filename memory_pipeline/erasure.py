@@ -17,9 +17,13 @@ data holds the erasure lock shared (`Store.hold_off_erasure`) and re-reads what 
 stage that was mid-way either commits before the erasure starts deleting (and its rows are deleted) or starts
 after it committed (and finds the source rows and conversations gone): the two never interleave.
 
-Group chats: a shared session key belongs to the user it maps to; erasing that user erases the whole session
-(everyone's messages in it). A sender whose facts are kept under their own user key has those facts and
-candidates erased; the shared session's rows stay with the user the session key maps to.
+Keys derived from the user's sessions: a group chat's session key belongs to the user it maps to; erasing that
+user erases the whole session (everyone's messages in it), and with it what the pipeline derived from it under
+other user keys, the senders' (`{user_key}#{sender}` by default; MEMORY_PIPELINE_SENDER_USER_KEY). A derived key
+whose every candidate came from the user's conversations is erased as the user is (`DERIVED_KEY_STEPS`: facts,
+recalls, embeddings, fold watermark and requests, forget requests); one that also spoke elsewhere (a template
+such as `person:{sender}` keys a sender across groups) loses the candidates of the user's conversations and is
+reconciled again from the rest.
 """
 
 from __future__ import annotations
@@ -66,6 +70,13 @@ ERASURE_STEPS: tuple[ErasureStep, ...] = (
 )
 
 
+# What is erased of a key derived from the user's sessions that has no candidate anywhere else: the steps keyed by
+# the user key alone (its candidates are gone with the user's conversations).
+DERIVED_KEY_STEPS = tuple(s for s in ERASURE_STEPS if s.table in {
+    "fact_recalls", "embedding_cache", "agent_facts", "fact_candidates", "fact_folds", "fold_requests",
+    "forgotten_facts"})
+
+
 class FactNotFound(LookupError):
     """No fact with this id belongs to this user (the message carries the id, never the key)."""
 
@@ -99,16 +110,36 @@ def erase_user(store: Store, conn: psycopg.Connection, user_key: str) -> Erasure
         session_keys = session_keys_of_user(store, conn, user_key)
         conversations = conn.execute(erasure_query(store, conn, "conversations_of_user"),
                                      {"user_key": user_key, "session_keys": session_keys}).fetchall()
+        conversation_ids = [r["conversation_id"] for r in conversations]
+        derived = conn.execute(erasure_query(store, conn, "keys_derived_from_conversations"),
+                               {"user_key": user_key, "conversation_ids": conversation_ids}).fetchall()
+        for row in derived:  # sorted by key: two erasures lock the same keys in the same order
+            store.lock_user(conn, row["user_key"])
+        # Every derived key's texts are read before anything is deleted (its candidates go with the conversations).
+        derived_params = [_key_params(store, conn, row["user_key"]) for row in derived if not row["elsewhere"]]
         params = {
-            "user_key": user_key,
+            **_key_params(store, conn, user_key),
             "session_keys": session_keys,
-            "conversation_ids": [r["conversation_id"] for r in conversations],
+            "conversation_ids": conversation_ids,
             "transcript_hashes": sorted({r["transcript_hash"] for r in conversations}),
-            "fact_texts": [r["fact"] for r in conn.execute(erasure_query(store, conn, "fact_texts_of_user"),
-                                                           {"user_key": user_key}).fetchall()],
         }
-        counts = {step.table: conn.execute(erasure_query(store, conn, step.query), params).rowcount for step in ERASURE_STEPS}
+        counts = {step.table: conn.execute(erasure_query(store, conn, step.query), params).rowcount
+                  for step in ERASURE_STEPS}
+        for key_params in derived_params:
+            for step in DERIVED_KEY_STEPS:
+                counts[step.table] += conn.execute(erasure_query(store, conn, step.query), key_params).rowcount
+        for row in derived:  # a sender who spoke elsewhere too: their facts again, from their other candidates
+            if row["elsewhere"]:
+                counts["agent_facts"] += reconcile_one_user(store, conn, row["user_key"], lock=False)["deleted"]
         return audit(store, conn, user_key, "user", counts)
+
+
+def _key_params(store: Store, conn: psycopg.Connection, user_key: str) -> dict[str, Any]:
+    """The parameters of the steps keyed by one user key: the key and its fact texts (for caches keyed by text);
+    no session key nor conversation."""
+    texts = conn.execute(erasure_query(store, conn, "fact_texts_of_user"), {"user_key": user_key}).fetchall()
+    return {"user_key": user_key, "fact_texts": [r["fact"] for r in texts], "session_keys": [],
+            "conversation_ids": [], "transcript_hashes": []}
 
 
 def _chain(versions: dict[int, dict[str, Any]], fact_id: int) -> list[dict[str, Any]]:

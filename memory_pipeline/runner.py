@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,3 +139,18 @@ def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str, part
         if materialization.asset_key.to_user_string() == asset and partition in (None, materialization.partition):
             return stage_figures({key: entry.value for key, entry in materialization.metadata.items()})
     return {}
+
+
+def failed_conversations(result: dg.ExecuteInProcessResult) -> str | None:
+    """One line on the conversations a run left unconsolidated after a failed LLM call (the blocking check
+    `every_conversation_consolidated`, summed over the run's partitions): "3 conversations (session_summaries:
+    timeout 2, session_summaries: llm_unavailable 1)", or None when there were none."""
+    total, reasons = 0, Counter()
+    for evaluation in result.get_asset_check_evaluations():
+        if evaluation.check_name == "every_conversation_consolidated" and not evaluation.passed:
+            total += evaluation.metadata["conversations_failed"].value
+            reasons.update(evaluation.metadata["failed_by_reason"].value)
+    if not total:
+        return None
+    return (f"{total} conversation{'' if total == 1 else 's'} ("
+            + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items())) + ")")

@@ -5,9 +5,11 @@ The README's configuration table lists the same variables; `Settings.from_env()`
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import string
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -43,6 +45,30 @@ def _first_error(exc: Exception) -> str:
         return str(error["msg"])
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
+# Upper (and some lower) bounds of the numeric settings, so a value that parses but cannot work is refused at start
+# (exit 2, one line) instead of failing a night's run: `timedelta(minutes=10**20)` raises OverflowError, a retention
+# of 10**11 days makes `now() - interval` leave PostgreSQL's date range after the rows were archived, an infinite
+# timeout never gives a hung request up. Each bound is far above any sensible value and well inside what the
+# arithmetic it feeds can hold.
+MAX_IDLE_GAP_MINUTES = 7 * 24 * 60   # a week: a conversation that pauses longer is two conversations
+MAX_CONVERSATION_HOURS = 31 * 24     # a month
+MAX_RETENTION_DAYS = 3650            # ten years (retention, text retention, recall extensions, quote grace)
+# A message cut below a few sentences keeps nothing to extract (MAX_MESSAGE_CHARS=1 archived every row with 0
+# facts); above a million characters one row would be a transcript of its own.
+MIN_MESSAGE_CHARS, MAX_MESSAGE_CHARS = 500, 1_000_000
+MAX_LLM_TIMEOUT_SECONDS = 3600.0     # an hour per request; the openai SDK's own default is 600 s
+MAX_LLM_RETRIES = 10                 # the SDK backs off exponentially (up to 8 s): ten retries are minutes per call
+MAX_LLM_IN_FLIGHT = 64
+MAX_CHUNK_TOKENS = 1_000_000         # the largest context windows offered (2025) are about a million tokens
+MAX_PRICE_PER_MILLION = 1000.0       # USD; list prices are below 200
+MAX_BLOCK_FACTS = 1000
+# Dates: Dagster's partitions are built from POSIX timestamps (1970 on), and a date near 9999-12-31 has no next day
+# for a partition window to end on.
+MIN_DATE, MAX_DATE = date(1970, 1, 1), date(2999, 12, 31)
+# Variables with the prefix that are not settings but are still the project's: the Dagster storage URL that
+# `memory-pipeline` derives from the database URL for dagster.yaml.
+OTHER_VARIABLES = frozenset({"DAGSTER_STORAGE_URL"})
+
 # Default time-to-live per category, in days. The design rule: "years for a contact preference, weeks for a
 # purchase intent"; a category-level default until attribute-level TTLs land.
 DEFAULT_TTL_DAYS = {"preference": 730, "decision": 365, "client_info": 1095}
@@ -77,10 +103,12 @@ class Settings(BaseModel):
     timezone: str = Field("UTC", description="timezone of the daily partitions and the 03:00 schedule")
     partitions_start: date = Field(date(2023, 1, 1), description="first daily partition (YYYY-MM-DD)")
     idle_gap_minutes: int = Field(
-        180, gt=0, description="a gap longer than this splits a session key's messages into conversations"
+        180, gt=0, le=MAX_IDLE_GAP_MINUTES,
+        description="a gap longer than this splits a session key's messages into conversations"
     )
     max_conversation_hours: int = Field(
-        24, gt=0, description="a conversation that never pauses is cut after this many hours, so it can close"
+        24, gt=0, le=MAX_CONVERSATION_HOURS,
+        description="a conversation that never pauses is cut after this many hours, so it can close"
     )
     backlog_date: date | None = Field(
         None, description="partition that takes legacy rows without created_at; default partitions_start"
@@ -93,33 +121,48 @@ class Settings(BaseModel):
         description="user key of a group chat's sender (a `## Message from NAME` header): a template of "
         "{session_key}, {user_key} (the session key's user key) and {sender}; `{user_key}` alone merges senders",
     )
-    archive_retention_days: int = Field(30, ge=1, description="days archived raw rows are kept before dropping")
+    group_chat_session_keys: str | None = Field(
+        None, description="regex matching the whole session key of every group chat (n8n's group-chat templates "
+        "start each human row with `## Message from NAME`); only there is the header read as the speaker, never in "
+        "a 1:1 chat, where anyone can type it; unset = no group chats"
+    )
+    archive_retention_days: int = Field(30, ge=1, le=MAX_RETENTION_DAYS,
+        description="days archived raw rows are kept before dropping")
     max_message_chars: int = Field(
-        20_000, gt=0, description="longer message text is cut to this many characters in the transcript"
+        20_000, ge=MIN_MESSAGE_CHARS, le=MAX_MESSAGE_CHARS,
+        description="longer message text is cut to this many characters in the transcript"
     )
     extractor: str = Field("offline", description="summary and fact backend: `offline` (rules) or `openai` (LLM)")
     # -- LLM backend (extractor=openai). The key and the server come from the openai SDK's own variables
     # OPENAI_API_KEY and OPENAI_BASE_URL: never a field here, so they never reach the UI or metadata.
     summary_model: str = Field("gpt-4o-mini", description="model of the session_summaries stage")
     extraction_model: str = Field("gpt-4o-mini", description="model of the extracted_facts stage")
-    llm_timeout_seconds: float = Field(60.0, gt=0, description="per-request timeout given to the openai SDK")
-    llm_max_retries: int = Field(3, ge=0, description="openai SDK retries of 408/409/429/5xx (honouring Retry-After)")
+    llm_timeout_seconds: float = Field(60.0, gt=0, le=MAX_LLM_TIMEOUT_SECONDS, allow_inf_nan=False,
+                                       description="per-request timeout given to the openai SDK")
+    llm_max_retries: int = Field(3, ge=0, le=MAX_LLM_RETRIES,
+        description="openai SDK retries of 408/409/429/5xx (honouring Retry-After)")
     structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
         "auto", description="how JSON is asked for; auto falls back json_schema -> json_object -> prompt"
     )
-    llm_max_in_flight: int = Field(4, ge=1, description="LLM requests in flight at once inside one step")
+    llm_max_in_flight: int = Field(4, ge=1, le=MAX_LLM_IN_FLIGHT,
+        description="LLM requests in flight at once inside one step")
+    llm_breaker_failures: int = Field(
+        4, ge=1, le=1000, description="LLM calls in a row failing as a server that is down fails (no connection, "
+        "timeout, 5xx, 429 after retries) that stop the step's requests: its remaining conversations are recorded "
+        "as failed (llm_unavailable) and retried by the next run")
     # Two: the scale benchmark's machine has two cores (closed_sessions at 1M messages: ~30 s Python + ~17 s server
     # CPU, one after the other in one process); more helps only where the machine and server have the cores.
     worker_processes: int = Field(2, ge=1, le=64, description=(
         "processes (each with its own connection) that closed_sessions, active_facts and archived_sessions split "
         "their work across; 1 runs it in the step's own process"))
     llm_chunk_tokens: int = Field(
-        6000, ge=200, description="transcript tokens per request; a longer conversation is sent in chunks"
+        6000, ge=200, le=MAX_CHUNK_TOKENS,
+        description="transcript tokens per request; a longer conversation is sent in chunks"
     )
     # gpt-4o-mini's list prices (openai.com/api/pricing, USD per million tokens), for the metadata's estimate.
-    llm_input_price_per_million: float = Field(0.15, ge=0, allow_inf_nan=False,
+    llm_input_price_per_million: float = Field(0.15, ge=0, le=MAX_PRICE_PER_MILLION, allow_inf_nan=False,
                                                description="USD per million prompt tokens")
-    llm_output_price_per_million: float = Field(0.60, ge=0, allow_inf_nan=False,
+    llm_output_price_per_million: float = Field(0.60, ge=0, le=MAX_PRICE_PER_MILLION, allow_inf_nan=False,
                                                 description="USD per million completion tokens")
     embedding_dimensions: int = Field(
         1536, gt=0, le=2000, description="size of agent_facts.embedding (vector(N)); HNSW indexes up to 2000"
@@ -131,26 +174,32 @@ class Settings(BaseModel):
     )
     embedding_model: str = Field("text-embedding-3-small", description="embedding model name sent to the endpoint")
     embedding_batch_size: int = Field(64, gt=0, le=2048, description="texts per embeddings request")
-    recall_block_facts: int = Field(20, gt=0, description="facts in the prompt block by default (N most recent)")
+    recall_block_facts: int = Field(20, gt=0, le=MAX_BLOCK_FACTS,
+        description="facts in the prompt block by default (N most recent)")
     recall_extension_days: int = Field(
-        30, ge=0, description="days of life a recalled fact gains per day it was recalled (0: recalls extend nothing)"
+        30, ge=0, le=MAX_RETENTION_DAYS,
+        description="days of life a recalled fact gains per day it was recalled (0: recalls extend nothing)"
     )
     recall_max_extension_days: int = Field(
-        365, ge=0, description="at most this many days after its last recall a fact stays alive through recalls"
+        365, ge=0, le=MAX_RETENTION_DAYS,
+        description="at most this many days after its last recall a fact stays alive through recalls"
     )
     recall_ef_search: int = Field(100, gt=0, le=1000, description="hnsw.ef_search of a vector search")
     erase_on_retraction: bool = Field(
         False, description="a retraction ('forget my phone number') erases the slot's facts and candidates"
     )
     text_retention_days: int | None = Field(
-        None, ge=1, description="days conversation text (transcript, summary, rejected candidates) is kept after "
+        None, ge=1, le=MAX_RETENTION_DAYS,
+        description="days conversation text (transcript, summary, rejected candidates) is kept after "
         "consolidation; unset = archive_retention_days"
     )
     quote_grace_days: int = Field(
-        30, ge=0, description="days agent_facts keeps a quote after the fact's time-to-live ended"
+        30, ge=0, le=MAX_RETENTION_DAYS,
+        description="days agent_facts keeps a quote after the fact's time-to-live ended"
     )
     near_duplicate_threshold: float = Field(
-        0.9, gt=0, le=1, description="text similarity (pg_trgm trigram, or embedding cosine) from which two facts "
+        0.9, gt=0, le=1, allow_inf_nan=False,
+        description="text similarity (pg_trgm trigram, or embedding cosine) from which two facts "
         "of one user and category are one fact"
     )
 
@@ -224,6 +273,13 @@ class Settings(BaseModel):
         "materialized, else the freshness checks fail; after the 03:00 schedule"
     )
 
+    @field_validator("partitions_start", "backlog_date")
+    @classmethod
+    def _date_in_range(cls, value: date | None) -> date | None:
+        if value is not None and not MIN_DATE <= value <= MAX_DATE:
+            raise ValueError(f"must be between {MIN_DATE} and {MAX_DATE}")
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:
@@ -244,6 +300,17 @@ class Settings(BaseModel):
             raise ValueError(f"not a regular expression ({exc})") from None
         if "user" not in compiled.groupindex:
             raise ValueError("user_key_regex needs a named group (?P<user>...)")
+        return value
+
+    @field_validator("group_chat_session_keys")
+    @classmethod
+    def _group_chat_regex(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from None
         return value
 
     @field_validator("sender_user_key")
@@ -315,8 +382,10 @@ class Settings(BaseModel):
 
         Raises SettingError naming the variable for ANY failure to parse it, whatever the exception (a
         validator's ValueError, a library error that escaped one): each variable is first validated alone, the
-        others at their defaults, so the culprit is known; then all together."""
+        others at their defaults, so the culprit is known; then all together. An unknown `MEMORY_PIPELINE_*`
+        variable is refused first (`unknown_variable`)."""
         env = os.environ if environ is None else environ
+        unknown_variable(env)
         values = {}
         for name in cls.model_fields:
             raw = env.get(ENV_PREFIX + name.upper())
@@ -334,3 +403,15 @@ class Settings(BaseModel):
             if isinstance(exc, ValidationError) and exc.errors()[0]["loc"]:
                 variable = ENV_PREFIX + str(exc.errors()[0]["loc"][0]).upper()
             raise SettingError(variable, _first_error(exc)) from None
+
+
+def unknown_variable(env: Mapping[str, str]) -> None:
+    """Raise SettingError for a `MEMORY_PIPELINE_*` variable that is no setting (a typo would otherwise leave the
+    intended setting at its default without a word), naming the closest setting when there is one."""
+    known = {name.upper() for name in Settings.model_fields} | OTHER_VARIABLES
+    for variable in sorted(env):
+        if not variable.startswith(ENV_PREFIX) or variable[len(ENV_PREFIX):] in known:
+            continue
+        close = difflib.get_close_matches(variable[len(ENV_PREFIX):], sorted(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {ENV_PREFIX}{close[0]}?" if close else "; the README's configuration table lists them"
+        raise SettingError(variable, "no such setting" + hint)

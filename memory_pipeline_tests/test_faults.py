@@ -296,8 +296,11 @@ def test_offline_retractions_name_the_slot_the_positive_fact_used(positive, retr
 
 
 # -- 2. group chats: facts belong to the sender -------------------------------------------------------------
+GROUP_CHATS = r"tg:-\d+"  # Telegram's group chat ids are negative (MEMORY_PIPELINE_GROUP_CHAT_SESSION_KEYS)
+
+
 def test_group_chat_senders_get_their_own_facts(make_settings):
-    p = Pipeline(make_settings())
+    p = Pipeline(make_settings(group_chat_session_keys=GROUP_CHATS))
     p.load(fault_rows("group_chat_two_senders"))
     result = p.run(DAY)
     assert result.success
@@ -314,14 +317,15 @@ def test_group_chat_senders_get_their_own_facts(make_settings):
 
 
 def test_merging_senders_into_the_session_key_is_the_operators_choice(make_settings):
-    p = Pipeline(make_settings(sender_user_key="{user_key}"))  # the operator asks for one user per session key
+    # The operator asks for one user per session key.
+    p = Pipeline(make_settings(sender_user_key="{user_key}", group_chat_session_keys=GROUP_CHATS))
     p.load(fault_rows("group_chat_two_senders"))
     assert p.run(DAY).success
     assert [f["fact"] for f in facts(p, "tg:-100777")] == ["User lives in Gdansk."]  # the choice is the operator's
 
 
 def test_sender_template_can_key_a_sender_across_groups(make_settings):
-    p = Pipeline(make_settings(sender_user_key="person:{sender}"))
+    p = Pipeline(make_settings(sender_user_key="person:{sender}", group_chat_session_keys=GROUP_CHATS))
     p.load(fault_rows("group_chat_two_senders"))
     assert p.run(DAY).success
     assert {f["user_key"] for f in facts(p)} == {"person:Marta Silva", "person:Tomasz Nowak"}

@@ -45,7 +45,7 @@ def test_one_poisoned_row_does_not_fail_the_day_for_everyone(make_settings):
                      ("carol", psycopg.types.json.Jsonb({"type": "human", "content": "I live in Lima."})))
     result = p.run(DAY)
     assert result.success
-    assert metadata(result, "closed_sessions")["rows_rejected_by_reason"] == {"message_not_object": 1}
+    assert metadata(result, "closed_sessions")["rows_rejected_by_reason"] == {"message_too_deep": 1}
     assert active_facts(p, "alice") == ["User lives in Oslo."] and active_facts(p, "bob") == ["User lives in Rome."]
     # The -infinity row reads as undated: it waits for the backlog date instead of breaking this day.
     assert p.rows("SELECT count(*) AS n FROM {source} WHERE session_id = 'carol'")[0]["n"] == 1
@@ -65,7 +65,7 @@ def test_text_column_with_lone_surrogate_and_nul_in_tool_output(make_settings):
                          .format(table), ("dave", raw, NOON + timedelta(minutes=minutes)))
     result = p.run(DAY)
     assert result.success
-    assert active_facts(p, "dave") == ["User lives in Pa\ufffdris."]
+    assert active_facts(p, "dave") == ["User lives in Paris."]  # a lone surrogate encodes nothing: dropped
     assert p.source_ids() == set() and len(p.archive_ids()) == 3  # the raw text is archived as it was
 
 

@@ -104,7 +104,7 @@ def test_a_failing_conversation_is_recorded_and_keeps_its_rows(pipeline, llm):
         "SELECT id FROM {source} WHERE session_id = 'memorybank:frank' AND created_at::date = %s", [MB_DAYS[0]])}
     llm.state["fail_marker"] = f"[{frank_first}|"
     result = pipeline.run(MB_DAYS[0])
-    assert result.success
+    assert not result.success  # red (every_conversation_consolidated), after the others were consolidated
     summaries = metadata(result, "session_summaries")
     assert summaries["failed_by_reason"] == {"invalid_output": 1}
     assert summaries["failures_recorded_by_reason"] == {"invalid_output": 1}
@@ -150,11 +150,13 @@ def test_an_extraction_failure_is_recorded_at_its_stage(llm, make_settings):
 
     llm.responder = extraction_refused
     result = p.run(MB_DAYS[0])
-    assert result.success
+    assert not result.success  # red: every_conversation_extracted and every_conversation_consolidated fail
+    checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+    assert not checks["every_conversation_extracted"] and not checks["every_conversation_consolidated"]
     assert metadata(result, "session_summaries")["conversations_failed"] == 0
     assert metadata(result, "extracted_facts")["failed_by_reason"] == {"refusal": 1}
     failures = p.rows("SELECT stage, reason, attempts FROM {schema}.extraction_failures")
     assert failures == [{"stage": "extracted_facts", "reason": "refusal", "attempts": 1}]
-    assert p.run(MB_DAYS[0]).success  # refused again: counted again, still not consolidated
+    assert not p.run(MB_DAYS[0]).success  # refused again: counted again, still not consolidated, still red
     assert p.rows("SELECT attempts FROM {schema}.extraction_failures") == [{"attempts": 2}]
     assert first_lucy in p.source_ids() and first_lucy not in p.archive_ids()

@@ -19,6 +19,7 @@ from memory_pipeline_tests.conftest import fixture_lines
 import memory_pipeline.stages.extracted_facts as extracted_facts_stage
 
 MB_USERS = ["Emily", "Frank", "Lucy"]
+GROUP_CHATS = "tg:500300"  # message_shapes.jsonl's Telegram group (its rows carry `## Message from NAME`)
 MB_DAYS = ["2023-04-27", "2023-04-28", "2023-04-29"]
 N8N_DAYS = ["2026-05-01", "2026-05-03", "2026-05-04"]  # 2026-05-01 is the backlog date for legacy rows
 TABLES = ["conversations", "message_rejections", "session_summaries", "summary_cache", "fact_candidates",
@@ -75,7 +76,7 @@ def mb_slice():
 
 @pytest.fixture
 def pipeline(make_settings):
-    p = Pipeline(make_settings(backlog_date="2026-05-01"))
+    p = Pipeline(make_settings(backlog_date="2026-05-01", group_chat_session_keys=GROUP_CHATS))
     p.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     p.load(mb_slice())
     return p
@@ -127,7 +128,7 @@ def test_consolidates_archives_and_is_idempotent(pipeline):
 
 
 def test_out_of_order_backfill_gives_the_same_facts(pipeline, make_settings):
-    reverse = Pipeline(make_settings(backlog_date="2026-05-01"))
+    reverse = Pipeline(make_settings(backlog_date="2026-05-01", group_chat_session_keys=GROUP_CHATS))
     reverse.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     for day in N8N_DAYS:
         assert pipeline.run(day).success
@@ -175,7 +176,7 @@ def test_failing_extraction_keeps_that_conversations_rows(pipeline, monkeypatch)
     monkeypatch.setattr(OfflineExtractor, "extract", flaky)
     ids_500200 = {r["id"] for r in pipeline.rows("SELECT id FROM {source} WHERE session_id = 'tg:500200'")}
     result = pipeline.run("2026-05-03")
-    assert result.success
+    assert not result.success  # red, after the other conversations were consolidated
     assert metadata(result, "extracted_facts")["conversations_failed"] == 1
     assert metadata(result, "archived_sessions")["conversations_kept_unconsolidated"] == 1
     assert ids_500200 <= pipeline.source_ids()  # not consolidated, so not purged

@@ -22,6 +22,7 @@ MALFORMED_TEXT = {
     "dagster_schema": "dagster -cdefault_transaction_read_only=on",  # a libpq option smuggled in
     "timezone": "Mars/Olympus",
     "user_key_regex": "([",                              # re.error escaped the validator before
+    "group_chat_session_keys": "([",                     # not a regular expression
     "sender_user_key": "{user_key}#{sender_name}",         # unknown template field
     "extractor": "no_such_backend",
     "summary_model": "gpt 4o mini",                      # a model name never holds whitespace

@@ -29,7 +29,7 @@ ON CONFLICT (id) DO NOTHING;
 -- name: purge_partition_archived_rows
 -- Delete from n8n's table only rows of the partition's consolidated conversations (one shard of session keys,
 -- as archive_partition_rows) whose identical copy (same
--- id, session key and message text) is in the archive. No DISTINCT over the ids: a row joined twice is deleted
+-- id, session key and message text, a NULL message matching a NULL one) is in the archive. No DISTINCT over the ids: a row joined twice is deleted
 -- once (the second join row finds it deleted by this statement), and at 100k messages the de-duplication cost
 -- ~0.1 s of the purge's ~0.7 s.
 DELETE FROM {source} AS s
@@ -37,7 +37,8 @@ USING {schema}.chat_archive AS a,
       (SELECT unnest(message_ids) AS id FROM {schema}.conversations
        WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
          AND (hashtext(session_key)::bigint + 2147483648) %% %(shards)s = %(shard)s) AS m
-WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text AND a.message = s.message::text;
+WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text
+  AND a.message IS NOT DISTINCT FROM s.message::text;
 
 -- name: unconsolidated_conversations_of_partition
 SELECT count(*) AS n FROM {schema}.conversations

@@ -22,6 +22,19 @@ SELECT DISTINCT session_key AS session_id FROM {schema}.conversations WHERE user
 SELECT conversation_id, transcript_hash FROM {schema}.conversations
 WHERE user_key = %(user_key)s OR session_key = ANY(%(session_keys)s);
 
+-- name: keys_derived_from_conversations
+-- Other user keys that facts were derived under from the user's conversations (a group chat's senders), each
+-- with `elsewhere`: whether it also has candidates from other conversations. Sorted by key (lock order).
+SELECT c.user_key, EXISTS (SELECT 1 FROM {schema}.fact_candidates AS o
+                           WHERE o.user_key = c.user_key
+                             AND NOT (o.conversation_id = ANY(%(conversation_ids)s))) AS elsewhere
+FROM (SELECT DISTINCT user_key FROM {schema}.fact_candidates
+      WHERE conversation_id = ANY(%(conversation_ids)s) AND user_key <> %(user_key)s
+      UNION
+      SELECT DISTINCT user_key FROM {schema}.agent_facts
+      WHERE source_session = ANY(%(conversation_ids)s) AND user_key <> %(user_key)s) AS c
+ORDER BY c.user_key;
+
 -- name: fact_texts_of_user
 SELECT fact FROM {schema}.agent_facts WHERE user_key = %(user_key)s
 UNION

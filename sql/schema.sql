@@ -206,12 +206,14 @@ CREATE INDEX IF NOT EXISTS fact_recalls_user_idx ON {schema}.fact_recalls (user_
 CREATE TABLE IF NOT EXISTS {schema}.chat_archive (
     id                bigint PRIMARY KEY,      -- the n8n row id
     session_id        text NOT NULL,
-    message           text NOT NULL,           -- the row's message as text, exactly as the source held it
+    message           text,                    -- the row's message as text, exactly as the source held it (NULL
+                                               -- from a `message` column someone made nullable)
     created_at        timestamptz,
     conversation_id   text NOT NULL,
     partition_date    date NOT NULL,
     archived_at       timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE {schema}.chat_archive ALTER COLUMN message DROP NOT NULL;  -- archives made before it was nullable
 CREATE INDEX IF NOT EXISTS chat_archive_session_idx ON {schema}.chat_archive (session_id, created_at);
 CREATE INDEX IF NOT EXISTS chat_archive_partition_idx ON {schema}.chat_archive (partition_date);
 CREATE INDEX IF NOT EXISTS chat_archive_created_idx ON {schema}.chat_archive (created_at);

@@ -31,7 +31,7 @@ def materialize(args: argparse.Namespace) -> int:
         from memory_pipeline.commands.n8n import materialize_today
 
         return materialize_today(args)
-    from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
+    from memory_pipeline.runner import failed_conversations, materialization_metadata, materialize_days, prepare
 
     first, last = date_argument(args.date), date_argument(args.to or args.date)
     env = prepare(args.settings)
@@ -51,6 +51,8 @@ def materialize(args: argparse.Namespace) -> int:
         counts = (f"{plural(closed.get('conversations_closed', 0), 'conversation')} closed, "
                   f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
         print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
+        if failed_conversations(result):  # the others are consolidated; these are tried again by the next run
+            print(f"  not consolidated after a failed LLM call: {failed_conversations(result)}")
         if closed and not closed.get("source_has_created_at", True):
             print(f"  {closed['note']}")
     return 0 if all(r.success for r in results) else 1

@@ -16,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     """Load MemoryBank as n8n rows, materialize every day through Dagster, print each user's facts."""
     from memory_pipeline import sample
     from memory_pipeline.domain.facts import normalize_whitespace
-    from memory_pipeline.runner import materialize_days, prepare
+    from memory_pipeline.runner import failed_conversations, materialize_days, prepare
 
     env = prepare(args.settings)
     settings = env.settings
@@ -80,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
           f"{archived} in the archive.")
     if failed:
         print(f"Failed partitions: {', '.join(failed)} (open them in the UI for the error).", file=sys.stderr)
+    for day, result in zip(days, results):
+        if failed_conversations(result):
+            print(f"{day}: not consolidated after a failed LLM call: {failed_conversations(result)}", file=sys.stderr)
     print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
     print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "

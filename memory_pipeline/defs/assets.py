@@ -164,16 +164,24 @@ def build_assets(
         partitioned_check(closed_sessions, "no_open_conversation_consolidated",
                           "No conversation was stored while its last message was within the idle gap.",
                           stage_checks.check_no_open_conversation),
-        # Not blocking: one failing LLM call must not stop the other conversations' extraction that night.
+        # Not blocking: one failing LLM call must not stop the other conversations' consolidation that night;
+        # `every_conversation_consolidated`, blocking on the last asset, fails the run after it.
         partitioned_check(session_summaries, "every_conversation_summarised",
-                          "Every closed conversation of the day has a summary (or a recorded failure).",
+                          "Every closed conversation of the day has a summary (no LLM call failed).",
                           stage_checks.check_every_conversation_summarised, blocking=False),
+        partitioned_check(extracted_facts, "every_conversation_extracted",
+                          "No extraction call of the day's conversations failed.",
+                          stage_checks.check_every_conversation_extracted, blocking=False),
         partitioned_check(extracted_facts, "quotes_found_verbatim",
                           "Every accepted fact quotes, verbatim, a sentence the user said in its conversation.",
                           stage_checks.check_quotes_verbatim),
         partitioned_check(active_facts, "no_duplicate_active_facts",
                           "No duplicate active fact (user, category, md5(fact)) and no contradicting pair.",
                           lambda store, conn, day: stage_checks.check_no_duplicate_active_facts(store, conn)),
+        partitioned_check(archived_sessions, "every_conversation_consolidated",
+                          "No conversation of the day was left unconsolidated by a failed LLM call (the night is "
+                          "red; the conversation is tried again by the next run).",
+                          stage_checks.check_every_conversation_consolidated),
         partitioned_check(archived_sessions, "no_message_lost",
                           "Every message of a consolidated conversation is in n8n's table or the archive.",
                           stage_checks.check_no_message_lost),

@@ -2,8 +2,9 @@
 
 Run config (launchpad): `ops: {erase: {config: {user_key: "...", fact_id: 123}}}`; without `fact_id` the whole
 user is erased. Metadata carries counts only. Dagster keeps a run's config (here the user key) in its own run
-storage, so `erasure_run_cleanup` deletes the run record of every ended erasure run (the `erasure_log` row is the
-lasting record of the erasure): the key does not stay in Dagster's runs or event log either.
+storage, so three sensors delete the run record of every ended erasure run, succeeded, failed or cancelled (the
+`erasure_log` row is the lasting record of the erasure): the key does not stay in Dagster's runs or event log
+either.
 """
 
 
@@ -64,4 +65,13 @@ def erasure_run_cleanup(context: dg.RunStatusSensorContext):
                        "transaction); launch it again.")
 def erasure_failed_run_cleanup(context: dg.RunFailureSensorContext):
     """Delete the failed run's record (its config holds the user key)."""
+    _delete_run(context)
+
+
+@dg.run_status_sensor(run_status=dg.DagsterRunStatus.CANCELED, monitored_jobs=[erase_user_job],
+                      default_status=dg.DefaultSensorStatus.RUNNING, name="erasure_canceled_run_cleanup",
+                      description="Deletes the record of a cancelled erasure run (its transaction was rolled back "
+                      "unless it had committed); launch it again if needed.")
+def erasure_canceled_run_cleanup(context: dg.RunStatusSensorContext):
+    """Delete the cancelled run's record (its config holds the user key)."""
     _delete_run(context)

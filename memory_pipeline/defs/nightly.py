@@ -12,7 +12,9 @@ from zoneinfo import ZoneInfo
 import dagster as dg
 
 from memory_pipeline.defs.assets import build_assets
-from memory_pipeline.defs.erasure_job import erase_user_job, erasure_failed_run_cleanup, erasure_run_cleanup
+from memory_pipeline.defs.erasure_job import (
+    erase_user_job, erasure_canceled_run_cleanup, erasure_failed_run_cleanup, erasure_run_cleanup,
+)
 from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline.settings import Settings
 from memory_pipeline.stages.common import SCHEDULE_HOUR
@@ -128,7 +130,8 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
     """Everything the defs folder loads, for `settings` (default: from the environment): `nightly_definitions`
     and the erasure job with its sensors. For the CLI's in-process runs and the tests."""
     return dg.Definitions.merge(nightly_definitions(settings), dg.Definitions(
-        jobs=[erase_user_job], sensors=[erasure_run_cleanup, erasure_failed_run_cleanup]))
+        jobs=[erase_user_job],
+        sensors=[erasure_run_cleanup, erasure_failed_run_cleanup, erasure_canceled_run_cleanup]))
 
 
 @dg.definitions

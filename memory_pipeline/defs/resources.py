@@ -40,6 +40,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     max_conversation_hours: int
     user_key_regex: str | None = None
     sender_user_key: str
+    group_chat_session_keys: str | None = None
     archive_retention_days: int
     max_message_chars: int
     extractor: str
@@ -49,6 +50,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     llm_max_retries: int
     structured_output: str
     llm_max_in_flight: int
+    llm_breaker_failures: int = 4
     worker_processes: int
     llm_chunk_tokens: int
     llm_input_price_per_million: float

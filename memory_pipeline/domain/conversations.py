@@ -88,6 +88,15 @@ def user_key_mapper(pattern: str | None) -> Callable[[str], str]:
     return mapper
 
 
+def group_chat_matcher(pattern: str | None) -> Callable[[str], bool]:
+    """Session key -> whether it is a declared group chat: `pattern` (MEMORY_PIPELINE_GROUP_CHAT_SESSION_KEYS)
+    matches the whole key. None = no session key is a group chat."""
+    if pattern is None:
+        return lambda key: False
+    compiled = re.compile(pattern)
+    return lambda key: compiled.fullmatch(key) is not None
+
+
 def in_utc(row: SourceRow) -> SourceRow:
     """`row` with `created_at` in UTC. Two aware datetimes that share one tzinfo compare and subtract by wall
     clock in Python, which is wrong across a DST change (02:10 CET sorts before 02:50 CEST); in UTC, wall clock
@@ -179,12 +188,14 @@ def build_conversations(
     max_span: timedelta | None = None,
     id_salt: str = "",
     sender_template: str = "{user_key}#{sender}",
+    group_chat: Callable[[str], bool] = lambda key: False,
 ) -> list[Conversation]:
     """Split and parse rows into conversations, each with the partition date of its last message's local day
     (`timezone`, an IANA name) or `backlog_date` for legacy rows. `max_span`: see `split_rows`.
 
-    A human row with a sender (`## Message from NAME`) gets the user key `sender_user_key(sender_template, ...)`:
-    its facts are the sender's. A conversation whose session key (or mapped user key) is blank or whitespace, or
+    In a session key `group_chat` accepts (`group_chat_matcher`), a human row with a sender (`## Message from
+    NAME`) gets the user key `sender_user_key(sender_template, ...)`: its facts are the sender's. Elsewhere the
+    header is the user's own text. A conversation whose session key (or mapped user key) is blank or whitespace, or
     whose user key or a sender's is too long (`user_key_problem`), has every row rejected (`blank_session_key` /
     `blank_user_key` / `user_key_too_long`) and no turns: see `Conversation.is_unattributed`."""
     zone = ZoneInfo(timezone)
@@ -193,7 +204,8 @@ def build_conversations(
         first, last = group[0], group[-1]
         legacy = first.created_at is None
         key = user_key(first.session_id)
-        parsed = tuple(_parse_safely(r, max_chars) for r in group)
+        in_group = group_chat(first.session_id)
+        parsed = tuple(_parse_safely(r, max_chars, in_group) for r in group)
         parsed = tuple(
             replace(r, user_key=sender_user_key(sender_template, first.session_id, key, r.sender)) if r.sender else r
             for r in parsed
@@ -219,10 +231,10 @@ def build_conversations(
     return conversations
 
 
-def _parse_safely(row: SourceRow, max_chars: int) -> ParsedRow:
+def _parse_safely(row: SourceRow, max_chars: int, group_chat: bool) -> ParsedRow:
     # parse_row is written never to raise; this guard keeps one unforeseen row from failing a whole day.
     try:
-        return parse_row(row, max_chars)
+        return parse_row(row, max_chars, group_chat)
     except Exception:  # noqa: BLE001 - any failure is this row's, recorded with a reason
         return ParsedRow(row.id, row.created_at, "rejected", reason="unparseable_row")
 

@@ -109,10 +109,10 @@ _INVISIBLE = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 # per such candidate. 128 entries cover a conversation's turns (at most a few dozen) and bound the memory held.
 @lru_cache(maxsize=128)
 def normalize_for_quote(text: str) -> str:
-    """What the quote check compares: NFC form (the form message text is stored in, so a quote in decomposed
-    form still matches), invisible format characters dropped, whitespace collapsed and typographic quote marks
-    made straight. Case, words and other punctuation must match exactly."""
-    text = unicodedata.normalize("NFC", text).translate(_INVISIBLE)
+    """What the quote check compares: NFKC form (the form message text is stored in, `clean_text`, so a quote in
+    decomposed or full-width form still matches), invisible format characters dropped, whitespace collapsed and
+    typographic quote marks made straight. Case, words and other punctuation must match exactly."""
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     return normalize_whitespace(text).translate(_QUOTE_MARKS)
 
 

@@ -82,21 +82,40 @@ _SENTENCE_END_STARTS = ".!?。！？\n"
 # Appended where a message was cut, so every reader (a person, an LLM) sees that the text goes on.
 TRUNCATION_MARK = " [...]"
 
-# Dropped from text: bidirectional controls (U+202A..U+202E, U+2066..U+2069), which reorder what a reader sees,
-# and C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL text).
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_DROPPED_CONTROLS = dict.fromkeys(
-    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), *(c for c in range(0x20) if chr(c) not in "\t\n\r"), 0x7F]
+# What `clean_text` drops. Text is compared, deduplicated and quoted after cleaning, so a character a reader
+# cannot see must not make two texts differ ("I like \u200dtea\u2060." is "I like tea.") nor cut a word
+# ("Jo\u200bhn" is "John"). Dropped: C0 controls but tab and line breaks (NUL cannot even be stored in PostgreSQL
+# text), DEL, C1 controls; Unicode format characters (category Cf) that are invisible: soft hyphen, zero-width
+# space, word joiner, BOM, invisible math operators, interlinear annotation marks, shorthand and musical format
+# controls, bidirectional marks and controls (U+061C, U+200E/F, U+202A..U+202E, U+2066..U+206F), which reorder
+# what a reader sees; lone surrogates (halves of a UTF-16 pair from `\ud800` escapes: they encode nothing).
+# Kept: the zero-width joiner and non-joiner between two non-ASCII, non-space characters (emoji sequences,
+# Persian and Indic spelling: there they change what is shown), tag characters inside an emoji flag sequence
+# (U+1F3F4 ... U+E007F), and the visible format characters (Arabic number signs and other prepended
+# concatenation marks, Egyptian hieroglyph format controls). `memory_pipeline_tests/test_text_normalisation.py`
+# checks that every Cf character of the running Unicode version is either dropped or kept on purpose.
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f"
+_INVISIBLE_FORMAT = ("\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+                     "\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001")
+_JOINERS = "\u200c\u200d"
+_TAGS = "\U000e0020-\U000e007f"
+_NOT_SCRIPT = "\x00-\x7f\\s"  # a joiner next to one of these (ASCII, whitespace, the text's ends) joins nothing
+_DROPPED = re.compile(
+    "(\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f)"  # group 1, kept: an emoji flag's tag sequence
+    f"|[{_CONTROLS}{_INVISIBLE_FORMAT}{_TAGS}\ud800-\udfff]+"
 )
+# Joiners (runs of them) that join nothing: decided on the NFKC form, where a full-width letter is ASCII already.
+_LOOSE_JOINERS = re.compile(f"(?<![^{_NOT_SCRIPT}])[{_JOINERS}]+|[{_JOINERS}]+(?![^{_NOT_SCRIPT}])")
 # Every line and paragraph boundary Unicode defines (the ones `str.splitlines` splits on: CR LF, CR, VT, FF,
 # FS/GS/RS U+001C..U+001E, NEL U+0085, LINE SEPARATOR U+2028, PARAGRAPH SEPARATOR U+2029) becomes "\n", so every
 # reader of the transcript (sentence splitters, an LLM) sees a line break where the writer put one, and none is
 # dropped as a control character (which would glue two sentences into one).
 _LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-# Every character `clean_text` replaces or drops (lone surrogates, line breaks but "\n", controls but tab and "\n",
-# bidirectional controls): a text without any needs only NFC and trimming (`clean_text`'s fast path; NFC never
-# produces one of them, canonical decompositions hold letters and marks only).
-_NEEDS_CLEANING = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Every character `clean_text` replaces or drops (line breaks but "\n", and `_DROPPED`'s characters): a non-ASCII
+# text without any needs only NFKC and trimming (`clean_text`'s fast path; NFKC never produces one of them, which
+# the tests check for every code point).
+_NEEDS_CLEANING = re.compile(
+    f"[{_CONTROLS}\x85\u2028\u2029{_INVISIBLE_FORMAT}{_JOINERS}{_TAGS}\ud800-\udfff]")
 # The ASCII characters among them (C0 controls but tab and "\n", and DEL), as bytes for `bytes.translate`, which
 # deletes them in one table-driven pass: about 2 ns a character against 8 for the `_NEEDS_CLEANING` search.
 _ASCII_NEEDING_CLEANING = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F])
@@ -119,7 +138,8 @@ class ParsedRow:
 
     status "turn": `role` and `text` are set (text cleaned, never empty).
     status "skipped": a valid row that is not conversation text (`reason`: system_row, tool_call_only, ...).
-    status "rejected": a malformed row (`reason`: message_not_object, missing_type, unknown_type, no_content, ...).
+    status "rejected": a malformed row (`reason`: null_message, message_too_deep, message_not_object, missing_type,
+    unknown_type, no_content, ...).
     `tool_evidence` holds the `[Used tools: ...]` part stripped from an ai reply (evidence, never a quote).
     `truncated` is True when the text was longer than `max_chars`: it was cut at the last sentence end that fits
     (`cut_text`), never inside a word, and `TRUNCATION_MARK` appended. `quotable_chars`: how many leading
@@ -146,8 +166,12 @@ class ParsedRow:
     quotable_chars: int | None = None
 
 
-def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
-    """Classify one source row. Never raises for any JSON value in `row.message`."""
+def parse_row(row: SourceRow, max_chars: int = 20_000, group_chat: bool = False) -> ParsedRow:
+    """Classify one source row. Never raises for any JSON value in `row.message`.
+
+    `group_chat`: the row's session key is a declared group chat (MEMORY_PIPELINE_GROUP_CHAT_SESSION_KEYS), the
+    only place a `## Message from NAME` header names the speaker; anywhere else it is text the user typed, kept
+    as said (a 1:1 chat typing it must not write into another person's memory)."""
 
     def rejected(reason: str) -> ParsedRow:
         return ParsedRow(row.id, row.created_at, "rejected", reason=reason)
@@ -156,11 +180,15 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
         return ParsedRow(row.id, row.created_at, "skipped", reason=reason)
 
     message = row.message
+    if message is None:
+        return rejected("null_message")  # SQL NULL in a `message` column someone made nullable
     if isinstance(message, (str, bytes)):
         # A JSON string scalar: some writers double-encode the object.
         try:
             message = json.loads(message)
-        except (ValueError, TypeError, RecursionError):  # RecursionError: nesting deeper than ~1000 levels
+        except RecursionError:  # nesting deeper than the interpreter reads (~1000 levels): no message is built so
+            return rejected("message_too_deep")
+        except (ValueError, TypeError):
             return rejected("message_not_object")
     if not isinstance(message, dict):
         return rejected("message_not_object")
@@ -190,7 +218,7 @@ def parse_row(row: SourceRow, max_chars: int = 20_000) -> ParsedRow:
         text, evidence = strip_used_tools_prefix(text)
         evidence = clean_text(evidence) if evidence else None
     sender = None
-    if role == "human":
+    if role == "human" and group_chat:
         header = _TEMPLATE_HEADER.match(text)
         if header:
             sender = " ".join(clean_text(header.group("sender")).split()) or None
@@ -351,26 +379,29 @@ def strip_used_tools_prefix(text: str) -> tuple[str, str | None]:
 
 
 def clean_text(text: str) -> str:
-    """NFC-normalise, replace lone surrogates (invalid UTF-16 halves from `\\ud800` escapes in json/text columns)
-    with U+FFFD, turn every Unicode line/paragraph separator into "\\n", drop bidirectional and C0 control
-    characters, trim. Keeps emoji and all scripts.
+    """The form every text is read, compared and stored in: line and paragraph separators made "\\n", invisible
+    characters dropped (`_DROPPED`: controls, invisible format and bidirectional characters, lone surrogates),
+    Unicode NFKC (compatibility forms such as full-width letters, ligatures and non-breaking spaces read as the
+    plain characters, so look-alike spellings are one text), trimmed. Keeps emoji and all scripts.
 
-    Fast path (same result, `clean_text_slow` is the reference): a text with no character to replace or drop is
-    only normalised and trimmed; an ASCII text is already NFC, and only its C0 controls and DEL can need cleaning
-    (`_ASCII_NEEDING_CLEANING`, one `bytes.translate` pass); any other text is scanned with `_NEEDS_CLEANING`."""
+    Fast path (same result, `clean_text_slow` is the reference): an ASCII text is already NFKC, and only its C0
+    controls and DEL can need cleaning (`_ASCII_NEEDING_CLEANING`, one `bytes.translate` pass); any other text
+    without a character to replace or drop (`_NEEDS_CLEANING`) is only normalised and trimmed."""
     if text.isascii():
         encoded = text.encode("ascii")
         if len(encoded.translate(None, _ASCII_NEEDING_CLEANING)) == len(encoded):
             return text.strip()
     elif _NEEDS_CLEANING.search(text) is None:
-        return unicodedata.normalize("NFC", text).strip()
+        return unicodedata.normalize("NFKC", text).strip()
     return clean_text_slow(text)
 
 
 def clean_text_slow(text: str) -> str:
     """`clean_text` without its fast path: every step on every text (the reference the fast path is tested
     against)."""
-    text = _LONE_SURROGATE.sub("\ufffd", text)
     text = _LINE_BREAKS.sub("\n", text)
-    text = unicodedata.normalize("NFC", text).translate(_DROPPED_CONTROLS)
+    text = unicodedata.normalize("NFKC", _DROPPED.sub(lambda match: match.group(1) or "", text))
+    if "\u200c" in text or "\u200d" in text:
+        # Normalised again: a joiner dropped from between a letter and a combining mark lets them compose.
+        text = unicodedata.normalize("NFKC", _LOOSE_JOINERS.sub("", text))
     return text.strip()

@@ -9,7 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from memory_pipeline.domain.conversations import Conversation, build_conversations, partition_window
+from memory_pipeline.domain.conversations import (
+    Conversation,
+    build_conversations,
+    group_chat_matcher,
+    partition_window,
+)
 from memory_pipeline.domain.facts import Candidate, validate_candidate
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
@@ -20,6 +25,8 @@ from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 # Gold sets are written for the pipeline's defaults (3 h idle gap, UTC days, backlog on the partitions start),
 # so the evaluation uses them whatever the environment says: the figures do not move with local settings.
 _DEFAULTS = Settings()
+# The gold sets' group chats, declared as a user declares theirs (MEMORY_PIPELINE_GROUP_CHAT_SESSION_KEYS).
+GOLD_GROUP_CHATS = r"tg:group:.*|tg:500300"
 
 
 @dataclass
@@ -54,6 +61,7 @@ def conversations_of(rows: Iterable[SourceRow]) -> list[Conversation]:
         user_key=lambda key: key,
         max_chars=_DEFAULTS.max_message_chars,
         max_span=timedelta(hours=_DEFAULTS.max_conversation_hours),
+        group_chat=group_chat_matcher(GOLD_GROUP_CHATS),
     )
 
 

@@ -20,6 +20,7 @@ from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, fact_key, normalize_for_quote
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
+from memory_pipeline.extractors.circuit import CircuitBreaker
 from memory_pipeline.extractors.llm_output import FactsAnswer, LLMFact, SummaryAndFactsAnswer, SummaryAnswer
 from memory_pipeline.extractors.structured import StructuredChat
 from memory_pipeline.extractors.tokens import token_counter
@@ -67,6 +68,7 @@ class OpenAIExtractor:
         self.summary_model = settings.summary_model
         self.max_in_flight = settings.llm_max_in_flight
         self.chat = StructuredChat(client or make_client(settings), settings.structured_output)
+        self.breaker = CircuitBreaker(settings.llm_breaker_failures)  # a server that is down ends the step's calls
         self._timezone = settings.timezone
         self._budget = settings.llm_chunk_tokens
 
@@ -97,8 +99,8 @@ class OpenAIExtractor:
         tokens_in = tokens_out = 0
         chunks = self._chunks(conversation, self.summary_model)
         for index, lines in enumerate(chunks, 1):
-            answer = self.chat.ask(self.summary_model, system, prompts.transcript_message(lines, index, len(chunks)),
-                                   output)
+            message = prompts.transcript_message(lines, index, len(chunks))
+            answer = self.breaker.call(lambda: self.chat.ask(self.summary_model, system, message, output))
             summaries.append(answer.value.summary.strip())
             if self.combined:
                 facts += [f.to_extracted() for f in answer.value.facts]
@@ -116,8 +118,9 @@ class OpenAIExtractor:
         tokens_in = tokens_out = 0
         chunks = self._chunks(conversation, self.model)
         for index, lines in enumerate(chunks, 1):
-            answer = self.chat.ask(self.model, prompts.EXTRACTION_SYSTEM,
-                                   prompts.transcript_message(lines, index, len(chunks)), FactsAnswer)
+            message = prompts.transcript_message(lines, index, len(chunks))
+            answer = self.breaker.call(lambda: self.chat.ask(self.model, prompts.EXTRACTION_SYSTEM, message,
+                                                             FactsAnswer))
             facts += answer.value.facts
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens

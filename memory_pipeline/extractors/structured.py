@@ -150,12 +150,29 @@ class StructuredChat:
         raise AssertionError("unreachable")
 
     def _create(self, model: str, messages: list[dict[str, str]], output: type[BaseModel]) -> Any:
-        if self._settled:
-            return self._send(model, messages, output, LEVELS[self._level], probe=False)
+        while True:
+            if not self._settled:
+                response = self._probe_level(model, messages, output)
+                if response is not None:
+                    return response
+            level = self._level
+            try:
+                return self._send(model, messages, output, LEVELS[level], probe=False)
+            except ExtractorError as exc:
+                # Settled without having seen the server's answer (it failed otherwise at first), and it now
+                # refuses the format: probe again from the next level.
+                with self._probe:
+                    if exc.reason != "format_refused" or self._level != level or level >= self._last:
+                        raise
+                    self._level, self._settled = level + 1, False
+
+    def _probe_level(self, model: str, messages: list[dict[str, str]], output: type[BaseModel]) -> Any:
+        """Under the probe lock, find the level with this request: its response, or None when the level is settled
+        without an answer (by another request meanwhile, or because this one failed for a reason that says
+        nothing about the format). Holding the lock for one probe request at most keeps the other requests from
+        waiting behind a server that is down: `llm_max_in_flight` holds from the first failure on."""
         with self._probe:  # one request finds the level; the others wait for it instead of each probing
-            if self._settled:
-                return self._send(model, messages, output, LEVELS[self._level], probe=False)
-            while True:
+            while not self._settled:
                 level = LEVELS[self._level]
                 try:
                     response = self._send(model, messages, output, level, probe=True)
@@ -167,10 +184,13 @@ class StructuredChat:
                         continue
                     if _refuses_format(exc):
                         raise ExtractorError(f"server refused response_format {level}", reason="format_refused") from None
-                    # Not about the format (429, a transient 5xx, a timeout): ask again with the SDK's retries.
-                    response = self._send(model, messages, output, level, probe=False)
+                    # Not about the format (429, a 5xx, a timeout): keep the level; this request is sent again
+                    # with the SDK's retries outside the lock, alongside the others.
+                    self._settled = True
+                    return None
                 self._settled = True
                 return response
+            return None
 
     def _send(self, model: str, messages: list[dict[str, str]], output: type[BaseModel], level: str, probe: bool):
         # A probe is sent once, without the SDK's retries: a refused format must not be retried with backoff.

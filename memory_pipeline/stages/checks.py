@@ -9,7 +9,7 @@ from memory_pipeline.domain.facts import QuoteSources, locate_quote
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import CheckOutcome
-from memory_pipeline.stages.llm_calls import SUMMARY_STAGE
+from memory_pipeline.stages.llm_calls import EXTRACTION_STAGE, SUMMARY_STAGE
 from memory_pipeline.stages.records import conversation_from_record
 from memory_pipeline.store import Store
 
@@ -76,10 +76,29 @@ def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date
 
 
 def check_every_conversation_summarised(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
-    """Every closed conversation of the day has a summary or a recorded failure (extraction_failures, with its
-    reason; tried again next run). A conversation left without either was skipped silently and is never
-    extracted. Metadata: `conversations_without_summary` (the failing ones) and `summary_failures_recorded`."""
+    """Every closed conversation of the day has a summary. Fails for a conversation whose LLM call failed (its
+    failure recorded in extraction_failures with the reason, tried again next run) and for one left without
+    either (skipped silently: never extracted). Metadata: `conversations_without_summary` (neither),
+    `summary_failures_recorded` and `summary_failures_by_reason`."""
     missing = store.scalar(conn, "check_conversations_without_summary", {"partition_date": day})
     failures = store.llm_failures_of_partition(conn, day, SUMMARY_STAGE)
-    return CheckOutcome(missing == 0, {"conversations_without_summary": missing,
-                                       "summary_failures_recorded": sum(failures.values())})
+    return CheckOutcome(missing == 0 and not failures, {
+        "conversations_without_summary": missing, "summary_failures_recorded": sum(failures.values()),
+        "summary_failures_by_reason": failures})
+
+
+def check_every_conversation_extracted(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No extraction call of the day's conversations failed (extraction_failures of the stage, by reason)."""
+    failures = store.llm_failures_of_partition(conn, day, EXTRACTION_STAGE)
+    return CheckOutcome(not failures, {"extraction_failures_recorded": sum(failures.values()),
+                                       "extraction_failures_by_reason": failures})
+
+
+def check_every_conversation_consolidated(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No closed conversation of the day is left unconsolidated by a failed LLM call: the night's verdict, on the
+    last asset so the other conversations are consolidated first. Metadata: `conversations_failed` and
+    `failed_by_reason` ({"stage: reason": conversations})."""
+    rows = conn.execute(store.query(conn, "failed_conversations_of_partition"), {"partition_date": day}).fetchall()
+    failed = rows[0]["conversations"] if rows else 0
+    return CheckOutcome(failed == 0, {"conversations_failed": failed,
+                                      "failed_by_reason": {f"{r['stage']}: {r['reason']}": r["n"] for r in rows}})

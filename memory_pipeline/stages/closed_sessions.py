@@ -18,6 +18,7 @@ from memory_pipeline import workers
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
+    group_chat_matcher,
     is_closed,
     partition_window,
     rows_by_session_key,
@@ -188,6 +189,7 @@ def closed_sessions_shard(store: Store, conn: psycopg.Connection, shard: int, sh
             max_span=timedelta(hours=settings.max_conversation_hours),
             id_salt=store.id_salt(conn),
             sender_template=settings.sender_user_key,
+            group_chat=group_chat_matcher(settings.group_chat_session_keys),
         )
         for key_rows in rows_by_session_key(*streams):
             tally.rows_read += len(key_rows)

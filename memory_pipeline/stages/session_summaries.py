@@ -12,6 +12,7 @@ from typing import Any
 import psycopg
 
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.messages import cut_text
 from memory_pipeline.extractors.base import Extractor, ExtractorError
 from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import StageResult
@@ -28,6 +29,9 @@ from memory_pipeline.stages.records import conversation_from_record
 from memory_pipeline.store import Store
 
 log = logging.getLogger(__name__)
+# Longest summary stored (characters). The prompt asks for 1 to 3 sentences (a few hundred characters, the offline
+# backend's at most 600); the summary goes into every extraction request, whose budget is ~3,000 prompt tokens.
+MAX_SUMMARY_CHARS = 2000
 
 
 def session_summaries(store: Store, conn: psycopg.Connection, day: date, extractor: Extractor) -> StageResult:
@@ -49,6 +53,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     failed: Counter[str] = Counter()
 
     def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
+        if len(text) > MAX_SUMMARY_CHARS:  # a model looping to its token cap: kept to whole sentences that fit
+            text = cut_text(text, MAX_SUMMARY_CHARS)[0]
         return dict(conversation_id=record["conversation_id"], user_key=record["user_key"], summary=text,
                     transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
 

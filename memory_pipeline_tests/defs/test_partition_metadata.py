@@ -101,7 +101,7 @@ def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make
     # Every partitioned check is recorded per partition of the range, not once without a partition.
     evaluations = [(e.asset_key.to_user_string(), e.check_name, e.partition) for e in ranged.get_asset_check_evaluations()
                    if e.check_name != "freshness_check"]
-    assert len(evaluations) == 5 * len(MB_DAYS)
+    assert len(evaluations) == 7 * len(MB_DAYS)  # seven partitioned checks
     assert {p for _, _, p in evaluations} == set(MB_DAYS)
     # Dagster's own partition records: every day of the range is materialized for every asset.
     for asset in ASSETS:
@@ -131,7 +131,7 @@ def test_a_failed_blocking_check_in_a_ranged_run_names_its_day_and_stops_the_ass
     assert pipeline.source_ids() == before
 
 
-def test_summary_check_accepts_a_recorded_failure_and_fails_on_a_silent_gap(pipeline, monkeypatch):
+def test_a_recorded_failure_makes_the_night_red_after_the_others_are_consolidated(pipeline, monkeypatch):
     original = OfflineExtractor.summarize
 
     def flaky(self, conversation):
@@ -141,11 +141,15 @@ def test_summary_check_accepts_a_recorded_failure_and_fails_on_a_silent_gap(pipe
 
     monkeypatch.setattr(OfflineExtractor, "summarize", flaky)
     result = pipeline.run("2026-05-03")
-    assert result.success  # not blocking: the other conversations went on
-    check = {e.check_name: e for e in result.get_asset_check_evaluations()}["every_conversation_summarised"]
-    # The failure is recorded with its reason: the conversation is accounted for (and tried again next run).
-    assert check.passed and check.metadata["summary_failures_recorded"].value == 1
-    assert check.metadata["conversations_without_summary"].value == 0
+    assert not result.success  # red: the blocking every_conversation_consolidated check failed, at the end
+    checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
+    # The failure is recorded with its reason (and tried again next run); the other conversations went on.
+    summarised, consolidated = checks["every_conversation_summarised"], checks["every_conversation_consolidated"]
+    assert not summarised.passed and summarised.metadata["summary_failures_recorded"].value == 1
+    assert summarised.metadata["conversations_without_summary"].value == 0
+    assert not consolidated.passed and consolidated.metadata["conversations_failed"].value == 1
+    assert consolidated.metadata["failed_by_reason"].value == {"session_summaries: backend_error": 1}
+    assert "archived_sessions" in {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
     monkeypatch.setattr(OfflineExtractor, "summarize", original)
     assert pipeline.run("2026-05-03").success
     # A summary lost without a recorded failure (deleted by hand here) is a silent gap: the check fails.

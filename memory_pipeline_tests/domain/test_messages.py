@@ -64,8 +64,14 @@ def test_used_tools_prefix_with_brackets_inside_json_strings():
     assert strip_used_tools_prefix("[Used tools: unbalanced") == ("[Used tools: unbalanced", None)
 
 
-def test_template_header_is_removed_from_human_text():
-    assert parse_row(ROWS[125]).text == "Je préfère qu'on me tutoie, et je suis végétarienne."
+def test_template_header_is_removed_from_human_text_of_a_group_chat():
+    assert parse_row(ROWS[125], group_chat=True).text == "Je préfère qu'on me tutoie, et je suis végétarienne."
+    assert parse_row(ROWS[125], group_chat=True).sender == "Camille"
+
+
+def test_template_header_is_the_users_own_text_outside_a_group_chat():
+    parsed = parse_row(ROWS[125])
+    assert parsed.sender is None and parsed.text.startswith("## Message from Camille")
 
 
 def test_huge_message_is_truncated_not_rejected():

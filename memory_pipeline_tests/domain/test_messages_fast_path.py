@@ -99,15 +99,19 @@ def _reference_cut_text(text, max_chars):
     return kept + messages.TRUNCATION_MARK, 0
 
 
-def _reference_parse_row(row, max_chars):
+def _reference_parse_row(row, max_chars, group_chat=False):
     # parse_row as it was before its fast paths: the text cleaned in full (every step of clean_text_slow) before
     # and after the machine-text split, the full marker search, the full sentence-end search
     ParsedRow = messages.ParsedRow
     message = row.message
+    if message is None:
+        return ParsedRow(row.id, row.created_at, "rejected", reason="null_message")
     if isinstance(message, str):
         try:
             message = json.loads(message)
-        except (ValueError, TypeError, RecursionError):
+        except RecursionError:
+            return ParsedRow(row.id, row.created_at, "rejected", reason="message_too_deep")
+        except (ValueError, TypeError):
             return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")
     if not isinstance(message, dict):
         return ParsedRow(row.id, row.created_at, "rejected", reason="message_not_object")
@@ -134,7 +138,7 @@ def _reference_parse_row(row, max_chars):
         text, evidence = messages.strip_used_tools_prefix(text)
         evidence = clean_text_slow(evidence) if evidence else None
     sender = None
-    if role == "human":
+    if role == "human" and group_chat:
         header = messages._TEMPLATE_HEADER.match(text)
         if header:
             sender = " ".join(clean_text_slow(header.group("sender")).split()) or None
@@ -171,9 +175,9 @@ rows = st.builds(
 
 
 @settings(max_examples=800, deadline=None)
-@given(rows, st.integers(8, 400))
-def test_parse_row_equals_the_full_passes(row, max_chars):
-    assert messages.parse_row(row, max_chars) == _reference_parse_row(row, max_chars)
+@given(rows, st.integers(8, 400), st.booleans())
+def test_parse_row_equals_the_full_passes(row, max_chars, group_chat):
+    assert messages.parse_row(row, max_chars, group_chat) == _reference_parse_row(row, max_chars, group_chat)
 
 
 def test_parse_row_equals_the_full_passes_on_the_large_fixture_rows():
@@ -215,5 +219,7 @@ def test_parse_row_equals_the_full_passes_on_every_fixture_row():
     for row in shapes:
         source = messages.SourceRow(row.id, row.session_id, row.message, row.created_at)
         for max_chars in (20_000, 60):
-            assert messages.parse_row(source, max_chars) == _reference_parse_row(source, max_chars)
+            for group_chat in (False, True):
+                assert messages.parse_row(source, max_chars, group_chat) == _reference_parse_row(
+                    source, max_chars, group_chat)
     assert len(shapes) >= 30

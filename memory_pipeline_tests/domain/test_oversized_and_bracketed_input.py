@@ -29,7 +29,7 @@ def test_a_typed_group_header_with_a_huge_name_does_not_fail_the_night(make_sett
 
     from memory_pipeline import sample
     from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
-    p = Pipeline(make_settings())
+    p = Pipeline(make_settings(group_chat_session_keys=r"tg:-\d+"))
     huge_name = os.urandom(4500).hex()  # random: PostgreSQL cannot compress it into an index entry
     rows = [
         {"id": 1, "session_id": "tg:-1", "created_at": "2026-05-03T12:00:00Z",
@@ -54,6 +54,7 @@ def test_a_user_key_too_long_to_index_is_rejected_and_its_rows_kept():
             SourceRow(2, "ok", {"type": "human", "content": "## Message from Eve: I live in Rome."}, at)]
     conversations = build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC", backlog_date=at.date(),
                                         user_key=user_key_mapper(None),
-                                        sender_template="{sender}" + "x" * MAX_USER_KEY_BYTES)
+                                        sender_template="{sender}" + "x" * MAX_USER_KEY_BYTES,
+                                        group_chat=lambda key: True)
     assert all(c.is_unattributed for c in conversations)
     assert {r.reason for c in conversations for r in c.rows} == {"user_key_too_long"}

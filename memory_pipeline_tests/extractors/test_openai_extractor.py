@@ -425,7 +425,7 @@ def test_transcript_line_names_the_group_sender_and_marks_machine_text():
     row = parse_row(SourceRow(7, "tg:-1", {"type": "human", "content":
                                            "## Message from Marta Silva (@marta):\nLook at this!\n[Image analysis] "
                                            "The photo shows a T-shirt printed with: I love Berlin."},
-                              datetime(2025, 3, 4, 18, 0, tzinfo=timezone.utc)))
+                              datetime(2025, 3, 4, 18, 0, tzinfo=timezone.utc)), group_chat=True)
     line = format_line(row, "UTC")
     assert line.startswith("[7|2025-03-04 18:00 Tue|user Marta Silva] Look at this!")
     assert "{machine-written, not the user's words:" in line and "I love Berlin" in line.split("{", 1)[1]

@@ -144,7 +144,26 @@ def clean_value(value: str) -> tuple[str, str]:
         match = _WHEN.search(value)
         if match and not when:
             when, value = match.group("when"), value[:match.start()].strip()
-    return balance_quotes(value), when
+    return balance_quotes(trim_unpaired_brackets(value)), when
+
+
+# Bracket pairs a value may hold ("Acme (Berlin)"); one without its partner at the value's edge is punctuation of
+# the sentence around it ("I live in Rome'); DROP TABLE ..." gave the value "Rome')").
+_PARTNER = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
+
+
+def trim_unpaired_brackets(value: str) -> str:
+    """`value` without single quotes or backticks at its edges and without a bracket at an edge that outnumbers
+    its partner, repeated until nothing changes."""
+    previous = None
+    while previous != value:
+        previous = value
+        value = value.strip().strip("'`").strip()
+        for edge in (value[-1:], value[:1]):
+            if edge in _PARTNER and value.count(edge) > value.count(_PARTNER[edge]):
+                value = value[:-1] if value.endswith(edge) and edge in ")]}" else value[1:]
+                break
+    return value
 
 
 def balance_quotes(text: str) -> str:
