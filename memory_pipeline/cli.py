@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         "init-db", help="create the pipeline's schema (idempotent)",
         description="Create the pgvector extension, the pipeline's schema (MEMORY_PIPELINE_SCHEMA_NAME) and its "
         "tables, and Dagster's schema (MEMORY_PIPELINE_DAGSTER_SCHEMA), upgrading an older installation in "
-        "place; copy dagster.yaml into $MEMORY_PIPELINE_HOME/dagster (DAGSTER_HOME). Safe to run again.",
+        "place; copy deploy/dagster.yaml into $MEMORY_PIPELINE_HOME/dagster (DAGSTER_HOME). Safe to run again.",
     ).set_defaults(command_body="database:init_db")
     sub.add_parser(
         "add-time-column", help="add created_at to n8n's table, safely",

@@ -45,7 +45,7 @@ def prepare(settings: Settings | None = None) -> Environment:
         ensure_schema(conn, settings)
     home = settings.home_path / "dagster"
     home.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    shutil.copyfile(REPO_ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")
     os.environ["DAGSTER_HOME"] = str(home)
     os.environ["MEMORY_PIPELINE_DAGSTER_STORAGE_URL"] = dagster_storage_url(url, settings.dagster_schema)
     if settings.database_url is None:

@@ -293,7 +293,7 @@ def services_environment(settings_env: dict[str, str], database_url: str, dagste
     storage URL in `dagster_schema` of the same database (what runner.prepare sets for `memory-pipeline`)."""
 
     dagster_home.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(SQL_DIR.parent / "dagster.yaml", dagster_home / "dagster.yaml")
+    shutil.copyfile(SQL_DIR.parent / "deploy" / "dagster.yaml", dagster_home / "dagster.yaml")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORY_PIPELINE_", "DAGSTER_"))}
     env.update(settings_env)
     env.update({"MEMORY_PIPELINE_DATABASE_URL": database_url, "DAGSTER_HOME": str(dagster_home),

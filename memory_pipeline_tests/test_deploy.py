@@ -55,7 +55,7 @@ def test_compose_runs_code_server_webserver_and_daemon_on_pgvector():
     # DAGSTER_HOME is where the Dockerfile puts the project's dagster.yaml.
     dockerfile = (ROOT / "Dockerfile").read_text()
     home = services["code"]["environment"]["DAGSTER_HOME"]
-    assert f"DAGSTER_HOME={home}" in dockerfile and 'cp dagster.yaml "$DAGSTER_HOME/dagster.yaml"' in dockerfile
+    assert f"DAGSTER_HOME={home}" in dockerfile and 'cp deploy/dagster.yaml "$DAGSTER_HOME/dagster.yaml"' in dockerfile
     assert "WORKDIR /opt/memory_pipeline/app" in dockerfile and "pip install --no-cache-dir -e ." in dockerfile
 
 

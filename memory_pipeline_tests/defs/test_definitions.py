@@ -69,7 +69,7 @@ def test_bad_setting_fails_loading_with_the_setting_name():
 def test_workspace_loads_with_the_projects_dagster_yaml(pg_url, make_settings, tmp_path):
     """`dagster definitions validate` on workspace.yaml, with dagster.yaml's postgres storage on the test server."""
     make_settings()  # applies sql/schema.sql, which creates the `dagster` schema
-    shutil.copyfile(ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
+    shutil.copyfile(ROOT / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path),
            "MEMORY_PIPELINE_DAGSTER_STORAGE_URL": dagster_storage_url(pg_url, "dagster")}
     dagster = Path(sys.executable).parent / "dagster"

@@ -11,11 +11,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_dg(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    # DAGSTER_HOME: an empty instance directory, so dg does not read the repository's dagster.yaml from the working
-    # directory (its storage is the pipeline's PostgreSQL, named by an environment variable); VIRTUAL_ENV: this
-    # interpreter's, the project's own.
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path), "VIRTUAL_ENV": sys.prefix,
-           "MEMORY_PIPELINE_HOME": str(tmp_path / "home")}
+    # As a newcomer runs it: no DAGSTER_HOME (dg makes a temporary instance from the working directory, where no
+    # dagster.yaml names the pipeline's storage); VIRTUAL_ENV: this interpreter's, the project's own.
+    env = {k: v for k, v in os.environ.items() if k not in ("DAGSTER_HOME", "MEMORY_PIPELINE_DAGSTER_STORAGE_URL")}
+    env.update({"VIRTUAL_ENV": sys.prefix, "MEMORY_PIPELINE_HOME": str(tmp_path / "home")})
     return subprocess.run([str(Path(sys.executable).parent / "dg"), *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
 

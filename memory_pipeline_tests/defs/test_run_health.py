@@ -106,7 +106,7 @@ def test_the_pool_limit_record_exists_before_any_run(make_settings, tmp_path, mo
     from memory_pipeline.runner import REPO_ROOT
 
     settings = make_settings(dagster_schema="dg_init_only")  # make_settings applies the schema: creates it
-    shutil.copyfile(REPO_ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
+    shutil.copyfile(REPO_ROOT / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
     monkeypatch.setenv("MEMORY_PIPELINE_DAGSTER_STORAGE_URL", dagster_storage_url(settings.database_url, "dg_init_only"))
     with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
         assert instance.event_log_storage.get_pool_limits() == []
