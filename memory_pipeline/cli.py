@@ -23,6 +23,7 @@ from psycopg_pool import PoolTimeout
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
 from memory_pipeline.embeddings import EmbeddingDimensionMismatch
+from memory_pipeline.evaluation import command as eval_command
 from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError
 from memory_pipeline.store import SourceTableMissing, Store
 
@@ -244,21 +245,6 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
-    """Score the configured backend against the gold sets (see memory_pipeline/evaluation); prints tables."""
-    from memory_pipeline.evaluation import GoldSetError, evaluate
-    from memory_pipeline.extractors import make_extractor
-
-    extractor = make_extractor(args.settings)
-    try:
-        result = evaluate(extractor, args.gold_set or ("cases", "n8n", "memorybank"), args.locomo)
-    except GoldSetError as exc:
-        print(f"memory-pipeline: {exc}", file=sys.stderr)
-        return 2
-    print(result.render())
-    return 0
-
-
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print what the agent would receive: the prompt block, or with --query the search results."""
     from memory_pipeline.recall import prompt_block, search_memory
@@ -404,11 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(func=cmd_benchmark)
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
-    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],
-                    help="only this gold set (repeatable); default all three")
-    ev.add_argument("--locomo", type=Path, metavar="PATH",
-                    help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
-    ev.set_defaults(func=cmd_eval)
+    eval_command.add_arguments(ev)
+    ev.set_defaults(func=eval_command.run)
     recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
     who = recall.add_mutually_exclusive_group(required=True)
     who.add_argument("--user", help="user key")
