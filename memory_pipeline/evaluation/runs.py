@@ -133,13 +133,14 @@ def _results(extractor: Extractor, conversations: list[Conversation]) -> Iterato
         futures = [pool.submit(_timed, extractor, c) for c in conversations]
         for future in futures:
             yield future.result()
-    except BaseException:
+    except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)
         close = getattr(extractor, "close", None)
         if close is not None:
             close()
         raise
-    pool.shutdown()
+    finally:
+        pool.shutdown()
 
 
 def extract(extractor: Extractor, rows: Sequence[SourceRow],
@@ -152,8 +153,8 @@ def extract(extractor: Extractor, rows: Sequence[SourceRow],
     run = ExtractionRun(conversations=conversations_of(rows))
     backlog_start = partition_window(_DEFAULTS.effective_backlog_date, _DEFAULTS.timezone)[0]
     total = len(run.conversations)
-    for number, (conversation, (result, seconds)) in enumerate(
-            zip(run.conversations, _results(extractor, run.conversations)), 1):
+    for number, (result, seconds) in enumerate(_results(extractor, run.conversations), 1):
+        conversation = run.conversations[number - 1]
         run.seconds.append(seconds)
         if isinstance(result, ExtractorError):
             reason = getattr(result, "reason", None) or "backend_error"

@@ -40,10 +40,10 @@ RULES = {
     "fact": "fact: one short sentence about the user.",
     "language": "Write each fact in the language the user wrote it in.",
     "relative_dates": (
-        "Write dates as absolute: \"tomorrow at 7pm\" said on 2031-01-02 -> 2031-01-03 19:00."
+        "Write dates as absolute: \"the day after tomorrow at noon\" said on 2031-01-02 -> 2031-01-04 12:00."
     ),
     "accepted_offer": (
-        "A user accepting an assistant's offer (\"yes, do that\") is a decision: the fact names what was "
+        "A user accepting an assistant's offer (\"sure, go ahead\") is a decision: the fact names what was "
         "accepted, the quote is the user's reply."
     ),
     "same_attribute": "A changed decision or favourite uses the same attribute with the new value.",
@@ -55,18 +55,19 @@ RULES = {
 }
 
 # A worked example whose chat shares no value with any real chat (ids 901+, the year 2031, Quito, a +593
-# number): a small model that copies it cites words no user line holds, and the quote check rejects them.
+# number), nor do the rules' own examples: a small model that copies them cites words no user line holds, and
+# the quote check rejects them (issue 16: the 0.5B model quoted the old prompt's "I no longer like Vim").
 EXAMPLE = "\n".join([
     "Example chat:",
     "[901|2031-01-02 10:00 Thu|user] I moved to Quito last year. Text me at +593 555 0199.",
     "[902|2031-01-02 10:01 Thu|assistant] Shall I cancel the paper invoices?",
-    "[903|2031-01-02 10:02 Thu|user] yes, do that. My cousin hates tango.",
+    "[903|2031-01-02 10:02 Thu|user] sure, go ahead. My cousin hates tango.",
     "Example answer:",
     '{"facts": [{"message_id": 901, "quote": "I moved to Quito last year", "attribute": "home_location", '
     '"value": "Quito", "category": "client_info", "fact": "The user lives in Quito.", "retraction": false}, '
     '{"message_id": 901, "quote": "Text me at +593 555 0199", "attribute": "phone_number", '
     '"value": "+593 555 0199", "category": "client_info", "fact": "The user\'s phone is +593 555 0199.", '
-    '"retraction": false}, {"message_id": 903, "quote": "yes, do that", "attribute": "decision:paper_invoices", '
+    '"retraction": false}, {"message_id": 903, "quote": "sure, go ahead", "attribute": "decision:paper_invoices", '
     '"value": "cancel", "category": "decision", "fact": "The user cancels paper invoices.", '
     '"retraction": false}]}',
 ])
