@@ -54,7 +54,8 @@ def gold_echo(case):
                  for gold in case.expect.gold if gold.quote and any(gold.quote in text for text in said)]
         withdrawn = [text for text in said if re.search(r"\b(?:forget|no longer)\b", text)]
         facts += [ExtractedFact(category="preference", quote=withdrawn[0], retraction=True,
-                                fact=" ".join(r.keywords)) for r in case.expect.retractions if withdrawn]
+                                attribute="_".join(r.keywords).lower(), fact=" ".join(r.keywords))
+                  for r in case.expect.retractions if withdrawn]
         return facts
 
     return propose
@@ -120,9 +121,16 @@ def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
         score = score_case(case, run)
         user_text = [t for conv in run.conversations for t in conv.turns if t.role == "human"]
         # Machine-written text in a user's row is split off before any backend sees it: nothing left to quote.
-        assert (case.expect.trap in score.sprung) == bool(user_text), case.name
+        # An injection or another person's fact is quoted, but the gates between fact and quote reject it.
+        gated = GATED_TRAPS.get(case.expect.trap)
+        assert (case.expect.trap in score.sprung) == (bool(user_text) and not gated), case.name
+        if gated:
+            assert score.rejected[gated] > 0, case.name
         checked.add(case.expect.trap)
     assert len(checked) >= 8
+
+
+GATED_TRAPS = {"injection": "quote_is_instruction", "third_party": "quote_about_other_person"}
 
 
 def test_rejected_quotes_are_counted_by_reason():
