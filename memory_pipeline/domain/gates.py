@@ -58,7 +58,7 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
 _DATE_OR_TIME = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s*(?:am|pm|h)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b"
-    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{4}}\b", re.IGNORECASE)
+    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b(?:19|20)\d{{2}}\b", re.IGNORECASE)
 _STOPWORDS = frozenset("the a an of to in on at for and or by my me is are be with from as at it de la le les "
                        "du des et en un une au aux".split())
 _DATE_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "

@@ -27,7 +27,7 @@ TOOL_TEXT_CHARS = 400  # tool output is context for the assistant's turn, never 
 # Each rule is one short named sentence, so tests can check that the prompt sent states it. Short on purpose:
 # a 1.5B model follows a dozen plain lines and loses a page of them (issue 16).
 RULES = {
-    "self_only": "Take facts only from user lines, about the user themselves.",
+    "self_only": "Take facts only from user lines, about the user themselves; never quote an assistant line.",
     "exclusions": (
         "Nothing from questions, maybes, wishes, thanks, other people (friend, wife, colleague), assistant or tool "
         "lines, or {machine-written} text."
@@ -131,10 +131,15 @@ def format_line(turn: ParsedRow, timezone: str) -> str:
     return f"[{turn.message_id}|{when}|{speaker}] {text}"
 
 
+# Said again after the transcript: small models weigh the end of the prompt most, and quoted the assistant's
+# lines when the rule stood only in the system message (issue 16).
+REMINDER = "(Facts only from user lines; quotes copied from user lines, never from assistant lines.)"
+
+
 def transcript_message(lines: Iterable[str], part: int = 1, parts: int = 1) -> str:
-    """The user message: the transcript lines, headed by which part of a longer chat they are."""
+    """The user message: the transcript lines, headed by which part of a longer chat they are, then REMINDER."""
     head = "Chat:" if parts == 1 else f"Chat, part {part} of {parts} (parts overlap by a message):"
-    return "\n".join([head, *lines])
+    return "\n".join([head, *lines, REMINDER])
 
 
 def retry_message(error: str) -> str:
