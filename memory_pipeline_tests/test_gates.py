@@ -57,3 +57,12 @@ def test_gate_reasons():
     assert gate("yes, do that", "yes, do that", "decision:annual_plan", "annual plan", False,
                 answered=["Shall I switch you to the annual plan?"]) is None
     assert gate("yes, do that", "yes, do that", "decision:annual_plan", "annual plan", False) == "value_not_in_quote"
+
+
+def test_a_pleasantry_is_no_fact_however_the_model_labels_it():
+    # A 1.5B model returned "thanks!" as opinion:thanks = likes, which the value check alone lets through.
+    assert gate("thanks!", "thanks!", "opinion:thanks", "likes", False) == "quote_is_pleasantry"
+    assert gate("ok thanks", "ok thanks", None, None, False) == "quote_is_pleasantry"
+    assert gate("merci", "merci", None, None, False) == "quote_is_pleasantry"
+    assert gate("yes, do that", "yes, do that", "decision:annual_plan", "annual plan", False,
+                answered=["Shall I switch you to the annual plan?"]) is None

@@ -87,7 +87,7 @@ def test_strict_json_schema_request_and_answer_become_facts(server, make):
     # Static instructions first (provider prompt caching), then the transcript with ids, local time, speaker.
     assert body["messages"][0] == {"role": "system", "content": prompts.COMBINED_SYSTEM}
     assert "[1|2025-03-04 18:01 Tue|user] Hi! I live in Lyon and I prefer email." in body["messages"][1]["content"]
-    assert "[2|2025-03-04 18:02 Tue|assistant] Noted." in body["messages"][1]["content"]
+    assert "[-|2025-03-04 18:02 Tue|assistant] Noted." in body["messages"][1]["content"]  # never quoted: no id
 
 
 def test_transcript_times_are_in_the_partitions_timezone(server, make):

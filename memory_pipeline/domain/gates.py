@@ -8,6 +8,8 @@ said by the user; these check that the words back this fact about this user (iss
   injection, whatever part of it is quoted;
 - `quote_about_other_person`: the sentence holding the quote is about someone else ("My friend Xiao Wang doesn't
   like football") and says nothing of the user (no first-person subject);
+- `quote_is_pleasantry`: the quote is only thanks, greetings or an acknowledgement ("thanks!", "ok thanks",
+  "merci", "谢谢"): it says nothing durable (a 1.5B model made "thanks!" an opinion);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"); dates and times are exempt (the
@@ -24,7 +26,7 @@ import unicodedata
 from collections.abc import Sequence
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
-                "value_not_in_quote", "not_confirmed")
+                "quote_is_pleasantry", "value_not_in_quote", "not_confirmed")
 
 # Telling the assistant to drop its instructions or to write something into its memory: injection phrasing in
 # English, French and Chinese (the gold sets' languages). "forget my phone number" is a retraction, not this.
@@ -51,6 +53,11 @@ _OTHER_PERSON = re.compile(
 # The user as a subject: a first-person pronoun outside a possessive ("I", "I'm", "me", "we"; je, j', moi; 我
 # not followed by 的).
 _SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself|we|je|j'|moi|nous)\b|我(?!的)", re.IGNORECASE)
+_PLEASANTRY_WORDS = frozenset(
+    "thanks thank you so very much a lot ok okay great cool nice hi hello hey bye goodbye cheers perfect awesome "
+    "good morning evening night again have day wonderful appreciate it that s all merci beaucoup bonjour salut "
+    "bonsoir au revoir".split())
+_PLEASANTRY_CJK = re.compile(r"^(?:谢谢|多谢|你好|好的|再见|感谢)+(?:你|您)?$")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
@@ -129,6 +136,14 @@ def is_about_other_person(sentence: str) -> bool:
     return _OTHER_PERSON.search(sentence) is not None and _SELF.search(re.sub(_OTHER_PERSON, " ", sentence)) is None
 
 
+def is_pleasantry(quote: str) -> bool:
+    """True when `quote` is only thanks, greetings or acknowledgement words (`_PLEASANTRY_WORDS`)."""
+    words = _words(quote)
+    if len(words) == 1 and _PLEASANTRY_CJK.match(words[0]):
+        return True
+    return bool(words) and all(w in _PLEASANTRY_WORDS for w in words)
+
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = ()) -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
@@ -142,6 +157,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     sentence = sentence_around(message, start, start + len(quote)) if start >= 0 else quote
     if is_about_other_person(sentence):
         return "quote_about_other_person"
+    if is_pleasantry(quote):
+        return "quote_is_pleasantry"
     if value and value.strip() and not retraction:
         evidence = [quote]
         slot, colon, thing = (attribute or "").partition(":")

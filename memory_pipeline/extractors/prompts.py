@@ -4,7 +4,8 @@ with any change to the text below.
 Layout of every request: a system message with the static instructions (identical across conversations, so a
 provider's prompt caching applies to it), then one user message with the transcript. Transcript lines read
 `[message id|local date-time weekday|speaker] text`, the date-time in the partitions' timezone, so the model
-can cite the message it quotes and resolve relative dates against the day each message was said.
+can cite the message it quotes and resolve relative dates against the day each message was said; assistant and
+tool lines show `-` for the id (they are context, never quoted).
 
 Kept compact on purpose: the benchmark budget is 3,000 prompt tokens per MemoryBank conversation, summary
 included, the project's target for the LLM benchmark; and small local models follow short plain rules and one
@@ -60,7 +61,7 @@ RULES = {
 EXAMPLE = "\n".join([
     "Example chat:",
     "[901|2031-01-02 10:00 Thu|user] I moved to Quito last year. Text me at +593 555 0199.",
-    "[902|2031-01-02 10:01 Thu|assistant] Shall I cancel the paper invoices?",
+    "[-|2031-01-02 10:01 Thu|assistant] Shall I cancel the paper invoices?",
     "[903|2031-01-02 10:02 Thu|user] sure, go ahead. My cousin hates tango.",
     "Example answer:",
     '{"facts": [{"message_id": 901, "quote": "I moved to Quito last year", "attribute": "home_location", '
@@ -116,7 +117,8 @@ def format_line(turn: ParsedRow, timezone: str) -> str:
     ignores whitespace, so a quote copied from here still matches the stored message). The speaker is
     `user NAME` for a group chat's sender; a machine-written block of the row (image or voice analysis) follows
     in braces, marked as not the user's words. `undated` for a legacy
-    message without a timestamp; tool text cut to TOOL_TEXT_CHARS."""
+    message without a timestamp; tool text cut to TOOL_TEXT_CHARS; `-` for the id of an assistant or tool line
+    (never quotable)."""
     when = "undated"
     if turn.at is not None:
         when = turn.at.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M %a")
@@ -128,7 +130,10 @@ def format_line(turn: ParsedRow, timezone: str) -> str:
         speaker = f"{speaker} {' '.join(turn.sender.split())}"
     if turn.machine_text:  # an image/voice analysis the agent template wrote into the row: context, never a quote
         text += f" {{machine-written, not the user's words: {' '.join(turn.machine_text.split())[:TOOL_TEXT_CHARS]}}}"
-    return f"[{turn.message_id}|{when}|{speaker}] {text}"
+    # Only a user line can be quoted, so only a user line gets its id: given ids on every line, small models
+    # wrote one fact per line, the assistant's included (issue 16).
+    line_id = turn.message_id if speaker.startswith("user") else "-"
+    return f"[{line_id}|{when}|{speaker}] {text}"
 
 
 # Said again after the transcript: small models weigh the end of the prompt most, and quoted the assistant's

@@ -226,7 +226,7 @@ class ScriptedOpenAIServer:
 
 # -- a responder that reads the prompt back ---------------------------------------------------------------
 # `[id|when|speaker] text`; a group chat's speaker is `user NAME`; a machine-written block follows in braces.
-_LINE = re.compile(r"^\[(\d+)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
+_LINE = re.compile(r"^\[(\d+|-)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
 _ROLES = {"user": "human", "assistant": "ai", "tool": "tool"}
 
 
@@ -251,7 +251,7 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     for line in chat.splitlines():
         match = _LINE.match(line)
         if match:
-            rows.append(ParsedRow(int(match.group(1)), None, "turn", role=_ROLES[match.group(2)],
+            rows.append(ParsedRow(int(match.group(1).replace("-", "0")), None, "turn", role=_ROLES[match.group(2)],
                                   text=match.group(3)))
     conversation = Conversation("scripted", "scripted", "scripted", date(2000, 1, 1), None, None, tuple(rows), False)
     extractor = OfflineExtractor()
