@@ -66,3 +66,16 @@ def test_a_pleasantry_is_no_fact_however_the_model_labels_it():
     assert gate("merci", "merci", None, None, False) == "quote_is_pleasantry"
     assert gate("yes, do that", "yes, do that", "decision:annual_plan", "annual plan", False,
                 answered=["Shall I switch you to the annual plan?"]) is None
+
+
+def test_questions_and_hedges_state_nothing():
+    assert gate("Where is my order 48213?", "Where is my order 48213?", "order_id", "48213",
+                False) == "quote_is_question"
+    assert gate("Do you have the annual plan? How much is it?", "Do you have the annual plan? How much is it?",
+                None, None, False) == "quote_is_question"
+    message = "Hmm, maybe we'll take it next quarter, not sure yet."
+    assert gate("we'll take it next quarter", message, "decision:plan", "take", False) == "quote_is_hypothetical"
+    # A statement in a sentence that ends with a question is still a statement; a quote ends its sentence.
+    assert gate("Hi my name is Jeremy", "Hi my name is Jeremy, can you help me?", "name", "Jeremy", False) is None
+    assert gate("I also like sci-fi movies.", "I also like sci-fi movies. If you like, go see one.", "interest",
+                "sci-fi movies", False) is None

@@ -10,6 +10,11 @@ said by the user; these check that the words back this fact about this user (iss
   like football") and says nothing of the user (no first-person subject);
 - `quote_is_pleasantry`: the quote is only thanks, greetings or an acknowledgement ("thanks!", "ok thanks",
   "merci", "谢谢"): it says nothing durable (a 1.5B model made "thanks!" an opinion);
+- `quote_is_question`: every sentence of the quote asks ("Where is my order 48213?"): an open question states
+  nothing (DESIGN.md section 3); "Hi, my name is Jeremy, can you help me?" does not start as a question, so it
+  passes;
+- `quote_is_hypothetical`: the sentence holding the quote hedges ("maybe we'll take it next quarter, not sure
+  yet", "if", "I wish", "peut-être", "也许"): undecided is not a decision;
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"); dates and times are exempt (the
@@ -26,7 +31,8 @@ import unicodedata
 from collections.abc import Sequence
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
-                "quote_is_pleasantry", "value_not_in_quote", "not_confirmed")
+                "quote_is_pleasantry", "quote_is_question", "quote_is_hypothetical", "value_not_in_quote",
+                "not_confirmed")
 
 # Telling the assistant to drop its instructions or to write something into its memory: injection phrasing in
 # English, French and Chinese (the gold sets' languages). "forget my phone number" is a retraction, not this.
@@ -58,6 +64,17 @@ _PLEASANTRY_WORDS = frozenset(
     "good morning evening night again have day wonderful appreciate it that s all merci beaucoup bonjour salut "
     "bonsoir au revoir".split())
 _PLEASANTRY_CJK = re.compile(r"^(?:谢谢|多谢|你好|好的|再见|感谢)+(?:你|您)?$")
+_INTERROGATIVE = re.compile(
+    r"^\W*(?:what|what's|where|where's|when|why|who|whom|whose|which|how|do|does|did|can|could|would|will|is|are|"
+    r"was|were|should|shall|have|has|may|am|est-ce|où|quand|comment|pourquoi|quel|quelle|quels|quelles|combien)\b",
+    re.IGNORECASE)
+_CJK_QUESTION = re.compile(r"(?:吗|呢|什么|怎么|哪|多少|几)[^。！]*[?？]\s*$")
+# Hedges (as the offline extractor's own list): a sentence holding one states no durable fact.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|whether|"
+    r"someday|one day|if|hope|wish)\b|\b(?:peut-être|si)\b|也许|如果|可能",
+    re.IGNORECASE)
+_QUOTE_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
@@ -122,7 +139,7 @@ def supported(value: str, text: str) -> bool:
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence(s) of `text` that hold the span [start, end)."""
     before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
+    after = _SENTENCE_END.search(text, max(start, end - 1))  # a quote ending its sentence ends it here
     return text[(before[-1] if before else 0):(after.end() if after else len(text))]
 
 
@@ -144,6 +161,20 @@ def is_pleasantry(quote: str) -> bool:
     return bool(words) and all(w in _PLEASANTRY_WORDS for w in words)
 
 
+def is_question(quote: str) -> bool:
+    """True when every sentence of `quote` is a question: it ends with a question mark and opens with an
+    interrogative word (or, in Chinese, holds a question particle)."""
+    sentences = [m.group(0).strip() for m in _QUOTE_SENTENCE.finditer(quote) if m.group(0).strip(" .!?")]
+    return bool(sentences) and all(
+        s.endswith(("?", "？")) and (_INTERROGATIVE.match(s) is not None or _CJK_QUESTION.search(s) is not None)
+        for s in sentences)
+
+
+def is_hypothetical(sentence: str) -> bool:
+    """True when `sentence` holds a hedge word (`_HEDGE`): maybe, not sure, if, wish, peut-être, 也许 ..."""
+    return _HEDGE.search(sentence) is not None
+
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = ()) -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
@@ -159,6 +190,10 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_about_other_person"
     if is_pleasantry(quote):
         return "quote_is_pleasantry"
+    if is_question(quote):
+        return "quote_is_question"
+    if is_hypothetical(sentence):
+        return "quote_is_hypothetical"
     if value and value.strip() and not retraction:
         evidence = [quote]
         slot, colon, thing = (attribute or "").partition(":")
