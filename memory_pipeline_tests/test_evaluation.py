@@ -121,8 +121,8 @@ def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
         score = score_case(case, run)
         user_text = [t for conv in run.conversations for t in conv.turns if t.role == "human"]
         # Machine-written text in a user's row is split off before any backend sees it: nothing left to quote.
-        # An injection, another person's fact or a pleasantry is quoted, but the gates between fact and quote
-        # reject it.
+        # An injection, another person's fact, a pleasantry, a question or a hedge is quoted, but the gates
+        # between fact and quote reject it.
         gated = GATED_TRAPS.get(case.expect.trap)
         assert (case.expect.trap in score.sprung) == (bool(user_text) and not gated), case.name
         if gated:
@@ -132,7 +132,8 @@ def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
 
 
 GATED_TRAPS = {"injection": "quote_is_instruction", "third_party": "quote_about_other_person",
-               "pleasantry": "quote_is_pleasantry"}
+               "pleasantry": "quote_is_pleasantry", "question": "quote_is_question",
+               "hypothetical": "quote_is_hypothetical"}
 
 
 def test_rejected_quotes_are_counted_by_reason():
