@@ -9,6 +9,7 @@ import pytest
 
 from memory_pipeline.cli import main
 from memory_pipeline.domain.facts import ExtractedFact
+from memory_pipeline.domain.gates import GATE_REASONS
 from memory_pipeline.evaluation import GoldSetError, evaluate
 from memory_pipeline.evaluation.gold import (
     GoldFact, behaviour_cases, eval_data, keyword_found, message_shape_cases, parse_behaviour_cases)
@@ -122,11 +123,11 @@ def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
         user_text = [t for conv in run.conversations for t in conv.turns if t.role == "human"]
         # Machine-written text in a user's row is split off before any backend sees it: nothing left to quote.
         # An injection, another person's fact, a pleasantry, a question or a hedge is quoted, but the gates
-        # between fact and quote reject it.
-        gated = GATED_TRAPS.get(case.expect.trap)
-        assert (case.expect.trap in score.sprung) == (bool(user_text) and not gated), case.name
-        if gated:
-            assert score.rejected[gated] > 0, case.name
+        # between fact and quote reject it: the trap springs only if a quote passed them.
+        gated = sum(score.rejected[reason] for reason in GATE_REASONS)
+        assert (case.expect.trap in score.sprung) == (bool(user_text) and gated < len(run.candidates)), case.name
+        if case.expect.trap in GATED_TRAPS:
+            assert score.rejected[GATED_TRAPS[case.expect.trap]] > 0, case.name
         checked.add(case.expect.trap)
     assert len(checked) >= 8
 
