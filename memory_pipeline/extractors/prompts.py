@@ -52,7 +52,7 @@ RULES = {
         "When the user withdraws something (\"I stopped using X\", \"forget my email\") set retraction true "
         "with that attribute."
     ),
-    "once": "Give each fact once.",
+    "once": "Give each fact once; a line saying two things gives two facts.",
 }
 
 # A worked example whose chat shares no value with any real chat (ids 901+, the year 2031, Quito, a +593
@@ -73,8 +73,9 @@ EXAMPLE = "\n".join([
     '"retraction": false}]}',
 ])
 
-_CATEGORIES = ("category: preference (likes, habits, standing wishes, contact channel, diet) | decision (a choice "
-               "or a request done: order, booking, cancellation) | client_info (name, place, job, contact details).")
+_CATEGORIES = ("category: preference (likes, habits, standing instructions such as \"always ...\" or \"from now on "
+               "...\", contact channel, diet) | decision (a one-off choice or request: order, booking, cancellation) | "
+               "client_info (name, place, job, contact details).")
 
 _EXTRACTION = "\n".join([
     "You extract durable facts about the user from a chat, for an assistant's memory. "

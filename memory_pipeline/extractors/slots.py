@@ -39,4 +39,5 @@ def prompt_list() -> str:
     single = [s for s in FIXED if s not in MULTI_VALUED_ATTRIBUTES]
     multi = sorted(MULTI_VALUED_ATTRIBUTES)
     return (f"{', '.join(single)}, favourite:<thing>, opinion:<thing> (value: likes|loves|dislikes|hates), "
-            f"decision:<thing> (value: what was decided); several values allowed: {', '.join(multi)}")
+            f"decision:<thing> (a one-off choice; value: what was decided); several values allowed: "
+            f"{', '.join(multi)}")
