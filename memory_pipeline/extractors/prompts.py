@@ -55,22 +55,21 @@ RULES = {
     "once": "Give each fact once; a line saying two things gives two facts.",
 }
 
-# A worked example whose chat shares no value with any real chat (ids 901+, the year 2031, Quito, a +593
-# number), nor do the rules' own examples: a small model that copies them cites words no user line holds, and
+# A worked example whose chat shares no value with any real chat (ids 901+, the year 2031, Quito, tango), nor
+# do the rules' own examples: a small model that copies them cites words no user line holds, and
 # the quote check rejects them (issue 16: the 0.5B model quoted the old prompt's "I no longer like Vim").
 EXAMPLE = "\n".join([
     "Example chat:",
-    "[901|2031-01-02 10:00 Thu|user] I moved to Quito last year. Text me at +593 555 0199.",
+    "[901|2031-01-02 10:00 Thu|user] I moved to Quito last year.",
     "[-|2031-01-02 10:01 Thu|assistant] Shall I cancel the paper invoices?",
-    "[903|2031-01-02 10:02 Thu|user] sure, go ahead. My cousin hates tango.",
+    "[903|2031-01-02 10:02 Thu|user] sure, go ahead. I can't stand tango, my cousin loves it.",
     "Example answer:",
     '{"facts": [{"message_id": 901, "quote": "I moved to Quito last year", "attribute": "home_location", '
     '"value": "Quito", "category": "client_info", "fact": "The user lives in Quito.", "retraction": false}, '
-    '{"message_id": 901, "quote": "Text me at +593 555 0199", "attribute": "phone_number", '
-    '"value": "+593 555 0199", "category": "client_info", "fact": "The user\'s phone is +593 555 0199.", '
-    '"retraction": false}, {"message_id": 903, "quote": "sure, go ahead", "attribute": "decision:paper_invoices", '
-    '"value": "cancel", "category": "decision", "fact": "The user cancels paper invoices.", '
-    '"retraction": false}]}',
+    '{"message_id": 903, "quote": "sure, go ahead", "attribute": "decision:paper_invoices", "value": "cancel", '
+    '"category": "decision", "fact": "The user cancels paper invoices.", "retraction": false}, '
+    '{"message_id": 903, "quote": "I can\'t stand tango", "attribute": "opinion:tango", "value": "dislikes", '
+    '"category": "preference", "fact": "The user dislikes tango.", "retraction": false}]}',
 ])
 
 _CATEGORIES = ("category: preference (likes, habits, standing instructions such as \"always ...\" or \"from now on "
