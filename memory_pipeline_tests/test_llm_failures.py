@@ -170,3 +170,16 @@ def test_the_verification_pass_rejects_the_facts_it_denies(extractor_on):
         assert len(server.chat_requests()) == 2
     assert found == [("home_location", "accepted", None), ("contact_channel", "rejected", "not_confirmed")]
     assert extractor.prompt_version.endswith("+verify")  # its answers are cached apart from runs without it
+
+
+def test_a_retraction_with_a_made_up_value_still_ends_its_slot(extractor_on):
+    # The 1.5B model answered "Please forget my phone number." with value "removed": kept, it ended nothing.
+    said = conversation(("human", "My phone number is 555-0142."), ("human", "Please forget my phone number."))
+    number = fact("My phone number is 555-0142", 1, "phone_number", "555-0142", "client_info")
+    forget = fact("Please forget my phone number.", 2, "phone_number", "removed", "client_info", retraction=True)
+    with ScriptedOpenAIServer(fact_answer(number, forget)) as server:
+        found = candidates(extractor_on(server), said)
+    assert [(c.status, c.retraction, c.value) for c in found] == [("accepted", False, "555-0142"),
+                                                                 ("accepted", True, None)]
+    from memory_pipeline.evaluation.runs import reconcile
+    assert [v.is_active for v in reconcile(found)] == [False]

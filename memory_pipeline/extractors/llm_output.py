@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from memory_pipeline.domain.facts import CATEGORIES, ExtractedFact
+from memory_pipeline.domain.gates import supported
 from memory_pipeline.domain.messages import clean_text
 from memory_pipeline.extractors.slots import category_of
 
@@ -73,9 +74,15 @@ class LLMFact(BaseModel):
         return self
 
     def to_extracted(self) -> ExtractedFact:
-        """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text)."""
+        """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text). A
+        retraction keeps its value only when the quote names it ("I don't live in Paris anymore"): reconciliation
+        then ends the slot only while it holds that value, and a value the model made up ("removed",
+        "dislikes") would end nothing."""
+        value = self.value
+        if self.retraction and value and not supported(value, self.quote):
+            value = None
         return ExtractedFact(category=self.category, fact=self.fact, quote=self.quote,
-                             attribute=(self.attribute or "").strip() or None, value=self.value,
+                             attribute=(self.attribute or "").strip() or None, value=value,
                              quote_message_id=self.message_id, retraction=self.retraction)
 
 
