@@ -13,7 +13,6 @@ import sys
 import warnings
 from collections import defaultdict
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import openai
