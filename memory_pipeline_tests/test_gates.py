@@ -79,3 +79,11 @@ def test_questions_and_hedges_state_nothing():
     assert gate("Hi my name is Jeremy", "Hi my name is Jeremy, can you help me?", "name", "Jeremy", False) is None
     assert gate("I also like sci-fi movies.", "I also like sci-fi movies. If you like, go see one.", "interest",
                 "sci-fi movies", False) is None
+
+
+def test_a_stance_value_is_supported_by_the_slots_object():
+    quote = "I love Chinese food, it's my favourite"
+    assert gate(quote, quote, "favourite:chinese_food", "likes", False) is None
+    assert gate(quote, quote, "favourite:sushi", "likes", False) == "value_not_in_quote"
+    assert gate("My favourite colour is blue", "My favourite colour is blue", "favourite:colour", "red",
+                False) == "value_not_in_quote"

@@ -18,8 +18,9 @@ said by the user; these check that the words back this fact about this user (iss
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"); dates and times are exempt (the
-  prompt asks for relative dates resolved); an opinion or decision slot is also supported by its object
-  ("opinion:chinese_food" by "I don't like Chinese food"); a short assent ("yes, do that") by the assistant line
+  prompt asks for relative dates resolved); an opinion or decision slot, or any `<kind>:<object>` slot whose
+  value is a stance (likes, hates, ...), is also supported by its object ("opinion:chinese_food" by "I don't
+  like Chinese food"); a short assent ("yes, do that") by the assistant line
   it answers.
 - `not_confirmed`: the optional verification pass (MEMORY_PIPELINE_LLM_VERIFY) denied the fact.
 """
@@ -87,6 +88,8 @@ _STOPWORDS = frozenset("the a an of to in on at for and or by my me is are be wi
                        "du des et en un une au aux".split())
 _DATE_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
                         "june july august september october november december am pm".split())
+# A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
+_STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
 _ASSENT = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good|oui|d'accord|"
                      r"好|可以)\b", re.IGNORECASE)
 
@@ -197,7 +200,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if value and value.strip() and not retraction:
         evidence = [quote]
         slot, colon, thing = (attribute or "").partition(":")
-        if colon and slot in ("opinion", "decision"):
+        if colon and (slot in ("opinion", "decision") or _fold(value.strip()) in _STANCES):
             if supported(thing.replace("_", " "), quote):
                 evidence = []  # the slot's object is in the quote; its value is the stance or choice on it
         if evidence and _ASSENT.match(quote):
