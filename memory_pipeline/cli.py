@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only this gold set (repeatable); default all three")
     ev.add_argument("--locomo", type=Path, metavar="PATH",
                     help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
+    ev.add_argument("--limit", type=_positive_int, metavar="N",
+                    help="only the first N cases of each of the cases and n8n gold sets")
+    ev.add_argument("--case", action="append", default=[], metavar="NAME",
+                    help="only the case of this name (repeatable; a session key for the n8n set)")
+    ev.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    ev.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ev.set_defaults(command_body="eval:run")
     recall = sub.add_parser("recall", help="print what the agent would receive: the facts block, or a search")
     who = recall.add_mutually_exclusive_group(required=True)

@@ -141,6 +141,12 @@ class Settings(BaseModel):
                                        description="per-request timeout given to the openai SDK")
     llm_max_retries: int = Field(3, ge=0, le=MAX_LLM_RETRIES,
         description="openai SDK retries of 408/409/429/5xx (honouring Retry-After)")
+    # Small models loop (one sentence repeated inside a string) until the server's cap, which llama.cpp leaves
+    # unlimited: ~12 facts and a summary fit in 1024 tokens; a longer answer is cut and its complete facts kept.
+    llm_max_tokens: int = Field(1024, ge=64, le=65536, description="completion tokens asked per LLM request "
+                                "(max_tokens); an answer cut there keeps its complete facts")
+    llm_verify: bool = Field(False, description="one more short LLM request per conversation asks whether each "
+                             "fact's quote states it about the user; a fact it denies is rejected (not_confirmed)")
     structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
         "auto", description="how JSON is asked for; auto falls back json_schema -> json_object -> prompt"
     )

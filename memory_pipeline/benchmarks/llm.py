@@ -252,7 +252,8 @@ def measure_cost(base: Settings, server: ServerProcess, users: int | None = None
     unattributed = 0
     for body in bodies:
         contents = [str(m.get("content") or "") for m in body.get("messages", [])]
-        owners = {conversation_of.get(int(i)) for text in contents for i in _MESSAGE_ID.findall(text)}
+        said = [str(m.get("content") or "") for m in body.get("messages", []) if m.get("role") == "user"]
+        owners = {conversation_of.get(int(i)) for text in said for i in _MESSAGE_ID.findall(text)}  # not the example
         if len(owners) != 1 or None in owners:
             unattributed += 1
             continue

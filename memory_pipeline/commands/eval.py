@@ -1,21 +1,36 @@
-"""`memory-pipeline eval`: the configured backend scored against the gold sets."""
+"""`memory-pipeline eval`: the configured backend scored against the gold sets.
+
+Progress goes to stderr, one line per conversation (gold set, case, seconds, facts proposed and accepted, or the
+failure's reason: never chat text); the report to stdout, as tables or with `--json` as one JSON object. Ctrl-C
+stops the run and prints the report of the cases finished before it (exit status 130).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from memory_pipeline.evaluation import GOLD_SETS, GoldSetError, evaluate
+from memory_pipeline.evaluation.runs import Progress
+
+
+def _print_progress(gold_set: str, label: str, p: Progress) -> None:
+    outcome = f"failed: {p.failed}" if p.failed else f"{p.proposed} proposed, {p.accepted} accepted"
+    print(f"eval {label}: conversation {p.number}/{p.total} {p.seconds:.1f} s, {outcome}", file=sys.stderr,
+          flush=True)
+
 
 def run(args: argparse.Namespace) -> int:
-    """Score the configured backend against the gold sets (see memory_pipeline/evaluation); prints tables."""
-    from memory_pipeline.evaluation import GoldSetError, evaluate
+    """Score the configured backend (`args.settings`) against the chosen gold sets; print the report.
+    Returns 0, 2 on a malformed gold or LoCoMo file, 130 when interrupted (the partial report is printed)."""
     from memory_pipeline.extractors import make_extractor
 
     extractor = make_extractor(args.settings)
     try:
-        result = evaluate(extractor, args.gold_set or ("cases", "n8n", "memorybank"), args.locomo)
+        result = evaluate(extractor, args.gold_set or GOLD_SETS, args.locomo, limit=args.limit, cases=args.case,
+                          progress=None if args.quiet else _print_progress)
     except GoldSetError as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
         return 2
-    print(result.render())
-    return 0
+    print(result.to_json() if args.json else result.render(), flush=True)
+    return 130 if result.interrupted else 0

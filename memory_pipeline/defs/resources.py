@@ -69,6 +69,8 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     text_retention_days: int | None = None
     quote_grace_days: int = 30
     near_duplicate_threshold: float = 0.9
+    llm_max_tokens: int = 1024
+    llm_verify: bool = False
 
     model_config = {"extra": "forbid"}  # a Settings field missing here must fail loudly, not fall to its default
 

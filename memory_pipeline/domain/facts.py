@@ -16,6 +16,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.gates import GATE_REASONS, gate
 from memory_pipeline.domain.relative_time import resolve_fact
 
 CATEGORIES = ("preference", "decision", "client_info")
@@ -31,6 +32,7 @@ REJECTION_REASONS = (
     "quote_from_machine_text",
     "quote_cut_by_truncation",
     "quote_too_short",
+    *GATE_REASONS,
 )
 
 
@@ -44,6 +46,7 @@ class ExtractedFact(BaseModel):
     the quote must then be found in that very message. `retraction`: the user withdrew what the slot held
     ("I no longer like Vim.", "Forget my phone number."): `attribute` names the slot, `fact` says what was
     withdrawn, and reconciliation ends the slot's active fact without a successor (history kept).
+    `verified`: the optional LLM verification pass's verdict (None when it did not run); False rejects the fact.
     """
 
     category: str
@@ -53,6 +56,7 @@ class ExtractedFact(BaseModel):
     value: str | None = Field(None, description="the slot's value, e.g. 'email' for contact_channel")
     quote_message_id: int | None = None
     retraction: bool = False
+    verified: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -262,11 +266,26 @@ def locate_quote(
     return "quote_not_found", None
 
 
+def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | None:
+    """`gates.gate` for a fact whose quote was found in `turn`: the assistant lines right before it are what a
+    short assent ("yes, do that") answers."""
+    index = next(i for i, t in enumerate(conversation.turns) if t is turn)
+    answered = []
+    for earlier in reversed(conversation.turns[:index]):
+        if earlier.role == "human":
+            break
+        if earlier.role == "ai":
+            answered.append(earlier.text)
+    return gate(normalize_for_quote(extracted.quote), quotable_text(turn), extracted.attribute, extracted.value,
+                extracted.retraction, extracted.verified, answered)
+
+
 def validate_candidate(
     extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None,
     sources: QuoteSources | None = None, timezone: str = "UTC",
 ) -> Candidate:
-    """Accept or reject one extracted fact against its conversation (never raises).
+    """Accept or reject one extracted fact against its conversation (never raises): the quote check
+    (`locate_quote`), then the consistency gates between the fact and its quote (`gates.gate`).
 
     `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
     `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`).
@@ -282,8 +301,11 @@ def validate_candidate(
         reason = "unknown_category"
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources)
-        if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
-            fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
+    if turn is not None:
+        reason = _gate(extracted, conversation, turn)
+        turn = None if reason else turn
+    if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
+        fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
     return Candidate(
         conversation_id=conversation.conversation_id,
         # Facts belong to the speaker: a group chat's sender has a user key of their own.

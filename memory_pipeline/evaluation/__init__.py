@@ -10,14 +10,14 @@ Gold sets (memory_pipeline/eval_data/README.md documents their format and matchi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from memory_pipeline.evaluation import report
-from memory_pipeline.evaluation.gold import GoldSetError, behaviour_cases, message_shape_cases
+from memory_pipeline.evaluation.gold import GoldCase, GoldSetError, behaviour_cases, message_shape_cases
 from memory_pipeline.evaluation.locomo import evaluate_locomo
 from memory_pipeline.evaluation.memorybank import evaluate_memory_bank
-from memory_pipeline.evaluation.runs import ExtractionRun, extract
+from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
 from memory_pipeline.extractors.base import Extractor
 
@@ -25,36 +25,55 @@ GOLD_SETS = ("cases", "n8n", "memorybank")
 
 __all__ = ["GOLD_SETS", "GoldSetError", "evaluate"]
 
+# (gold set, case name, progress of one of its conversations) -> None
+OnProgress = Callable[[str, str, Progress], None]
 
-def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo: Path | None = None) -> report.EvalReport:
+
+def _selected(cases: list[GoldCase], names: Iterable[str], limit: int | None) -> list[GoldCase]:
+    wanted = set(names)
+    chosen = [c for c in cases if c.name in wanted] if wanted else cases
+    return chosen[:limit] if limit is not None else chosen
+
+
+def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo: Path | None = None, *,
+             limit: int | None = None, cases: Iterable[str] = (), progress: OnProgress | None = None
+             ) -> report.EvalReport:
     """Run `extractor` over the named gold sets (and a LoCoMo file) and build the report's tables.
+    `limit`: only the first N cases of each of `cases` and `n8n`; `cases`: only the cases of these names;
+    `progress`: called after each conversation of those two sets. Ctrl-C (KeyboardInterrupt) stops the run:
+    the report then holds the cases finished before it and says so in `interrupted`.
     Raises GoldSetError on a malformed gold or LoCoMo file, FileNotFoundError on a missing one."""
     wanted = list(dict.fromkeys(gold_sets))
     unknown = [name for name in wanted if name not in GOLD_SETS]
     if unknown:
         raise GoldSetError(f"unknown gold set {unknown[0]!r}: choose from {', '.join(GOLD_SETS)}")
+    names = list(cases)
     scores: list[CaseScore] = []
     runs: dict[str, ExtractionRun] = {}
-    for name, loader in (("cases", behaviour_cases), ("n8n", message_shape_cases)):
-        if name not in wanted:
-            continue
-        total = runs[name] = ExtractionRun()
-        for case in loader():
-            run = extract(extractor, case.rows)
-            scores.append(score_case(case, run))
-            total.conversations += run.conversations
-            total.candidates += run.candidates
-            total.failed_by_reason += run.failed_by_reason
-            total.input_tokens += run.input_tokens
-            total.output_tokens += run.output_tokens
-    memory_bank = evaluate_memory_bank(extractor) if "memorybank" in wanted else None
-    if memory_bank:
-        runs["memorybank"] = memory_bank.run
-    locomo_score = evaluate_locomo(extractor, locomo) if locomo else None
-    if locomo_score:
-        runs["locomo"] = locomo_score.run
     out = report.EvalReport(backend=f"{extractor.name} (model {extractor.model}, prompt {extractor.prompt_version})")
+    memory_bank = locomo_score = None
+    try:
+        for name, loader in (("cases", behaviour_cases), ("n8n", message_shape_cases)):
+            if name not in wanted:
+                continue
+            total = runs[name] = ExtractionRun()
+            chosen = _selected(loader(), names, limit)
+            for number, case in enumerate(chosen, 1):
+                label = f"{name} {number}/{len(chosen)} {case.name}"
+                run = extract(extractor, case.rows, progress and (lambda p, label=label: progress(name, label, p)))
+                scores.append(score_case(case, run))
+                total.add(run)
+        if "memorybank" in wanted:
+            memory_bank = evaluate_memory_bank(extractor)
+            runs["memorybank"] = memory_bank.run
+        if locomo:
+            locomo_score = evaluate_locomo(extractor, locomo)
+            runs["locomo"] = locomo_score.run
+    except KeyboardInterrupt:
+        out.interrupted = f"Ctrl-C: figures of the {len(scores)} cases finished before it"
     if scores:
+        out.tables["Summary: extraction (recall, precision, traps) apart from updating, per gold set"] = (
+            report.summary_table(scores, runs))
         out.tables["Facts per category: precision and recall against gold facts"] = report.facts_table(scores)
         out.tables["Trap cases that wrongly produced a fact"] = report.traps_table(scores)
         out.tables["Contradiction cases resolved right (active/superseded after reconciliation)"] = (
@@ -68,5 +87,6 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
             report.locomo_table(locomo_score))
     out.tables["Runs: conversations, failures and tokens per gold set"] = report.runs_table(runs)
     if scores:
+        out.tables["Per case"] = report.cases_table(scores)
         out.tables["Cases not passed"] = report.cases_not_passed_table(scores)
     return out

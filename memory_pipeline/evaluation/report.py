@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -10,7 +12,7 @@ import pandas as pd
 from memory_pipeline.evaluation.locomo import LocomoScore
 from memory_pipeline.evaluation.memorybank import MemoryBankScore
 from memory_pipeline.evaluation.runs import ExtractionRun
-from memory_pipeline.evaluation.scoring import ROWS, CaseScore
+from memory_pipeline.evaluation.scoring import ROWS, UPDATE_OUTCOMES, CaseScore
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -33,6 +35,47 @@ def facts_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
                             "recall": _share(recalled, gold), "accepted": accepted, "correct": correct,
                             "precision": _share(correct, accepted)})
     return pd.DataFrame.from_records(records)
+
+
+def summary_table(scores: Sequence[CaseScore], runs: dict[str, ExtractionRun]) -> pd.DataFrame:
+    """Per gold set, extraction apart from updating: cases, conversations and failed ones; extraction recall and
+    precision against the gold facts (all categories and retractions); traps sprung of traps; update checks
+    right of all, and wrong / missed (`scoring.UPDATE_OUTCOMES`); seconds per conversation (mean, max); the
+    largest request prompt over its conversation's first (`prompt_growth`, 1.0 when nothing was asked again)."""
+    records = []
+    for gold_set in dict.fromkeys(s.gold_set for s in scores):
+        mine = [s for s in scores if s.gold_set == gold_set]
+        run = runs.get(gold_set, ExtractionRun())
+        gold = sum(sum(s.gold.values()) for s in mine)
+        accepted = sum(sum(s.accepted.values()) for s in mine)
+        updates = sum((s.updates for s in mine), start=Counter())
+        records.append({
+            "gold_set": gold_set, "cases": len(mine), "conversations": len(run.conversations),
+            "failed": run.conversations_failed,
+            "recall": _share(sum(sum(s.recalled.values()) for s in mine), gold),
+            "precision": _share(sum(sum(s.correct.values()) for s in mine), accepted),
+            "traps_sprung": f"{sum(len(s.sprung) for s in mine)}/{sum(len(s.traps) for s in mine)}",
+            "updates_right": f"{updates['right']}/{sum(updates.values())}",
+            **{f"updates_{o}": updates[o] for o in UPDATE_OUTCOMES[1:]},
+            "s_per_conversation": round(sum(run.seconds) / len(run.seconds), 1) if run.seconds else None,
+            "max_s": round(max(run.seconds), 1) if run.seconds else None,
+            "prompt_growth": round(run.prompt_growth, 2) if run.prompt_growth is not None else None,
+        })
+    return pd.DataFrame.from_records(records)
+
+
+def cases_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
+    """One line per case: gold facts recalled, accepted candidates correct, traps sprung, update checks right,
+    failed conversations, seconds, prompt growth and whether it passed (gold terms and counts only)."""
+    return pd.DataFrame.from_records([{
+        "gold_set": s.gold_set, "case": s.case, "conversations": s.conversations, "failed": s.conversations_failed,
+        "recalled": f"{sum(s.recalled.values())}/{sum(s.gold.values())}",
+        "correct": f"{sum(s.correct.values())}/{sum(s.accepted.values())}",
+        "traps_sprung": f"{len(s.sprung)}/{len(s.traps)}",
+        "updates_right": f"{s.updates['right']}/{sum(s.updates.values())}" if s.updates else "",
+        "seconds": round(s.seconds, 1),
+        "prompt_growth": round(s.prompt_growth, 2) if s.prompt_growth is not None else None,
+        "passed": s.passed} for s in scores])
 
 
 def traps_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
@@ -118,13 +161,23 @@ class EvalReport:
 
     backend: str
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    interrupted: str | None = None
 
     def render(self) -> str:
         """The tables as text, each under its title (every column and row shown)."""
         parts = [f"memory-pipeline eval: backend {self.backend}"]
+        if self.interrupted:
+            parts.append(f"INTERRUPTED: {self.interrupted}")
         with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
                                "display.max_colwidth", 80):
             for title, table in self.tables.items():
                 body = "(none)" if table.empty else table.to_string(index=False, na_rep="-")
                 parts.append(f"\n== {title}\n{body}")
         return "\n".join(parts)
+
+    def to_json(self) -> str:
+        """The report as one JSON object: backend, interrupted (null or what was left out), and every table as
+        a list of records under its title."""
+        tables = {title: json.loads(table.to_json(orient="records")) for title, table in self.tables.items()}
+        return json.dumps({"backend": self.backend, "interrupted": self.interrupted, "tables": tables},
+                          ensure_ascii=False, indent=1)

@@ -3,8 +3,9 @@ summarise, extract, validate each candidate, and reconcile a user's accepted fac
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -39,11 +40,31 @@ class ExtractionRun:
     failed_by_reason: Counter[str] = field(default_factory=Counter)
     input_tokens: int = 0
     output_tokens: int = 0
+    seconds: list[float] = field(default_factory=list)
+    prompt_growth: float | None = None
+
+    def add(self, other: "ExtractionRun") -> None:
+        """Count `other`'s conversations, candidates, failures, tokens and times in this run too."""
+        self.conversations += other.conversations
+        self.candidates += other.candidates
+        self.failed_by_reason += other.failed_by_reason
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.seconds += other.seconds
+        if other.prompt_growth is not None:
+            self.prompt_growth = max(self.prompt_growth or 0.0, other.prompt_growth)
 
     @property
     def conversations_failed(self) -> int:
         """Conversations the backend failed on (any reason)."""
         return sum(self.failed_by_reason.values())
+
+    def note_requests(self, prompt_tokens: Sequence[int]) -> None:
+        """Record one conversation's request prompt sizes: `prompt_growth` is the largest ratio of a request's
+        prompt to the conversation's first prompt (1.0 without a retry; the issue's bound is 1.5)."""
+        if prompt_tokens and prompt_tokens[0] > 0:
+            growth = max(prompt_tokens) / prompt_tokens[0]
+            self.prompt_growth = max(self.prompt_growth or 0.0, growth)
 
     @property
     def accepted(self) -> list[Candidate]:
@@ -81,28 +102,83 @@ def _propose(extractor: Extractor, conversation: Conversation) -> ExtractionResu
         return exc
     except Exception as exc:  # noqa: BLE001 - a backend bug or odd answer fails this conversation only
         return ExtractorError(type(exc).__name__)  # the exception's name only: its text may quote the transcript
-    return result.model_copy(update={"input_tokens": result.input_tokens + summary.input_tokens,
-                                     "output_tokens": result.output_tokens + summary.output_tokens})
+    return result.model_copy(update={
+        "input_tokens": result.input_tokens + summary.input_tokens,
+        "output_tokens": result.output_tokens + summary.output_tokens,
+        "request_prompt_tokens": summary.request_prompt_tokens + result.request_prompt_tokens})
 
 
-def extract(extractor: Extractor, rows: Sequence[SourceRow]) -> ExtractionRun:
+@dataclass(frozen=True)
+class Progress:
+    """One conversation done: its place (`number` of `total` in the rows given), what came of it, how long it
+    took. Counts only: no conversation text."""
+
+    number: int
+    total: int
+    seconds: float
+    proposed: int
+    accepted: int
+    failed: str | None
+
+
+def _timed(extractor: Extractor, conversation: Conversation) -> tuple[ExtractionResult | ExtractorError, float]:
+    start = time.monotonic()
+    result = _propose(extractor, conversation)
+    return result, time.monotonic() - start
+
+
+def _results(extractor: Extractor, conversations: list[Conversation]) -> Iterator[tuple]:
+    """(result, seconds) per conversation, in order. One in flight: in this thread, so Ctrl-C interrupts the
+    request at once. More: a thread pool; on Ctrl-C the queued conversations are dropped and the backend's
+    client closed (`close()`, when it has one), so the requests in flight end too."""
+    in_flight = max(1, int(getattr(extractor, "max_in_flight", 1) or 1))
+    if in_flight == 1:
+        for conversation in conversations:
+            yield _timed(extractor, conversation)
+        return
+    pool = ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="eval")
+    try:
+        futures = [pool.submit(_timed, extractor, c) for c in conversations]
+        for future in futures:
+            yield future.result()
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        close = getattr(extractor, "close", None)
+        if close is not None:
+            close()
+        raise
+    finally:
+        pool.shutdown()
+
+
+def extract(extractor: Extractor, rows: Sequence[SourceRow],
+            progress: Callable[[Progress], None] | None = None) -> ExtractionRun:
     """Summarise and extract every conversation of `rows` with `extractor`, validating each proposed fact as
     the `extracted_facts` stage does. Requests run `extractor.max_in_flight` at a time when the backend sets
     it (1 otherwise). A conversation that fails is counted in `failed_by_reason` and skipped (its facts are
-    then missing from the scores)."""
+    then missing from the scores). `progress` is called after each conversation. KeyboardInterrupt is not
+    caught (the caller reports what it has)."""
     run = ExtractionRun(conversations=conversations_of(rows))
     backlog_start = partition_window(_DEFAULTS.effective_backlog_date, _DEFAULTS.timezone)[0]
-    in_flight = max(1, int(getattr(extractor, "max_in_flight", 1) or 1))
-    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="eval") as pool:
-        results = list(pool.map(lambda c: _propose(extractor, c), run.conversations))
-    for conversation, result in zip(run.conversations, results):
+    total = len(run.conversations)
+    for number, (result, seconds) in enumerate(_results(extractor, run.conversations), 1):
+        conversation = run.conversations[number - 1]
+        run.seconds.append(seconds)
         if isinstance(result, ExtractorError):
-            run.failed_by_reason[getattr(result, "reason", None) or "backend_error"] += 1
+            reason = getattr(result, "reason", None) or "backend_error"
+            run.failed_by_reason[reason] += 1
+            if progress:
+                progress(Progress(number, total, seconds, 0, 0, reason))
             continue
         run.input_tokens += result.input_tokens
         run.output_tokens += result.output_tokens
+        run.note_requests(result.request_prompt_tokens)
         fallback = backlog_start if conversation.is_legacy else None
-        run.candidates.extend(validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts))
+        candidates = [validate_candidate(f, conversation, i, fallback) for i, f in enumerate(result.facts)]
+        run.candidates.extend(candidates)
+        if progress:
+            progress(Progress(number, total, seconds, len(candidates),
+                              sum(1 for c in candidates if c.status == "accepted"), None))
     return run
 
 

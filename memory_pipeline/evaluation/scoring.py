@@ -1,5 +1,12 @@
 """Score one case's extraction against its gold: facts recalled and wrong per category, traps sprung,
-reconciliation outcome, candidates rejected by reason."""
+reconciliation outcome, candidates rejected by reason.
+
+Extraction and updating are scored apart, as HaluMem (Chen et al. 2025, "HaluMem: Evaluating Hallucinations in
+Memory Systems of Agents") does: extraction by recall and precision against the gold memory points; updating by
+each expected state after reconciliation (`UPDATE_OUTCOMES`): `right`; `wrong` (a fact that should be active
+was superseded or ended, or fewer facts are active than expected); `missed_update` (the facts were extracted but
+the old one is still active, or more are active than expected); `missed_extraction` (no fact holds the
+keywords at all: an extraction miss, not an update one)."""
 
 from __future__ import annotations
 
@@ -33,6 +40,10 @@ class CaseScore:
     missed: list[str] = field(default_factory=list)
     rejected: Counter[str] = field(default_factory=Counter)
     conversations_failed: int = 0
+    conversations: int = 0
+    updates: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    prompt_growth: float | None = None
 
     @property
     def wrong(self) -> int:
@@ -46,6 +57,7 @@ class CaseScore:
 
 
 ROWS = (*CATEGORIES, RETRACTION)
+UPDATE_OUTCOMES = ("right", "wrong", "missed_update", "missed_extraction")
 
 
 def _max_matching(gold_count: int, edges: dict[int, list[int]], preferred: dict[int, list[int]]) -> set[int]:
@@ -75,7 +87,9 @@ def _max_matching(gold_count: int, edges: dict[int, list[int]], preferred: dict[
 def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
     """Score `run` (the backend's extraction of `case.rows`) against `case.expect`."""
     expect = case.expect
-    score = CaseScore(case.gold_set, case.name, conversations_failed=run.conversations_failed)
+    score = CaseScore(case.gold_set, case.name, conversations_failed=run.conversations_failed,
+                      conversations=len(run.conversations), seconds=sum(run.seconds),
+                      prompt_growth=run.prompt_growth)
     score.rejected.update(c.reason for c in run.candidates if c.reason)
     accepted = run.accepted
     facts = [c for c in accepted if not c.retraction]
@@ -110,25 +124,42 @@ def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
             score.sprung.append(trap.kind)
 
     if expect.checks_reconciliation:
-        score.resolved, score.unresolved_because = _reconciliation_outcome(case, accepted)
+        checks = _reconciliation_checks(case, accepted)
+        score.updates.update(outcome for outcome, _ in checks)
+        failures = [why for outcome, why in checks if outcome != "right"]
+        score.resolved, score.unresolved_because = not failures, (failures[0] if failures else "")
     return score
 
 
-def _reconciliation_outcome(case: GoldCase, accepted: list[Candidate]) -> tuple[bool, str]:
+def _reconciliation_checks(case: GoldCase, accepted: list[Candidate]) -> list[tuple[str, str]]:
+    """(outcome in UPDATE_OUTCOMES, why when not right) per expected state of the case after reconciliation."""
     expect = case.expect
     versions = reconcile(accepted)
     active = [v.fact for v in versions if v.is_active]
     superseded = [v.fact for v in versions if not v.is_active]
-    if expect.active_count is not None and len(active) != expect.active_count:
-        return False, f"{len(active)} active facts, expected {expect.active_count}"
-    if expect.active_min is not None and len(active) < expect.active_min:
-        return False, f"{len(active)} active facts, expected at least {expect.active_min}"
+    checks: list[tuple[str, str]] = []
+    if expect.active_count is not None:
+        n = len(active)
+        outcome = "right" if n == expect.active_count else ("missed_update" if n > expect.active_count else "wrong")
+        checks.append((outcome, f"{n} active facts, expected {expect.active_count}"))
+    if expect.active_min is not None:
+        n = len(active)
+        checks.append(("right" if n >= expect.active_min else "missed_extraction",
+                       f"{n} active facts, expected at least {expect.active_min}"))
     for keywords in expect.active_facts:
-        if not any(keywords_found(keywords, f) for f in active):
-            return False, f"no active fact with {'+'.join(keywords)}"
-    for keywords in expect.superseded_facts:
+        name = "+".join(keywords)
         if any(keywords_found(keywords, f) for f in active):
-            return False, f"{'+'.join(keywords)} still active"
-        if not any(keywords_found(keywords, f) for f in superseded):
-            return False, f"no superseded fact with {'+'.join(keywords)}"
-    return True, ""
+            checks.append(("right", ""))
+        elif any(keywords_found(keywords, f) for f in superseded):
+            checks.append(("wrong", f"{name} superseded, expected active"))
+        else:
+            checks.append(("missed_extraction", f"no active fact with {name}"))
+    for keywords in expect.superseded_facts:
+        name = "+".join(keywords)
+        if any(keywords_found(keywords, f) for f in active):
+            checks.append(("missed_update", f"{name} still active"))
+        elif any(keywords_found(keywords, f) for f in superseded):
+            checks.append(("right", ""))
+        else:
+            checks.append(("missed_extraction", f"no superseded fact with {name}"))
+    return checks

@@ -11,7 +11,8 @@ from memory_pipeline.domain.facts import ExtractedFact
 
 
 class SummaryResult(BaseModel):
-    """A conversation summary with the tokens it cost (0 for the offline backend).
+    """A conversation summary with the tokens it cost (0 for the offline backend). `request_prompt_tokens`: the
+    prompt tokens of each request sent for it, in order (empty for the offline backend), as in ExtractionResult.
 
     `facts`: set by a backend whose summary request also extracted the conversation's facts (the LLM backend
     when both stages use one model); the summary stage caches them so the extraction stage sends no request.
@@ -21,6 +22,7 @@ class SummaryResult(BaseModel):
     input_tokens: int = Field(0, ge=0)
     output_tokens: int = Field(0, ge=0)
     facts: list[ExtractedFact] | None = None
+    request_prompt_tokens: list[int] = Field(default_factory=list)
 
 
 class ExtractionResult(BaseModel):
@@ -29,6 +31,7 @@ class ExtractionResult(BaseModel):
     facts: list[ExtractedFact] = Field(default_factory=list)
     input_tokens: int = Field(0, ge=0)
     output_tokens: int = Field(0, ge=0)
+    request_prompt_tokens: list[int] = Field(default_factory=list)
 
 
 class Extractor(Protocol):

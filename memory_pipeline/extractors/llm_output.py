@@ -1,18 +1,25 @@
 """Pydantic shapes of what the LLM answers, and the strict JSON schema sent as `response_format`.
 
 Every answer, whatever the structured-output mode that produced it, is validated against these models; an
-answer that does not validate is asked again once, then recorded as failed (`invalid_output`).
+answer cut at max_tokens or partly malformed keeps its complete facts (`complete_parts`); one with none is asked
+again once, then recorded as failed (`invalid_output`).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal
+import json
+import re
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from memory_pipeline.domain.facts import ExtractedFact
+from memory_pipeline.domain.facts import CATEGORIES, ExtractedFact
+from memory_pipeline.domain.gates import supported
 from memory_pipeline.domain.messages import clean_text
+from memory_pipeline.extractors.slots import category_of
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def _storable(value: object) -> object:
@@ -35,18 +42,20 @@ class LLMFact(BaseModel):
     """One fact as the model returns it. `message_id` is the id of the user line the quote is copied from;
     `attribute` is the reconciliation slot (None for a fact that fills no slot)."""
 
-    # (Not in the docstring: it is sent as the schema's description.) Lenient where a model's harmless variation
-    # would otherwise fail the whole conversation's answer: keys outside the schema ("confidence") are ignored,
-    # category and attribute are read regardless of case and surrounding whitespace (" Preference",
-    # "Home_Location"): the reconciler's slots are lower case, and "Home_Location" must not be a second slot.
+    # (Not in the docstring: it is sent as the schema's description.) Fields in the order a model writes them:
+    # the line and the words first, then what they say (evidence before the claim). Lenient where a model's
+    # variation should become a recorded rejection of one fact (`domain.facts.validate_candidate`: empty_fact,
+    # no_quote, unknown_category) rather than fail the whole conversation's answer: keys outside the schema
+    # ("confidence") are ignored, category and attribute are read regardless of case and surrounding whitespace
+    # (the reconciler's slots are lower case), and a slot that fixes the category overrides the model's one.
     model_config = ConfigDict(extra="ignore")
 
-    category: Literal["preference", "decision", "client_info"]
+    message_id: int | None = None
+    quote: str = ""
     attribute: str | None = None
     value: str | None = None
-    fact: str
-    quote: str
-    message_id: int | None = None
+    category: str = Field("", json_schema_extra={"enum": list(CATEGORIES)})
+    fact: str = ""
     retraction: bool = False
 
     @field_validator("category", "attribute", mode="before")
@@ -60,16 +69,20 @@ class LLMFact(BaseModel):
         return _storable(value)
 
     @model_validator(mode="after")
-    def _retraction_names_its_slot(self) -> "LLMFact":
-        # Reconciliation ends the active fact of the retracted slot: without the slot there is nothing to end.
-        if self.retraction and not (self.attribute or "").strip():
-            raise ValueError("a retraction needs the attribute it withdraws")
+    def _category_from_slot(self) -> "LLMFact":
+        self.category = category_of(self.attribute) or self.category
         return self
 
     def to_extracted(self) -> ExtractedFact:
-        """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text)."""
+        """The backend-neutral `ExtractedFact` (the quote is verified later, against `message_id`'s text). A
+        retraction keeps its value only when the quote names it ("I don't live in Paris anymore"): reconciliation
+        then ends the slot only while it holds that value, and a value the model made up ("removed",
+        "dislikes") would end nothing."""
+        value = self.value
+        if self.retraction and value and not supported(value, self.quote):
+            value = None
         return ExtractedFact(category=self.category, fact=self.fact, quote=self.quote,
-                             attribute=(self.attribute or "").strip() or None, value=self.value,
+                             attribute=(self.attribute or "").strip() or None, value=value,
                              quote_message_id=self.message_id, retraction=self.retraction)
 
 
@@ -87,10 +100,56 @@ class FactsAnswer(_Strict):
 
 
 class SummaryAndFactsAnswer(_Strict):
-    """Answer of the combined prompt (one request serves both LLM stages when they use the same model)."""
+    """Answer of the combined prompt (one request serves both LLM stages when they use the same model). Facts
+    come first: an answer cut at max_tokens (a summary that loops) then still holds them."""
 
-    summary: str
     facts: list[LLMFact]
+    summary: str
+
+
+class VerifyAnswer(_Strict):
+    """Answer of the verification prompt: one verdict per numbered fact, in order (True: the quote states it)."""
+
+    verdicts: list[bool]
+
+
+_FACTS_KEY = re.compile(r'"facts"\s*:\s*\[')
+_SUMMARY_KEY = re.compile(r'"summary"\s*:\s*(?=")')
+
+
+def complete_parts(text: str, output: type[M]) -> M | None:
+    """What a cut or partly malformed answer still holds, as `output`: each fact object that is complete JSON
+    and validates (in order, up to the first one that is not), and the summary if its string is complete (else
+    empty). None when no fact survives (nothing worth keeping: ask again). Read with the stdlib's raw decoder,
+    object by object, so a fact is kept only if its closing brace was written."""
+    if "facts" not in output.model_fields:
+        return None
+    key = _FACTS_KEY.search(text)
+    if key is None:
+        return None
+    decoder = json.JSONDecoder()
+    facts: list[LLMFact] = []
+    position = key.end()
+    while True:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        if position >= len(text) or text[position] == "]":
+            break
+        try:
+            raw, position = decoder.raw_decode(text, position)
+            facts.append(LLMFact.model_validate(raw))
+        except (ValueError, ValidationError):  # cut inside this object, or not a fact: stop here
+            break
+    if not facts:
+        return None
+    values: dict[str, Any] = {"facts": facts}
+    if "summary" in output.model_fields:
+        summary = _SUMMARY_KEY.search(text)
+        try:
+            values["summary"] = decoder.raw_decode(text, summary.end())[0] if summary else ""
+        except ValueError:
+            values["summary"] = ""
+    return output.model_validate(values)
 
 
 def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:

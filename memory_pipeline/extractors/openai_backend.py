@@ -5,8 +5,12 @@ llama.cpp's server); the key never passes through this project's settings. Reque
 both stages use the same model (the summary request asks for the facts too, and the summary stage caches them
 for the extraction stage), else one per stage. A conversation longer than MEMORY_PIPELINE_LLM_CHUNK_TOKENS is
 sent in chunks on message boundaries (`domain.chunking`), then merged: chunk summaries joined in order, facts
-concatenated with repeats dropped. Every answer is validated (`structured.StructuredChat`); the quotes are
-verified later, against the cited message, by `domain.facts.validate_candidate`.
+concatenated with repeats dropped. Every answer is validated (`structured.StructuredChat`); a quote the
+user said in another line than the one cited is re-attributed to the first user line that holds it (small
+models cite a neighbouring id); the quotes are verified later, against the cited message, by
+`domain.facts.validate_candidate`. With MEMORY_PIPELINE_LLM_VERIFY one more short request per conversation
+asks whether each fact's quote states it about the user (`verify`); its verdicts travel with the facts, so the
+cache keeps them too (the prompt version says the pass was on).
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ import openai
 
 from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import ExtractedFact, fact_key, normalize_for_quote
+from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.circuit import CircuitBreaker
-from memory_pipeline.extractors.llm_output import FactsAnswer, LLMFact, SummaryAndFactsAnswer, SummaryAnswer
+from memory_pipeline.extractors.llm_output import (
+    FactsAnswer, LLMFact, SummaryAndFactsAnswer, SummaryAnswer, VerifyAnswer)
 from memory_pipeline.extractors.structured import StructuredChat
 from memory_pipeline.extractors.tokens import token_counter
 from memory_pipeline.settings import Settings
@@ -55,6 +60,21 @@ def merge_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return merged
 
 
+def reattribute(facts: list[ExtractedFact], conversation: Conversation) -> list[ExtractedFact]:
+    """`facts` with each quote that is not in its cited user line (or cites none) pointed at the first user line
+    that holds it; a quote no user line holds keeps its id (the quote check then says why it fails)."""
+    sources = QuoteSources(conversation)
+    out = []
+    for fact in facts:
+        needle = normalize_for_quote(fact.quote)
+        if needle and not (fact.quote_message_id is not None and sources.holding(needle, fact.quote_message_id)):
+            holding = sources.holding(needle)
+            if holding:
+                fact = fact.model_copy(update={"quote_message_id": holding[0][0].message_id})
+        out.append(fact)
+    return out
+
+
 class OpenAIExtractor:
     """`Extractor` over an OpenAI-compatible server. `model` is the extraction model, `summary_model` the
     summary one; `prompt_version` keys both caches. Raises ExtractorError (with a reason code) per conversation."""
@@ -67,10 +87,18 @@ class OpenAIExtractor:
         self.model = settings.extraction_model
         self.summary_model = settings.summary_model
         self.max_in_flight = settings.llm_max_in_flight
-        self.chat = StructuredChat(client or make_client(settings), settings.structured_output)
+        self.client = client or make_client(settings)
+        self.chat = StructuredChat(self.client, settings.structured_output, max_tokens=settings.llm_max_tokens)
         self.breaker = CircuitBreaker(settings.llm_breaker_failures)  # a server that is down ends the step's calls
+        self.verify_facts = settings.llm_verify
+        if self.verify_facts:  # verdicts are part of the cached answer: a run with the pass is a prompt of its own
+            self.prompt_version = f"{prompts.PROMPT_VERSION}+verify"
         self._timezone = settings.timezone
         self._budget = settings.llm_chunk_tokens
+
+    def close(self) -> None:
+        """Close the HTTP client: requests in flight on other threads end with a connection error."""
+        self.client.close()
 
     @property
     def structured_output(self) -> str:
@@ -97,6 +125,7 @@ class OpenAIExtractor:
         summaries: list[str] = []
         facts: list[ExtractedFact] = []
         tokens_in = tokens_out = 0
+        requests: list[int] = []
         chunks = self._chunks(conversation, self.summary_model)
         for index, lines in enumerate(chunks, 1):
             message = prompts.transcript_message(lines, index, len(chunks))
@@ -106,8 +135,14 @@ class OpenAIExtractor:
                 facts += [f.to_extracted() for f in answer.value.facts]
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens
-        return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in, output_tokens=tokens_out,
-                             facts=merge_facts(facts) if self.combined else None)
+            requests += answer.prompt_tokens
+        if not self.combined:
+            return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in, output_tokens=tokens_out,
+                                 request_prompt_tokens=requests)
+        facts, verify = self._finish(facts, conversation)
+        return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in + verify.input_tokens,
+                             output_tokens=tokens_out + verify.output_tokens, facts=facts,
+                             request_prompt_tokens=requests + verify.request_prompt_tokens)
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
         """Facts of the conversation from the extraction-only prompt (the summary is not sent: the transcript
@@ -116,6 +151,7 @@ class OpenAIExtractor:
             return ExtractionResult()
         facts: list[LLMFact] = []
         tokens_in = tokens_out = 0
+        requests: list[int] = []
         chunks = self._chunks(conversation, self.model)
         for index, lines in enumerate(chunks, 1):
             message = prompts.transcript_message(lines, index, len(chunks))
@@ -124,5 +160,29 @@ class OpenAIExtractor:
             facts += answer.value.facts
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens
-        return ExtractionResult(facts=merge_facts([f.to_extracted() for f in facts]), input_tokens=tokens_in,
-                                output_tokens=tokens_out)
+            requests += answer.prompt_tokens
+        kept, verify = self._finish([f.to_extracted() for f in facts], conversation)
+        return ExtractionResult(facts=kept, input_tokens=tokens_in + verify.input_tokens,
+                                output_tokens=tokens_out + verify.output_tokens,
+                                request_prompt_tokens=requests + verify.request_prompt_tokens)
+
+    def _finish(self, facts: list[ExtractedFact], conversation: Conversation
+                ) -> tuple[list[ExtractedFact], ExtractionResult]:
+        """Facts merged and re-attributed, then verified when the pass is on; the second item holds the
+        verification request's tokens (zero without it)."""
+        facts = reattribute(merge_facts(facts), conversation)
+        if not (self.verify_facts and facts):
+            return facts, ExtractionResult()
+        return self.verify(facts)
+
+    def verify(self, facts: list[ExtractedFact]) -> tuple[list[ExtractedFact], ExtractionResult]:
+        """One short request asking, for each fact, whether its quote states it about the user: each fact gets
+        `verified` True/False (None for all when the verdicts do not match the facts one to one)."""
+        answer = self.chat.ask(self.model, prompts.VERIFY_SYSTEM,
+                               prompts.verify_message((f.fact, f.quote) for f in facts), VerifyAnswer)
+        verdicts = answer.value.verdicts
+        cost = ExtractionResult(input_tokens=answer.input_tokens, output_tokens=answer.output_tokens,
+                                request_prompt_tokens=answer.prompt_tokens)
+        if len(verdicts) != len(facts):
+            return facts, cost
+        return [f.model_copy(update={"verified": v}) for f, v in zip(facts, verdicts)], cost

@@ -11,9 +11,13 @@ the request walks down these levels until the server accepts one, and remembers 
     json_object         response_format {"type": "json_object"}
     prompt              no response_format; the JSON shape is in the instructions only
 
-The system prompt always describes the JSON shape, so every level gets the same messages. Whatever the level,
-the answer is validated with pydantic; an invalid answer is asked again once with the validation error, then the
-call fails with reason `invalid_output`. Transient errors (429, 5xx, timeouts) are retried by the openai SDK
+The system prompt always describes the JSON shape, so every level gets the same messages. Every request sends
+`max_tokens` (MEMORY_PIPELINE_LLM_MAX_TOKENS; `max_completion_tokens` for a server that refuses the older name):
+small models loop until the cap. Whatever the level, the answer is validated with pydantic. An answer cut at
+the cap (finish_reason `length`) or partly malformed keeps its complete facts (`llm_output.complete_parts`); one
+with none is asked again once, the user message followed by a one-line note naming the error (a loop, a cut, the
+fields that failed), never the broken answer (echoing it doubled the prompt and, at temperature 0, looped
+again); then the call fails with reason `invalid_output`. Transient errors (429, 5xx, timeouts) are retried by the openai SDK
 itself (`max_retries`, honouring Retry-After); what is left after its retries becomes an `ExtractorError` with a
 reason code, and no chat text.
 """
@@ -30,7 +34,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from memory_pipeline.extractors.base import ExtractorError
-from memory_pipeline.extractors.llm_output import strict_json_schema
+from memory_pipeline.extractors.llm_output import complete_parts, strict_json_schema
 from memory_pipeline.extractors.prompts import retry_message
 
 log = logging.getLogger(__name__)
@@ -46,6 +50,9 @@ MODE_LEVELS = {"auto": (0, 3), "json_schema": (0, 0), "json_object": (1, 2), "pr
 # 'json_object'"; OpenAI/vLLM/LiteLLM: "response_format", "json_schema", "Unrecognized ... schema").
 _FORMAT_ERROR = re.compile(r"response_format|json_schema|json_object|\bschema\b|Input should be 'text'", re.I)
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+# A run of 12-200 characters written three times in a row: how a small model's loop looks ("I like it. I like
+# it. I like it."). Ordinary answers repeat keys and short values, never a 12-character run back to back.
+_LOOP = re.compile(r"(.{12,200}?)\1\1", re.S)
 
 FAILURE_REASONS = ("invalid_output", "refusal", "timeout", "rate_limited", "server_error", "connection_error",
                    "auth_error", "bad_request", "format_refused")
@@ -53,12 +60,21 @@ FAILURE_REASONS = ("invalid_output", "refusal", "timeout", "rate_limited", "serv
 
 @dataclass
 class Answer:
-    """A validated answer and the tokens its request(s) cost, as the server reported them."""
+    """A validated answer and the tokens its request(s) cost, as the server reported them. `prompt_tokens`:
+    each request's prompt tokens, in order (a retry's prompt can be compared with the first one). `cut`: the
+    answer kept is what was complete in an answer cut at max_tokens or partly malformed."""
 
     value: BaseModel
     input_tokens: int
     output_tokens: int
     requests: int
+    prompt_tokens: list[int]
+    cut: bool = False
+
+
+def looping(text: str) -> bool:
+    """True when `text` repeats one run of 12-200 characters three times back to back (a model's loop)."""
+    return _LOOP.search(text) is not None
 
 
 def failure_reason(exc: openai.OpenAIError) -> str:
@@ -109,13 +125,16 @@ class StructuredChat:
     step's worker threads). `mode` is MEMORY_PIPELINE_STRUCTURED_OUTPUT. `temperature` 0 asks for the most
     likely answer; a server that refuses a temperature (reasoning models) gets none for the rest of the run."""
 
-    def __init__(self, client: openai.OpenAI, mode: str = "auto", temperature: float | None = 0.0):
+    def __init__(self, client: openai.OpenAI, mode: str = "auto", temperature: float | None = 0.0,
+                 max_tokens: int | None = None):
         first, last = MODE_LEVELS[mode]
         self._client = client
         self._level, self._last = first, last
         self._settled = first == last  # a fixed mode has nothing to find out
         self._probe = threading.Lock()
         self._temperature = temperature
+        self._max_tokens = max_tokens
+        self._max_tokens_key = "max_tokens"  # OpenAI's reasoning models take only max_completion_tokens
 
     @property
     def level(self) -> str:
@@ -124,13 +143,16 @@ class StructuredChat:
 
     def ask(self, model: str, system: str, user: str, output: type[M]) -> Answer:
         """Validated `output` for one (system, user) exchange. Raises ExtractorError (reason in FAILURE_REASONS)."""
-        messages: list[dict[str, str]] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        tokens_in = tokens_out = requests = 0
+        note = ""
+        tokens_in = tokens_out = 0
+        prompts: list[int] = []
         for attempt in (1, 2):
+            messages = [{"role": "system", "content": system},
+                        {"role": "user", "content": f"{user}\n\n{note}" if note else user}]
             response = self._create(model, messages, output)
-            requests += 1
             usage = response.usage
-            tokens_in += (usage.prompt_tokens or 0) if usage else 0
+            prompts.append((usage.prompt_tokens or 0) if usage else 0)
+            tokens_in += prompts[-1]
             tokens_out += (usage.completion_tokens or 0) if usage else 0
             choice = response.choices[0] if response.choices else None
             message = choice.message if choice else None
@@ -138,15 +160,26 @@ class StructuredChat:
                 raise ExtractorError("the model refused to answer", reason="refusal")
             content = (message.content if message else None) or ""
             fenced = _FENCE.match(content)
-            try:
-                value = output.model_validate_json(fenced.group(1) if fenced else content)
-            except ValidationError as exc:
-                if attempt == 2:
-                    raise ExtractorError("the answer did not validate twice", reason="invalid_output") from None
-                messages += [{"role": "assistant", "content": content[:8000]},
-                             {"role": "user", "content": retry_message(_validation_summary(exc))}]
-                continue
-            return Answer(value, tokens_in, tokens_out, requests)
+            text = fenced.group(1) if fenced else content
+            cut = choice is not None and choice.finish_reason == "length"
+            error = ""
+            if not cut:
+                try:
+                    return Answer(output.model_validate_json(text), tokens_in, tokens_out, attempt, prompts)
+                except ValidationError as exc:
+                    error = _validation_summary(exc)
+            kept = complete_parts(text, output)
+            if kept is not None:
+                log.info("kept %d complete facts of a %s answer", len(getattr(kept, "facts", [])),
+                         "cut" if cut else "malformed")
+                return Answer(kept, tokens_in, tokens_out, attempt, prompts, cut=True)
+            if attempt == 2:
+                raise ExtractorError("no valid answer in two attempts", reason="invalid_output")
+            if looping(text):
+                error = "it repeated the same words until it was cut off; give each fact once, with a short quote"
+            elif cut:
+                error = "it was cut off before the JSON ended; keep each quote and fact short"
+            note = retry_message(error or "it was not the JSON object asked for")
         raise AssertionError("unreachable")
 
     def _create(self, model: str, messages: list[dict[str, str]], output: type[BaseModel]) -> Any:
@@ -201,10 +234,18 @@ class StructuredChat:
             kwargs["response_format"] = response_format
         if self._temperature is not None:
             kwargs["temperature"] = self._temperature
+        if self._max_tokens is not None:
+            kwargs[self._max_tokens_key] = self._max_tokens
         try:
             return client.chat.completions.create(model=model, messages=messages, **kwargs)
         except openai.BadRequestError as exc:
-            if self._temperature is not None and "temperature" in f"{exc.message} {exc.body}".lower():
+            said = f"{exc.message} {exc.body}".lower()
+            if self._max_tokens_key == "max_tokens" and "max_tokens" in said and "max_completion_tokens" in said:
+                # OpenAI's reasoning models: "Unsupported parameter: 'max_tokens' ... use 'max_completion_tokens'".
+                log.info("server refused max_tokens; sending max_completion_tokens for this run")
+                self._max_tokens_key = "max_completion_tokens"
+                return self._send(model, messages, output, level, probe)
+            if self._temperature is not None and "temperature" in said:
                 # Reasoning models (o1, gpt-5, ...) take only their default temperature: drop it for the run.
                 log.info("server refused temperature=%s; using the model's default for this run", self._temperature)
                 self._temperature = None

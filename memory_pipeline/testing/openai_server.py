@@ -6,12 +6,16 @@ Chat answers come from a script (`Reply` objects consumed in order) or, when the
 `responder(request_body) -> Reply`; each reply can carry a status code, headers (Retry-After), a delay, a
 refusal, or a raw body (malformed JSON). `refuse_json_schema=True` answers a `response_format` of type
 `json_schema` the way llama-cpp-python's server 0.3.36 does (HTTP 500, "Input should be 'text' or
-'json_object'"). Embeddings are deterministic: a bag of hashed words, L2-normalised, so texts sharing words
+'json_object'"). A request's `max_tokens` (or `max_completion_tokens`) is honoured as a real server does: an
+answer longer than that many tokens (`approx_tokens`) is cut there with finish_reason `length`. Embeddings are deterministic: a bag of hashed words, L2-normalised, so texts sharing words
 are close. Every request is recorded in `requests` (path, headers, parsed body, monotonic arrival time `at`) so
 tests can count calls and prompt tokens; `max_concurrent` is the most chat requests it ever held at once.
 
 `transcript_responder` answers like a model that follows the prompt, by reading the transcript lines back and
-applying the offline extractor's rules to the user's lines. Run it as a server for the demo:
+applying the offline extractor's rules to the user's lines. The failures real small models show (issue 16;
+DESIGN.md section 8) are scripted too: `looping_answer` (one sentence repeated inside a quote until the token
+cap), `example_copier` (every phrase the prompt quotes, returned as the chat's facts), `fact_answer` (any facts:
+an injection line's tail, a wrong message id, a value not in its quote, a slot in the wrong category). Run it as a server for the demo:
 
     python -m memory_pipeline.testing.openai_server --port 8765 [--latency 0.2] [--refuse-json-schema]
 """
@@ -50,11 +54,23 @@ class Reply:
     body: str | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    finish_reason: str = "stop"
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def approx_tokens(text: str) -> int:
     """A stand-in tokenizer for usage figures: words and punctuation marks."""
-    return len(re.findall(r"\w+|[^\w\s]", text))
+    return len(_TOKEN.findall(text))
+
+
+def cut_at_tokens(text: str, limit: int) -> str | None:
+    """`text` up to its `limit`-th token (`approx_tokens`), or None when it has no more than `limit` tokens."""
+    for count, match in enumerate(_TOKEN.finditer(text), 1):
+        if count > limit:
+            return text[:match.start()]
+    return None
 
 
 def hashed_embedding(text: str, dimensions: int) -> list[float]:
@@ -195,11 +211,17 @@ class ScriptedOpenAIServer:
                 prompt_tokens = reply.prompt_tokens if reply.prompt_tokens is not None else approx_tokens(prompt)
                 completion_tokens = (reply.completion_tokens if reply.completion_tokens is not None
                                      else approx_tokens(reply.content or reply.refusal or ""))
-                message = {"role": "assistant", "content": reply.content, "refusal": reply.refusal}
+                content, finish_reason = reply.content, reply.finish_reason
+                cap = body.get("max_tokens") or body.get("max_completion_tokens")
+                cut = cut_at_tokens(content, int(cap)) if content and cap else None
+                if cut is not None:  # a real server stops generating at the cap
+                    content, finish_reason = cut, "length"
+                    completion_tokens = int(cap)
+                message = {"role": "assistant", "content": content, "refusal": reply.refusal}
                 payload = {
                     "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion",
                     "created": int(time.time()), "model": body.get("model", "test"),
-                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
                     "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                               "total_tokens": prompt_tokens + completion_tokens},
                 }
@@ -210,7 +232,7 @@ class ScriptedOpenAIServer:
 
 # -- a responder that reads the prompt back ---------------------------------------------------------------
 # `[id|when|speaker] text`; a group chat's speaker is `user NAME`; a machine-written block follows in braces.
-_LINE = re.compile(r"^\[(\d+)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
+_LINE = re.compile(r"^\[(\d+|-)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
 _ROLES = {"user": "human", "assistant": "ai", "tool": "tool"}
 
 
@@ -235,7 +257,7 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     for line in chat.splitlines():
         match = _LINE.match(line)
         if match:
-            rows.append(ParsedRow(int(match.group(1)), None, "turn", role=_ROLES[match.group(2)],
+            rows.append(ParsedRow(int(match.group(1).replace("-", "0")), None, "turn", role=_ROLES[match.group(2)],
                                   text=match.group(3)))
     conversation = Conversation("scripted", "scripted", "scripted", date(2000, 1, 1), None, None, tuple(rows), False)
     extractor = OfflineExtractor()
@@ -253,6 +275,57 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
                           "retraction": getattr(fact, "retraction", False)})
         answer["facts"] = facts
     return Reply(content=json.dumps(answer, ensure_ascii=False), delay=latency)
+
+
+# -- the failures of real small models ----------------------------------------------------------------------
+def _answer(body: dict[str, Any], facts: list[dict[str, Any]]) -> str:
+    """`facts` in the JSON shape the system prompt asks for (with a summary when it asks for one)."""
+    system = next((m.get("content") or "" for m in body.get("messages") or [] if m.get("role") == "system"), "")
+    answer: dict[str, Any] = {"facts": facts}
+    shape = system.splitlines()[-1] if system else ""
+    if '"summary"' in shape:
+        answer["summary"] = "A chat."
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def fact(quote: str, message_id: int | None, attribute: str | None = None, value: str | None = None,
+         category: str = "preference", text: str | None = None, retraction: bool = False) -> dict[str, Any]:
+    """One fact as a model writes it (`text` defaults to a sentence made of the quote)."""
+    return {"message_id": message_id, "quote": quote, "attribute": attribute, "value": value, "category": category,
+            "fact": text or f"The user said: {quote}", "retraction": retraction}
+
+
+def fact_answer(*facts: dict[str, Any]) -> Callable[[dict[str, Any]], Reply]:
+    """A responder answering every request with these facts, in the shape its prompt asks for."""
+    return lambda body: Reply(content=_answer(body, list(facts)))
+
+
+def looping_answer(complete: list[dict[str, Any]], sentence: str, repeats: int = 2000
+                   ) -> Callable[[dict[str, Any]], Reply]:
+    """A responder answering like a small model that loops: the `complete` facts, then a fact whose quote
+    repeats `sentence` `repeats` times and never ends (no closing quote: a server without a cap would stream it
+    until its own limit, here finish_reason `length` on the whole text)."""
+    def respond(body: dict[str, Any]) -> Reply:
+        head = _answer(body, complete)
+        head = head[:head.rindex("]")] + (", " if complete else "")
+        return Reply(content=head + '{"message_id": 1, "quote": "' + (sentence + " ") * repeats,
+                     finish_reason="length")
+
+    return respond
+
+
+_QUOTED = re.compile(r'"([^"{}\[\]:]{8,}?)"')
+
+
+def example_copier(body: dict[str, Any]) -> Reply:
+    """Answer like a small model that copies the prompt instead of reading the chat: every quoted phrase of the
+    system prompt (its examples) becomes a fact quoting it, cited at the chat's first user line."""
+    messages = body.get("messages") or []
+    system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
+    chat = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+    first = next((int(m.group(1)) for m in map(_LINE.match, chat.splitlines()) if m and m.group(2) == "user"), 1)
+    phrases = dict.fromkeys(p for p in _QUOTED.findall(system) if p.strip(". ") and " " in p)
+    return Reply(content=_answer(body, [fact(p, first, value=p) for p in phrases]))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from memory_pipeline.cli import main
 from memory_pipeline.domain.facts import ExtractedFact
+from memory_pipeline.domain.gates import GATE_REASONS
 from memory_pipeline.domain.retractions import is_forget_request
 from memory_pipeline.evaluation import GoldSetError, evaluate
 from memory_pipeline.evaluation.gold import (
@@ -55,7 +56,8 @@ def gold_echo(case):
                  for gold in case.expect.gold if gold.quote and any(gold.quote in text for text in said)]
         withdrawn = [text for text in said if is_forget_request(text) or re.search(r"\bno longer\b|不住", text)]
         facts += [ExtractedFact(category="preference", quote=withdrawn[0], retraction=True,
-                                fact=" ".join(r.keywords)) for r in case.expect.retractions if withdrawn]
+                                attribute="_".join(r.keywords).lower(), fact=" ".join(r.keywords))
+                  for r in case.expect.retractions if withdrawn]
         return facts
 
     return propose
@@ -80,7 +82,9 @@ def test_cli_eval_prints_figures_computed_from_the_gold(capsys):
     # Known misses of the offline extractor show up as missed, by their gold terms.
     assert re.search(r"^\s*cases\s+accepted-offer\s+decision:annual plan\b", out, re.MULTILINE)
     # "tomorrow" is dated for every backend (domain.relative_time): the booking case passes.
-    assert not re.search(r"^\s*cases\s+booking-relative-date\b", out, re.MULTILINE)
+    not_passed = out.split("== Cases not passed", 1)[1]
+    assert not re.search(r"^\s*cases\s+booking-relative-date\b", not_passed, re.MULTILINE)
+    assert re.search(r"^\s*cases\s+booking-relative-date\s.*\bTrue\s*$", out, re.MULTILINE)  # in the per-case table
     assert "MemoryBank: hobbies stated in the chats" in out and "LoCoMo" not in out
 
 
@@ -122,9 +126,19 @@ def test_a_backend_that_quotes_everything_springs_every_trap_it_can_quote():
         score = score_case(case, run)
         user_text = [t for conv in run.conversations for t in conv.turns if t.role == "human"]
         # Machine-written text in a user's row is split off before any backend sees it: nothing left to quote.
-        assert (case.expect.trap in score.sprung) == bool(user_text), case.name
+        # An injection, another person's fact, a pleasantry, a question or a hedge is quoted, but the gates
+        # between fact and quote reject it: the trap springs only if a quote passed them.
+        gated = sum(score.rejected[reason] for reason in GATE_REASONS)
+        assert (case.expect.trap in score.sprung) == (bool(user_text) and gated < len(run.candidates)), case.name
+        if case.expect.trap in GATED_TRAPS:
+            assert score.rejected[GATED_TRAPS[case.expect.trap]] > 0, case.name
         checked.add(case.expect.trap)
     assert len(checked) >= 8
+
+
+GATED_TRAPS = {"injection": "quote_is_instruction", "third_party": "quote_about_other_person",
+               "pleasantry": "quote_is_pleasantry", "question": "quote_is_question",
+               "hypothetical": "quote_is_hypothetical"}
 
 
 def test_rejected_quotes_are_counted_by_reason():

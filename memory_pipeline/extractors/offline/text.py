@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory_pipeline.domain.gates import REPORTED_SPEECH
+
 # Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
 # text from elsewhere safe too).
 BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -55,13 +57,6 @@ KIDDING = re.compile(
     r"estoy bromeando)\b|开玩笑|逗你的",
     re.IGNORECASE,
 )
-# Someone else's words: a reporting verb, or a quotation that speaks in the first person ("I'm allergic ...").
-_REPORTED = re.compile(
-    r"\b(?:said|says|saying|kept saying|told me|tells me|telling me|claims?|claimed|mentioned|according to|"
-    r"a dit|disait|dit que|m'a dit|hat gesagt|sagte|sagt|meinte|meint|dijo|decía|dice que|me dijo)\b|"
-    r"[\"“„«「]\s*(?:I\b|I'm|my\b|we\b|je\b|j'|ich\b|yo\b|mi\b|me\b|我)|说|告诉我",
-    re.IGNORECASE,
-)
 # Pronouns the extractor cannot resolve: a value holding one hangs on something said elsewhere.
 UNRESOLVED = re.compile(  # (not inside an address or a domain name: "ana@example.es")
     r"(?<![\w'.@/-])(?:it|it's|its|this|these|those|you|your|yours|he|him|his|she|her|hers|they|them|their|"
@@ -95,7 +90,7 @@ def strip_lead(clause: str) -> str:
 def skip_sentence(sentence: str) -> bool:
     """True when no fact may come from `sentence` (module docstring)."""
     return bool(_HYPOTHETICAL.search(sentence) or _INJECTION.search(sentence) or _SARCASM.search(sentence)
-                or _REPORTED.search(sentence))
+                or REPORTED_SPEECH.search(sentence))
 
 
 def after_kidding(text: str) -> str:
