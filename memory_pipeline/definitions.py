@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import dagster as dg
 
+from memory_pipeline.alerts import check_failure_alert, run_failure_alert
 from memory_pipeline.assets import build_assets
 from memory_pipeline.erasure_job import erase_user_job, erasure_failed_run_cleanup, erasure_run_cleanup
 from memory_pipeline.resources import MemoryPipelineResource
@@ -114,7 +115,8 @@ def build_definitions(settings: Settings | None = None) -> dg.Definitions:
         asset_checks=checks + freshness,
         jobs=[job, erase_user_job],
         schedules=[schedule],
-        sensors=[dead_run_sensor(), sensor, erasure_run_cleanup, erasure_failed_run_cleanup],
+        sensors=[dead_run_sensor(), sensor, erasure_run_cleanup, erasure_failed_run_cleanup,
+                 run_failure_alert(), check_failure_alert(checks + freshness)],
         resources={"memory": MemoryPipelineResource.from_settings(settings)},
         # The five steps are short and run one after the other: one process per run, not one per step (the
         # multiprocess default starts a Python process, importing Dagster and this code, for each step).

@@ -123,10 +123,11 @@ def execute_in_code_location(
     launched from the UI or the schedule is. `execute_in_process` records runs without an origin: they show
     in the Runs list only, not on the job's page nor the Overview timeline, and no run status sensor (the
     failure alert) sees them. Raises dagster's error for a key outside the partitions."""
-    job.validate_partition_key(partition_key)
+    if not job.partitions_def.has_partition_key(partition_key):
+        raise dg.DagsterUnknownPartitionError(f"Could not find a partition with key `{partition_key}`.")
     run = instance.create_run_for_job(
         job_def=job, run_config=run_config, remote_job_origin=code_location_origin(job.name),
-        tags={**job.run_tags, **job.get_tags_for_partition_key(partition_key), **tags},
+        tags={**job.run_tags, **job.get_tags_for_partition_key(partition_key, None), **tags},
     )
     return execute_run(InMemoryJob(job), run, instance, raise_on_error=False)
 
