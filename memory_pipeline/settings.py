@@ -343,7 +343,10 @@ def saved_settings_path(environ: Mapping[str, str]) -> Path:
 def saved_settings(environ: Mapping[str, str]) -> dict[str, str]:
     """`MEMORY_PIPELINE_X=value` lines of the home's settings.env ({} when there is none); the environment
     overrides them. Raises SettingError for a line that is not `MEMORY_PIPELINE_X=value`."""
-    path = saved_settings_path(environ)
+    try:
+        path = saved_settings_path(environ)
+    except RuntimeError:  # `~user` of no such user: MEMORY_PIPELINE_HOME is then refused with its name
+        return {}
     if not path.is_file():
         return {}
     saved = {}
