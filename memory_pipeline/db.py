@@ -54,7 +54,7 @@ def sql_text(filename: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def named_queries(filename: str = "queries.sql") -> dict[str, str]:
+def named_queries(filename: str) -> dict[str, str]:
     """`-- name: NAME` blocks of a SQL file, as {NAME: text}."""
     text = sql_text(filename)
     parts = _NAME_LINE.split(text)
@@ -186,5 +186,5 @@ def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")
         conn.execute(statement)
         with conn.cursor(row_factory=tuple_row) as cursor:
-            (vector_schema,) = cursor.execute(named_queries()["vector_extension_schema"]).fetchone()
+            (vector_schema,) = cursor.execute(named_queries("embeddings.sql")["vector_extension_schema"]).fetchone()
         conn.execute(recall.format(vector_schema=sql.Identifier(vector_schema), **recall_values))

@@ -1,5 +1,5 @@
-"""Erasure on request: a whole user (`erase_user`), one fact (`forget_fact`), retracted slots
-(`erase_retracted_slots`, when MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
+"""Erasure on request: a whole user (`erase_user`), one fact (`forget_fact`); retracted slots are erased by the
+fold (`store.erasure.erase_retracted_slots`, when MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
 
 What a user's erasure removes, table by table, is `ERASURE_STEPS` (one named query each in sql/erasure.sql, all
 taking the same parameters, so covering a new table is one line here and one query there):
@@ -23,22 +23,18 @@ candidates erased; the shared session's rows stay with the user the session key 
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from memory_pipeline.domain.conversations import user_key_mapper
-from memory_pipeline.domain.forgetting import matching, slot_hash, slots_of
+from memory_pipeline.domain.forgetting import slots_of
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
+from memory_pipeline.stages.folds import reconcile_one_user
 from memory_pipeline.store import Store
-
-ERASURE_SQL = "erasure.sql"
+from memory_pipeline.store.erasure import ErasureReport, Row, audit, erasure_query, forget_slots
 
 
 @dataclass(frozen=True)
@@ -73,50 +69,15 @@ class FactNotFound(LookupError):
     """No fact with this id belongs to this user (the message carries the id, never the key)."""
 
 
-@dataclass(frozen=True)
-class ErasureReport:
-    """Outcome of one erasure: the audit row's id and time, and rows removed per table (counts only)."""
-
-    erasure_id: int
-    erased_at: datetime
-    scope: str
-    counts: dict[str, int]
-
-    @property
-    def total(self) -> int:
-        """Rows removed over all tables."""
-        return sum(self.counts.values())
-
-    def metadata(self) -> dict[str, Any]:
-        """Counts and ids for Dagster metadata or the CLI: never the key, never text."""
-        return {"erasure_id": self.erasure_id, "scope": self.scope, "rows_removed": self.total,
-                **{f"{table}_removed": n for table, n in self.counts.items()}}
-
-
-def key_hash(salt: str, user_key: str) -> str:
-    """sha256 hex of the installation's salt, 0x1f, the user key: the only trace of an erased key."""
-    return hashlib.sha256(f"{salt}\x1f{user_key}".encode()).hexdigest()
-
-
-def _q(store: Store, conn: psycopg.Connection, name: str):
-    return store.query(conn, name, ERASURE_SQL)
-
-
 def session_keys_of_user(store: Store, conn: psycopg.Connection, user_key: str) -> list[str]:
     """Every session key in n8n's table, the archive or the stored conversations that maps to `user_key`
     (MEMORY_PIPELINE_USER_KEY_REGEX; identity by default). Scans the distinct session keys of n8n's table."""
     to_user = user_key_mapper(store.settings.user_key_regex)
     keys: set[str] = set()
     for name in ("session_keys_in_source", "session_keys_in_archive", "session_keys_of_user"):
-        rows = conn.execute(_q(store, conn, name), {"user_key": user_key}).fetchall()
+        rows = conn.execute(erasure_query(store, conn, name), {"user_key": user_key}).fetchall()
         keys.update(r["session_id"] for r in rows if to_user(r["session_id"]) == user_key)
     return sorted(keys)
-
-
-def _audit(store: Store, conn: psycopg.Connection, user_key: str, scope: str, counts: dict[str, int]) -> ErasureReport:
-    row = conn.execute(_q(store, conn, "insert_erasure_log"), {
-        "key_hash": key_hash(store.id_salt(conn), user_key), "scope": scope, "counts": Jsonb(counts)}).fetchone()
-    return ErasureReport(row["erasure_id"], row["erased_at"], scope, counts)
 
 
 def _validate_key(user_key: str) -> str:
@@ -132,47 +93,21 @@ def erase_user(store: Store, conn: psycopg.Connection, user_key: str) -> Erasure
     ValueError for an empty key, psycopg errors on database failure (then nothing is removed)."""
     _validate_key(user_key)
     with conn.transaction():
-        conn.execute(_q(store, conn, "lock_erasure_exclusive"))
+        conn.execute(erasure_query(store, conn, "lock_erasure_exclusive"))
         store.lock_user(conn, user_key)
         session_keys = session_keys_of_user(store, conn, user_key)
-        conversations = conn.execute(_q(store, conn, "conversations_of_user"),
+        conversations = conn.execute(erasure_query(store, conn, "conversations_of_user"),
                                      {"user_key": user_key, "session_keys": session_keys}).fetchall()
         params = {
             "user_key": user_key,
             "session_keys": session_keys,
             "conversation_ids": [r["conversation_id"] for r in conversations],
             "transcript_hashes": sorted({r["transcript_hash"] for r in conversations}),
-            "fact_texts": [r["fact"] for r in conn.execute(_q(store, conn, "fact_texts_of_user"),
+            "fact_texts": [r["fact"] for r in conn.execute(erasure_query(store, conn, "fact_texts_of_user"),
                                                            {"user_key": user_key}).fetchall()],
         }
-        counts = {step.table: conn.execute(_q(store, conn, step.query), params).rowcount for step in ERASURE_STEPS}
-        return _audit(store, conn, user_key, "user", counts)
-
-
-def forget_slots(
-    store: Store, conn: psycopg.Connection, user_key: str, slots: frozenset[str], said_before: datetime
-) -> int:
-    """Delete the user's candidates (any status) that share a slot with `slots` and record the slots as
-    forgotten up to `said_before`. Call inside a transaction holding `lock_user`; re-reconcile the user after.
-    Returns the number of candidates deleted."""
-    salt = store.id_salt(conn)
-    candidates = conn.execute(_q(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall()
-    doomed = [r.candidate_id for r in matching((_Row(r) for r in candidates), slots)]
-    deleted = conn.execute(_q(store, conn, "delete_candidates"), {"candidate_ids": doomed}).rowcount
-    for slot in sorted(slots):
-        conn.execute(_q(store, conn, "forget_slot"), {
-            "user_key": user_key, "slot_hash": slot_hash(salt, slot), "said_before": said_before})
-    return deleted
-
-
-def forgotten_slots_of_users(store: Store, conn: psycopg.Connection,
-                             user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """{user key: {slot hash: said_before}} of the forget requests covering these users' slots (users without
-    any are absent), in one statement."""
-    forgotten: dict[str, dict[str, Any]] = {}
-    for r in conn.execute(_q(store, conn, "forgotten_of_users"), {"user_keys": list(user_keys)}):
-        forgotten.setdefault(r["user_key"], {})[r["slot_hash"]] = r["said_before"]
-    return forgotten
+        counts = {step.table: conn.execute(erasure_query(store, conn, step.query), params).rowcount for step in ERASURE_STEPS}
+        return audit(store, conn, user_key, "user", counts)
 
 
 def _chain(versions: dict[int, dict[str, Any]], fact_id: int) -> list[dict[str, Any]]:
@@ -199,47 +134,24 @@ def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: 
     again, so `agent_facts` is what the remaining candidates give. One audit row (scope `fact`).
 
     Raises FactNotFound when `fact_id` is not one of the user's facts (also when it was forgotten already)."""
-    from memory_pipeline.stages import reconcile_one_user  # stages imports this module for its hooks
-
     _validate_key(user_key)
     with conn.transaction():
-        conn.execute(_q(store, conn, "lock_erasure_exclusive"))
+        conn.execute(erasure_query(store, conn, "lock_erasure_exclusive"))
         store.lock_user(conn, user_key)
         versions = {r["id"]: r for r in conn.execute(store.query(conn, "facts_of_users"), {"user_keys": [user_key]})}
         if fact_id not in versions:
             raise FactNotFound(f"no fact {fact_id} of this user")
-        chain = [_Row(v) for v in _chain(versions, fact_id)]
+        chain = [Row(v) for v in _chain(versions, fact_id)]
         slots = frozenset().union(*(slots_of(v) for v in chain))
         # Candidates the fold merged into the chain as near-duplicates ("User likes blue." into "User's favourite
         # colour is blue.") are the same fact in other words: their slots are forgotten too.
         rule = NearDuplicateRule(store.settings.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
-        for row in conn.execute(_q(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall():
-            candidate = _Row(row)
+        for row in conn.execute(erasure_query(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall():
+            candidate = Row(row)
             if any(rule.same(candidate, v) for v in chain):
                 slots |= slots_of(candidate)
         now = conn.execute("SELECT now() AS now").fetchone()["now"]
         deleted = forget_slots(store, conn, user_key, slots, now)
         applied = reconcile_one_user(store, conn, user_key, lock=False)
-        return _audit(store, conn, user_key, "fact",
+        return audit(store, conn, user_key, "fact",
                       {"fact_candidates": deleted, "agent_facts": applied["deleted"]})
-
-
-def erase_retracted_slots(store: Store, conn: psycopg.Connection, user_key: str) -> int:
-    """For each accepted retraction of the user ("forget my phone number"), forget its slots as `forget_fact`
-    does, for what was said up to the retraction (the retraction itself included), with one audit row (scope
-    `retraction`) when anything was deleted. Call inside the transaction holding `lock_user`, before folding.
-    Returns the number of candidates deleted."""
-    retractions = conn.execute(_q(store, conn, "retractions_of_user"), {"user_key": user_key}).fetchall()
-    deleted = 0
-    for r in retractions:
-        deleted += forget_slots(store, conn, user_key, slots_of(_Row(r)), r["said_at"])
-    if deleted:
-        _audit(store, conn, user_key, "retraction", {"fact_candidates": deleted})
-    return deleted
-
-
-class _Row:
-    """A dict row seen through attributes (category, attribute, value, fact, said_at)."""
-
-    def __init__(self, row: dict[str, Any]):
-        self.__dict__.update(row)

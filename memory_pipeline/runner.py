@@ -15,11 +15,11 @@ from dagster._core.execution.api import execute_run
 from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOrigin, RemoteRepositoryOrigin
 from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
-from memory_pipeline.assets import LLM_POOL
+from memory_pipeline.defs.assets import LLM_POOL
 from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
-from memory_pipeline.definitions import JOB_NAME, build_definitions
-from memory_pipeline.metadata import stage_figures
-from memory_pipeline.run_health import (
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
+from memory_pipeline.defs.metadata import stage_figures
+from memory_pipeline.defs.run_health import (
     HOST_TAG, ensure_pool_limits, fail_dead_runs, pool_holders, pool_is_full, this_host,
 )
 from memory_pipeline.services import LOCATION_NAME, REPOSITORY_NAME

@@ -55,7 +55,8 @@ def _executor_for(processes: int) -> ProcessPoolExecutor:
                 _executor.shutdown(wait=True)
             context = multiprocessing.get_context("forkserver")
             # Imported once in the server, so a new worker starts in milliseconds instead of importing for ~1 s.
-            context.set_forkserver_preload(["memory_pipeline.stages"])
+            context.set_forkserver_preload(["memory_pipeline.stages.closed_sessions", "memory_pipeline.stages.folds",
+                                             "memory_pipeline.stages.archived_sessions"])
             _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_exit_with_parent)
             _executor_size = processes
             _shutdown_before_exit()

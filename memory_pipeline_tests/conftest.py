@@ -14,6 +14,11 @@ import pytest
 
 from memory_pipeline.db import ensure_schema, get_pool
 from memory_pipeline.settings import Settings
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.archived_sessions import archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _counter = itertools.count()
@@ -69,12 +74,11 @@ def fixture_lines(name: str) -> list[str]:
 def run_stages(store, conn, day, extractor=None, now=None) -> None:
     """The five stages of one partition in the order the job runs them, on `conn`, with `extractor` (the
     offline one when None) and the run clock `now` for closed_sessions (utc_now when None)."""
-    from memory_pipeline import stages
     from memory_pipeline.extractors.offline import OfflineExtractor
 
     extractor = extractor or OfflineExtractor()
-    stages.closed_sessions(store, conn, day, now=now)
-    stages.session_summaries(store, conn, day, extractor)
-    stages.extracted_facts(store, conn, day, extractor)
-    stages.active_facts(store, conn, day)
-    stages.archived_sessions(store, conn, day)
+    closed_sessions(store, conn, day, now=now)
+    session_summaries(store, conn, day, extractor)
+    extracted_facts(store, conn, day, extractor)
+    active_facts(store, conn, day)
+    archived_sessions(store, conn, day)

@@ -16,9 +16,10 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
+from memory_pipeline.stages.checks import check_no_duplicate_active_facts
 from memory_pipeline.store import Store
 from memory_pipeline_tests.conftest import run_stages
 
@@ -68,7 +69,7 @@ def state(store: Store) -> dict:
         archive = {r["id"] for r in conn.execute(sql.SQL("SELECT id FROM {}.chat_archive").format(schema))}
         facts = conn.execute(sql.SQL("SELECT f.*, s.fact AS by_fact FROM {0}.agent_facts f "
                                      "LEFT JOIN {0}.agent_facts s ON s.id = f.superseded_by").format(schema)).fetchall()
-        check = stages.check_no_duplicate_active_facts(store, conn)
+        check = check_no_duplicate_active_facts(store, conn)
     return {"source": source, "archive": archive, "check_passed": check.passed,
             "facts": sorted((f["user_key"], f["category"], f["fact"], f["valid_from"], f["last_seen_at"],
                              f["superseded_at"], f["by_fact"]) for f in facts)}

@@ -15,11 +15,12 @@ from psycopg import sql
 
 from memory_pipeline import cli, erasure, sample
 from memory_pipeline.db import get_pool
-from memory_pipeline.definitions import build_definitions
-from memory_pipeline.erasure_job import ERASE_JOB_NAME, erasure_run_cleanup
+from memory_pipeline.defs.nightly import build_definitions
+from memory_pipeline.defs.erasure_job import ERASE_JOB_NAME, erasure_run_cleanup
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialize_days, prepare
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.store.erasure import key_hash
 
 USERS = ["Emily", "Frank", "Lucy"]
 DAYS = ["2023-04-27", "2023-04-28", "2023-04-29"]
@@ -133,5 +134,5 @@ def test_erased_users_leave_no_trace_in_a_full_dump(installation):
         log = conn.execute(sql.SQL("SELECT key_hash, scope, counts FROM {}.erasure_log ORDER BY erasure_id")
                            .format(sql.Identifier(env.settings.schema_name))).fetchall()
         salt = store.id_salt(conn)
-    assert [r["key_hash"] for r in log] == [erasure.key_hash(salt, k) for k in victims]
+    assert [r["key_hash"] for r in log] == [key_hash(salt, k) for k in victims]
     assert all(r["scope"] == "user" and r["counts"]["conversations"] == len(DAYS) for r in log)

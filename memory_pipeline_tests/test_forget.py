@@ -7,11 +7,17 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from psycopg import sql
 
-from memory_pipeline import erasure, sample, stages
+from memory_pipeline import erasure, sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.store import Store
 from memory_pipeline_tests.conftest import run_stages
+import memory_pipeline.stages.closed_sessions as closed_sessions_stage
+from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.archived_sessions import archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 DAY1, DAY2 = date(2026, 5, 1), date(2026, 5, 2)
 
@@ -140,11 +146,11 @@ def test_a_stage_mid_way_cannot_bring_erased_data_back(make_settings, where):
     p = Install(make_settings())
     p.load(chat("u:a", DAY1, "I live in Oslo.", "Please contact me by email."))
     with p.pool.connection() as conn:
-        stages.closed_sessions(p.store, conn, DAY1)
+        closed_sessions(p.store, conn, DAY1)
         if where == "extract":
-            stages.session_summaries(p.store, conn, DAY1, OfflineExtractor())
+            session_summaries(p.store, conn, DAY1, OfflineExtractor())
     paused = Paused(where)
-    stage = stages.session_summaries if where == "summarize" else stages.extracted_facts
+    stage = session_summaries if where == "summarize" else extracted_facts
     outcome = {}
 
     def nightly():
@@ -161,8 +167,8 @@ def test_a_stage_mid_way_cannot_bring_erased_data_back(make_settings, where):
     assert set(traces(p, "u:a", ["u:a"]).values()) == {0}
     assert p.count("summary_cache") == 0
     with p.pool.connection() as conn:  # the rest of the night finds nothing of the user
-        stages.active_facts(p.store, conn, DAY1)
-        stages.archived_sessions(p.store, conn, DAY1)
+        active_facts(p.store, conn, DAY1)
+        archived_sessions(p.store, conn, DAY1)
     assert set(traces(p, "u:a", ["u:a"]).values()) == {0}
 
 
@@ -217,8 +223,8 @@ def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, caps
     import dagster as dg
 
     from memory_pipeline import cli
-    from memory_pipeline.definitions import build_definitions
-    from memory_pipeline.erasure_job import ERASE_JOB_NAME
+    from memory_pipeline.defs.nightly import build_definitions
+    from memory_pipeline.defs.erasure_job import ERASE_JOB_NAME
 
     settings = make_settings()
     p = Install(settings)
@@ -252,7 +258,7 @@ def test_forget_a_fact_from_the_cli_and_the_job(make_settings, monkeypatch, caps
 def test_erasure_job_and_cleanup_sensors_are_defined():
     import dagster as dg
 
-    from memory_pipeline.definitions import build_definitions
+    from memory_pipeline.defs.nightly import build_definitions
     from memory_pipeline.settings import Settings
 
     defs = build_definitions(Settings())
@@ -269,14 +275,14 @@ def test_an_erasure_waits_for_a_split_in_flight_then_deletes_what_it_saved(make_
     p = Install(make_settings(worker_processes=1))  # the split patched below runs in this process
     p.load(chat("u:a", DAY1, "I live in Oslo."))
     splitting, release = threading.Event(), threading.Event()
-    original = stages.build_conversations
+    original = closed_sessions_stage.build_conversations
 
     def slow_split(*args, **kwargs):
         splitting.set()
         assert release.wait(60)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(stages, "build_conversations", slow_split)
+    monkeypatch.setattr(closed_sessions_stage, "build_conversations", slow_split)
     reports, nightly = {}, threading.Thread(target=lambda: p.run(DAY1))
     nightly.start()
     assert splitting.wait(60)

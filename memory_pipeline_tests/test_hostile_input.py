@@ -7,14 +7,18 @@ import psycopg
 import pytest
 
 from memory_pipeline import sample
-from memory_pipeline.assets import StageDatabaseError, _connection
+from memory_pipeline.defs.assets import StageDatabaseError, _connection
 from memory_pipeline.domain.conversations import build_conversations, split_rows
 from memory_pipeline.domain.facts import validate_candidate
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
 from memory_pipeline.extractors.offline import OfflineExtractor
-from memory_pipeline.resources import MemoryPipelineResource
+from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline, metadata
+from memory_pipeline.stages.archived_sessions import archived_sessions
+from memory_pipeline.stages.closed_sessions import closed_sessions
+from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.session_summaries import session_summaries
 
 DAY = "2026-05-03"
 NOON = datetime(2026, 5, 3, 12, 0, tzinfo=timezone.utc)
@@ -187,7 +191,6 @@ def test_a_conversation_that_never_pauses_is_cut_so_it_can_close():
 
 
 def test_transcript_changed_during_extraction_is_not_marked_extracted(make_settings):
-    from memory_pipeline import stages
     from memory_pipeline.store import Store
 
     p = Pipeline(make_settings())
@@ -199,16 +202,16 @@ def test_transcript_changed_during_extraction_is_not_marked_extracted(make_setti
             # Meanwhile another run of the same day sees a late row and re-splits the conversation.
             p.load([said("jan", "My email is jan@example.org.", 1)])
             with p.pool.connection() as other:
-                stages.closed_sessions(store, other, day)
+                closed_sessions(store, other, day)
             return super().extract(conversation, summary)
 
     with p.pool.connection() as conn:
-        stages.closed_sessions(store, conn, day)
-        stages.session_summaries(store, conn, day, OfflineExtractor())
-        stages.extracted_facts(store, conn, day, ConcurrentResplit())
+        closed_sessions(store, conn, day)
+        session_summaries(store, conn, day, OfflineExtractor())
+        extracted_facts(store, conn, day, ConcurrentResplit())
         (record,) = store.conversations_of_partition(conn, day)
         assert record["facts_extracted_at"] is None  # extracted from the old transcript: must be done again
-        assert stages.archived_sessions(store, conn, day).metadata["rows_purged"] == 0
+        assert archived_sessions(store, conn, day).metadata["rows_purged"] == 0
     assert p.run(DAY).success
     assert active_facts(p, "jan") == ["User lives in Riga.", "User's email address is jan@example.org."]
 

@@ -66,7 +66,7 @@ def test_facts_without_embedding_are_not_in_the_view(memory):
 
 
 def test_n8ns_role_needs_only_the_documented_grants(memory):
-    """README, "Rights for n8n's role": EXECUTE on the three functions, SELECT on the view, USAGE and CREATE on
+    """docs/n8n.md, "Rights for n8n's role": EXECUTE on the three functions, SELECT on the view, USAGE and CREATE on
     the schema (CREATE only because PostgreSQL checks it before CREATE TABLE IF NOT EXISTS finds the view)."""
     schema = memory.settings.schema_name
     role = f"{schema}_n8n"

@@ -7,15 +7,16 @@ import dagster as dg
 import pytest
 from psycopg import sql
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline.db import get_pool
-from memory_pipeline.definitions import JOB_NAME, build_definitions
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
 from memory_pipeline.domain.facts import normalize_whitespace
 from memory_pipeline.domain.messages import SourceRow, parse_row
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
 from memory_pipeline_tests.conftest import fixture_lines
+import memory_pipeline.stages.extracted_facts as extracted_facts_stage
 
 MB_USERS = ["Emily", "Frank", "Lucy"]
 MB_DAYS = ["2023-04-27", "2023-04-28", "2023-04-29"]
@@ -185,14 +186,14 @@ def test_failing_extraction_keeps_that_conversations_rows(pipeline, monkeypatch)
 
 
 def test_failing_quote_check_blocks_the_stages_after_it(pipeline, monkeypatch):
-    original = stages.validate_candidate
+    original = extracted_facts_stage.validate_candidate
 
     def accepts_a_made_up_quote(extracted, conversation, position, fallback=None, sources=None):
         candidate = original(extracted, conversation, position, fallback, sources)
         return candidate.__class__(**{**candidate.__dict__, "quote": "something never said", "status": "accepted",
                                       "reason": None})
 
-    monkeypatch.setattr(stages, "validate_candidate", accepts_a_made_up_quote)
+    monkeypatch.setattr(extracted_facts_stage, "validate_candidate", accepts_a_made_up_quote)
     before = pipeline.source_ids()
     result = pipeline.run("2026-05-03")
     assert not result.success

@@ -7,7 +7,6 @@ import openai
 import pytest
 from psycopg import sql
 
-from memory_pipeline import stages
 from memory_pipeline.db import get_pool
 from memory_pipeline.domain.reconcile import FactVersion
 from memory_pipeline.embeddings import (
@@ -19,6 +18,7 @@ from memory_pipeline.embeddings import (
 from memory_pipeline.recall import prompt_block, search_memory
 from memory_pipeline.store import Store
 from memory_pipeline_tests.openai_server import ScriptedOpenAIServer, hashed_embedding
+from memory_pipeline.stages.active_facts import active_facts
 
 NOW = datetime.now(timezone.utc)
 DIMS = 16
@@ -239,7 +239,7 @@ def test_an_unreachable_endpoint_leaves_facts_unembedded_and_the_next_night_retr
     fact_id = facts.add("ana", "User likes green tea.")
     down = embedder_for(None, max_retries=0, timeout=2)
     with facts.pool.connection() as conn:
-        result = stages.active_facts(facts.store, conn, NOW.date(), down)
+        result = active_facts(facts.store, conn, NOW.date(), down)
     assert result.metadata["embeddings_failed"] == 1
     assert result.metadata["embedding_failures"] == {"APIConnectionError": 1}
     assert facts.rows("SELECT embedding FROM {schema}.agent_facts WHERE id = %s", (fact_id,))[0]["embedding"] is None

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from memory_pipeline import sample, services
-from memory_pipeline.definitions import JOB_NAME
+from memory_pipeline.defs.nightly import JOB_NAME
 from memory_pipeline.settings import ENV_PREFIX
 from memory_pipeline_tests.conftest import fixture_lines
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline

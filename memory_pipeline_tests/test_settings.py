@@ -90,3 +90,15 @@ def test_source_table_takes_any_name_postgresql_can_hold(value):
 def test_source_table_refuses_names_postgresql_would_truncate_or_that_hide_characters(value):
     with pytest.raises(SettingError, match="MEMORY_PIPELINE_SOURCE_TABLE"):
         Settings.from_env({"MEMORY_PIPELINE_SOURCE_TABLE": value})
+
+
+# -- settings that pass validation but would mix users or break figures --------------------------------------
+@pytest.mark.parametrize("name,value", [
+    ("MEMORY_PIPELINE_SENDER_USER_KEY", "group-member"),  # a constant: every sender of every group one user
+    ("MEMORY_PIPELINE_LLM_INPUT_PRICE_PER_MILLION", "inf"),
+    ("MEMORY_PIPELINE_LLM_OUTPUT_PRICE_PER_MILLION", "infinity"),
+])
+def test_settings_that_would_mix_users_or_break_figures_are_refused(name, value):
+    from memory_pipeline.settings import SettingError, Settings
+    with pytest.raises(SettingError, match=name):
+        Settings.from_env({name: value})

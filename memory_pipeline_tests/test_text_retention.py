@@ -2,9 +2,10 @@
 but loses its transcript, summary, cached summary and rejected candidates' text; agent_facts keeps its quote
 until time-to-live + grace. A pruned day still passes its checks through Dagster."""
 
-from memory_pipeline import sample, stages
+from memory_pipeline import sample
 from memory_pipeline_tests.conftest import fixture_lines
 from memory_pipeline_tests.test_pipeline_end_to_end import N8N_DAYS, Pipeline
+from memory_pipeline.settings import DEFAULT_TTL_DAYS
 
 
 def test_a_pruned_day_loses_its_text_and_passes_its_checks(make_settings, monkeypatch):
@@ -71,7 +72,7 @@ def test_a_pruned_day_loses_its_text_and_passes_its_checks(make_settings, monkey
     # Past its time-to-live plus the grace period a fact loses its quote too, and keeps it lost: client_info
     # facts live one day here, so those said in May 2026 are past it; preferences (730 days) are not. A quote is
     # also kept the grace period after the fact was recorded: the facts were recorded 11 days ago here.
-    monkeypatch.setitem(stages.DEFAULT_TTL_DAYS, "client_info", 1)
+    monkeypatch.setitem(DEFAULT_TTL_DAYS, "client_info", 1)
     p.rows("UPDATE {schema}.agent_facts SET recorded_at = recorded_at - interval '11 days' RETURNING 1")
     for d in N8N_DAYS:
         assert p.run(d).success

@@ -1,11 +1,11 @@
--- Named queries of memory_pipeline/erasure.py (same placeholders as queries.sql: {schema}, {source}).
+-- Named queries of memory_pipeline/erasure.py (same placeholders as the store's other files: {schema}, {source}).
 -- Every `erase_*` query takes the same parameters, so covering a new table is one query here and one line in
 -- erasure.ERASURE_STEPS: %(user_key)s, %(session_keys)s (every session key that maps to the user),
 -- %(conversation_ids)s and %(transcript_hashes)s (the user's conversations), %(fact_texts)s (the user's fact
 -- texts, for caches keyed by text).
 
 -- name: lock_erasure_exclusive
--- Stages take this lock shared around each write transaction (queries.sql, hold_off_erasure): an erasure waits
+-- Stages take this lock shared around each write transaction (lock_erasure_shared below, `Store.hold_off_erasure`): an erasure waits
 -- for those in flight, and those that start later wait for the erasure, then find the user's rows gone.
 SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.erasure'));
 
@@ -118,3 +118,7 @@ DELETE FROM {schema}.fact_folds WHERE user_key = %(user_key)s;
 -- name: erase_fold_requests
 -- The user's requests to fold from scratch (ids and times only), after the candidates (their trigger adds them).
 DELETE FROM {schema}.fold_requests WHERE user_key = %(user_key)s;
+
+-- name: lock_erasure_shared
+-- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
+SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));

@@ -273,7 +273,7 @@ CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
     ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
 ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;
 
--- Incremental reconciliation (memory_pipeline/folds.py). `folded_at`: when reconciliation folded this accepted
+-- Incremental reconciliation (memory_pipeline/stages/folds.py). `folded_at`: when reconciliation folded this accepted
 -- candidate into agent_facts (NULL: not yet, so the next reconciliation of its user reads it).
 ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS folded_at timestamptz;
 CREATE INDEX IF NOT EXISTS fact_candidates_unfolded_idx
@@ -328,7 +328,7 @@ CREATE OR REPLACE TRIGGER fact_candidates_folded_changed AFTER UPDATE ON {schema
     EXECUTE FUNCTION {schema}.flag_refold();
 
 -- Indexes that keep the nightly statements' cost flat in the history held (each serves a named query of
--- queries.sql): a user's every version (full folds, fact_totals, erasure), conversations pruned just now
+-- facts.sql, archive.sql): a user's every version (full folds, fact_totals, erasure), conversations pruned just now
 -- (prune_summaries, prune_rejected_candidates, prune_repeat_quotes: `text_pruned_at = now()`), transcripts still
 -- holding text (prune_*_cache: NOT EXISTS by transcript hash), quotes past time-to-live
 -- (prune_expired_fact_quotes), archive rows past retention (drop_expired_archive_rows).

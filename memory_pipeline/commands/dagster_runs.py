@@ -1,0 +1,51 @@
+"""The commands that run Dagster: `ui` (dagster dev) and `materialize` (partitions in this process)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from memory_pipeline.commands.common import UsageError, date_argument, plural
+
+
+def ui(args: argparse.Namespace) -> int:
+    """Run `dagster dev` (webserver + daemon, so the nightly schedule ticks) on the same database, as a child in
+    its own process group: SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it with all its children."""
+    from memory_pipeline.runner import REPO_ROOT, prepare
+    from memory_pipeline.services import dagster_command, run_supervised
+
+    env = prepare(args.settings)
+    print(f"Dagster home: {env.dagster_home}; storage and data in the same PostgreSQL.", flush=True)
+    argv = [dagster_command("dagster"), "dev", "-w", str(REPO_ROOT / "workspace.yaml"), "-h", args.host,
+            "-p", str(args.port)]
+    return run_supervised(argv)
+
+
+def materialize(args: argparse.Namespace) -> int:
+    """Materialize partitions from --date to --to (inclusive) in this process, recorded in the Dagster instance."""
+    from memory_pipeline.runner import materialization_metadata, materialize_days, prepare
+
+    first, last = date_argument(args.date), date_argument(args.to or args.date)
+    env = prepare(args.settings)
+    days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+    yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
+    if last < first:
+        raise UsageError(f"--to {last} is before --date {first}")
+    end = min(yesterday, env.settings.partitions_end or yesterday)
+    if first < env.settings.partitions_start or last > end:
+        print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
+              f"to {end} (MEMORY_PIPELINE_PARTITIONS_END, else yesterday in {env.settings.timezone}); a day is "
+              "materialized once it is over.", file=sys.stderr)
+        return 2
+    results = materialize_days(env, days, quiet=not args.verbose,
+                               notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))
+    for day, result in zip(days, results):
+        closed = materialization_metadata(result, "closed_sessions")
+        counts = (f"{plural(closed.get('conversations_closed', 0), 'conversation')} closed, "
+                  f"{closed.get('conversations_deferred', 0)} deferred") if closed else "no metadata"
+        print(f"{day}: {'ok' if result.success else 'FAILED'} ({counts}; run {result.run_id})")
+        if closed and not closed.get("source_has_created_at", True):
+            print(f"  {closed['note']}")
+    return 0 if all(r.success for r in results) else 1

@@ -1,0 +1,33 @@
+"""`memory-pipeline forget`: a user's every trace erased, or one of their facts forgotten."""
+
+from __future__ import annotations
+
+import argparse
+
+from memory_pipeline.commands.common import UsageError
+from memory_pipeline.db import get_pool
+from memory_pipeline.store import Store
+
+
+def run(args: argparse.Namespace) -> int:
+    """Erase a user (`--user`), or forget one of their facts (`--fact`); prints counts, never the key."""
+    from memory_pipeline import erasure
+    from memory_pipeline.runner import prepare
+
+    env = prepare()
+    store = Store(env.settings)
+    with get_pool(env.database_url).connection() as conn:
+        try:
+            if args.fact is None:
+                report = erasure.erase_user(store, conn, args.user)
+            else:
+                report = erasure.forget_fact(store, conn, args.user, args.fact)
+        except (erasure.FactNotFound, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    counts = ", ".join(f"{table} {n}" for table, n in report.counts.items())
+    print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
+          f"{report.total} rows removed ({counts}).")
+    if report.total == 0:
+        print("Nothing of that user key was found (already erased, or a typo: the key is the session key, or what "
+              "MEMORY_PIPELINE_USER_KEY_REGEX maps it to). The request is logged in erasure_log all the same.")
+    return 0

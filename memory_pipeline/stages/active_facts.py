@@ -1,0 +1,48 @@
+"""Stage 4, `active_facts`: every user of the day reconciled (`stages.folds`, sharded by user over the worker
+processes), then the new facts labelled and embedded for recall."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+
+import psycopg
+
+from memory_pipeline import workers
+from memory_pipeline.embeddings import Embedder, index_new_facts
+from memory_pipeline.stages.common import StageResult
+from memory_pipeline.stages.folds import reconcile_shard
+from memory_pipeline.store import Store
+
+
+def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Embedder | None = None) -> StageResult:
+    """Reconcile every user of the day (and every user whose folded candidates changed since: `folds`), so the
+    result does not depend on the order partitions ran in: a user's new candidates are folded on top of their
+    active facts when all are said after what was folded, else the user is folded from all their accepted
+    candidates (any day). New active versions get their text search language as they are inserted; then the
+    other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
+    failing embedding request leaves them NULL). The users are folded in MEMORY_PIPELINE_WORKER_PROCESSES worker
+    processes at once (`reconcile_shard`; the rest runs on `conn`)."""
+    users = store.users_to_reconcile(conn, day)  # group chats: each sender
+    # Every shard-th user (the list is sorted): shards of equal size that never share a user's lock.
+    totals = sum(workers.each_shard(reconcile_shard, store, conn, users), Counter())
+    state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
+    recall_index = index_new_facts(store, conn, embedder)
+    # New active versions are labelled as they are inserted; index_new_facts labels the rest.
+    labelled = Counter({key.removeprefix("language:"): n for key, n in totals.items() if key.startswith("language:")})
+    labelled.update(recall_index["facts_language_labelled"])
+    recall_index["facts_language_labelled"] = dict(sorted(labelled.items()))
+    return StageResult({
+        "users_reconciled": len(users),
+        "users_folded_incrementally": totals["folded_incrementally"],
+        "users_folded_from_scratch": totals["folded_from_scratch"],
+        "facts_inserted": totals["inserted"],
+        "facts_updated": totals["updated"],
+        "facts_deleted": totals["deleted"],
+        "facts_superseded": totals["newly_superseded"],
+        "active_facts_of_these_users": state["active"],
+        "superseded_facts_of_these_users": state["superseded"],
+        "expired_facts_of_these_users": state["expired"],
+        **recall_index,
+        "worker_processes": store.settings.worker_processes,
+    })

@@ -1,0 +1,85 @@
+"""The asset checks, as plain functions: each returns a CheckOutcome (passed, counts for Dagster metadata)."""
+
+from __future__ import annotations
+
+import psycopg
+from datetime import date
+
+from memory_pipeline.domain.facts import QuoteSources, locate_quote
+from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
+from memory_pipeline.stages import llm_calls
+from memory_pipeline.stages.common import CheckOutcome
+from memory_pipeline.stages.llm_calls import SUMMARY_STAGE
+from memory_pipeline.stages.records import conversation_from_record
+from memory_pipeline.store import Store
+
+
+def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every accepted candidate of the day has its quote verbatim (whitespace-normalised) in a user turn.
+    Candidates whose transcript or quote was pruned (text retention, time-to-live + grace) are counted apart.
+    Reads PAGE_SIZE conversations with accepted candidates at a time (the next page while this one is checked:
+    `Store.pages_read_ahead`), each transcript once."""
+    bad = []
+    checked = pruned = 0
+    for page in store.pages_read_ahead(conn, "accepted_candidates_page", {"partition_date": day},
+                                          llm_calls.PAGE_SIZE):
+        for row in page:
+            sources = None
+            for candidate in row["candidates"]:
+                if row["text_pruned_at"] or candidate["quote"] == "":
+                    # Its transcript was dropped after text retention, or its quote after the fact's time-to-live
+                    # plus grace (an accepted candidate never has an empty quote otherwise: validation rejects it,
+                    # no_quote).
+                    pruned += 1
+                    continue
+                checked += 1
+                if sources is None:  # the transcript read back once per conversation, its turns normalised once
+                    conversation = conversation_from_record({
+                        "conversation_id": row["conversation_id"], "session_key": "", "user_key": "",
+                        "partition_date": day, "started_at": None, "ended_at": None, "is_legacy": False,
+                        "transcript": row["transcript"]})
+                    sources = QuoteSources(conversation)
+                reason, _ = locate_quote(candidate["quote"], conversation, candidate["quote_message_id"], sources)
+                # A short quote is still verbatim: the length rule gates new candidates, and candidates accepted
+                # before it existed must not fail this blocking check when their day is re-materialized.
+                if reason and reason != "quote_too_short":
+                    bad.append(candidate["candidate_id"])
+    return CheckOutcome(not bad, {"accepted_checked": checked, "accepted_text_pruned": pruned,
+                                  "quotes_not_found": len(bad),
+                                  "failing_candidate_ids": sorted(bad)[:50]})
+
+
+def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> CheckOutcome:
+    """No two active facts share (user_key, category, md5(fact)); no single-valued attribute holds two
+    active values for one user."""
+    duplicates = store.scalar(conn, "check_duplicate_active_facts")
+    contradictions = store.scalar(conn, "check_contradicting_active_facts",
+                                  {"multi_valued": sorted(MULTI_VALUED_ATTRIBUTES)})
+    return CheckOutcome(duplicates == 0 and contradictions == 0,
+                        {"duplicate_groups": duplicates, "contradicting_groups": contradictions})
+
+
+def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every message id of the day's conversations is in the n8n table or the archive (within retention), and
+    no row of a consolidated conversation is left in the n8n table (it would never be archived)."""
+    missing = store.scalar(conn, "check_missing_messages",
+                           {"partition_date": day, "retention_days": store.settings.archive_retention_days})
+    left = store.scalar(conn, "check_consolidated_rows_in_source", {"partition_date": day})
+    return CheckOutcome(missing == 0 and left == 0,
+                        {"missing_messages": missing, "consolidated_rows_left_in_source": left})
+
+
+def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No conversation of the day was stored while its last message was within the idle gap."""
+    still_open = store.scalar(conn, "check_open_conversations", {"partition_date": day})
+    return CheckOutcome(still_open == 0, {"open_conversations": still_open})
+
+
+def check_every_conversation_summarised(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every closed conversation of the day has a summary or a recorded failure (extraction_failures, with its
+    reason; tried again next run). A conversation left without either was skipped silently and is never
+    extracted. Metadata: `conversations_without_summary` (the failing ones) and `summary_failures_recorded`."""
+    missing = store.scalar(conn, "check_conversations_without_summary", {"partition_date": day})
+    failures = store.llm_failures_of_partition(conn, day, SUMMARY_STAGE)
+    return CheckOutcome(missing == 0, {"conversations_without_summary": missing,
+                                       "summary_failures_recorded": sum(failures.values())})

@@ -1,0 +1,79 @@
+"""A quote backs a fact only when it is the user's own words: a whole clause, not one word; the same words in
+another Unicode form or with invisible characters; a short quote accepted before the length rule still passes
+the verbatim check."""
+
+import unicodedata
+
+import pytest
+
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.stages.checks import check_quotes_verbatim
+from memory_pipeline_tests.extractors.test_openai_extractor import answer, conversation, fact, make, server  # noqa: F401
+
+
+# -- a quote too short to back a fact ----------------------------------------------------------------------
+def test_a_one_word_quote_cannot_back_an_invented_fact(server, make):  # noqa: F811
+    chat = conversation(("human", "I like chess."))
+    server.script.append(answer(fact("I", 1, "client_info", "email", "evil@example.com",
+                                     "User's email is evil@example.com."), summary=None))
+    extracted = make(server).extract(chat).facts
+    candidate = validate_candidate(extracted[0], chat, 0)
+    assert (candidate.status, candidate.reason) == ("rejected", "quote_too_short")
+
+
+@pytest.mark.parametrize("text,quote,accepted", [
+    ("I like chess.", "I", False),                       # one word out of a sentence
+    ("My email is ana@example.com.", "My email", False),  # two words out of a sentence
+    ("我喜欢茶。", "茶", False),                            # one character of a script without spaces
+    ("I like chess.", "I like chess", True),             # three words
+    ("Hi! I'm vegan, so no meat please.", "I'm vegan", True),  # a whole clause
+    ("Vim.", "Vim", True),                               # a whole message (an answer to a question)
+    ("Yes.", "Yes.", True),
+    ("我喜欢茶。", "我喜欢茶", True),
+])
+def test_short_quotes_must_be_a_whole_clause(text, quote, accepted):
+    chat = conversation(("human", text))
+    candidate = validate_candidate(ExtractedFact(category="preference", fact="User said it.", quote=quote,
+                                                 quote_message_id=1), chat, 0)
+    assert (candidate.status == "accepted") is accepted
+    assert candidate.reason in (None, "quote_too_short")
+
+
+# -- Unicode forms: the same words in another encoding are still the user's words -------------------------
+@pytest.mark.parametrize("said,quote", [
+    ("Je suis allé à Zürich hier.", unicodedata.normalize("NFD", "Je suis allé à Zürich")),  # decomposed
+    ("I like ch\u200bess a lot.", "I like chess"),      # a zero-width space in the message
+    ("I like chess a lot.", "I like\u200d chess"),      # a zero-width joiner in the quote
+    ("I like chess a lot.", "I\u00a0like chess"),       # a no-break space
+])
+def test_quote_check_ignores_unicode_form_and_invisible_characters(said, quote):
+    chat = conversation(("human", unicodedata.normalize("NFC", said)))
+    candidate = validate_candidate(ExtractedFact(category="preference", fact="User likes chess.", quote=quote,
+                                                 quote_message_id=1), chat, 0)
+    assert candidate.status == "accepted"
+
+
+def test_invisible_characters_do_not_make_other_words_pass():
+    chat = conversation(("human", "I like chess a lot."))
+    candidate = validate_candidate(ExtractedFact(category="preference", fact="User likes chessboxing.",
+                                                 quote="I like chess\u200bboxing", quote_message_id=1), chat, 0)
+    assert (candidate.status, candidate.reason) == ("rejected", "quote_not_found")
+
+
+def test_short_quotes_accepted_before_the_length_rule_do_not_fail_the_verbatim_check(make_settings):
+    import json
+    from datetime import date
+
+    from memory_pipeline import sample
+    from memory_pipeline.store import Store
+    from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
+    p = Pipeline(make_settings())
+    p.load(sample.fixture_rows([json.dumps({"id": 1, "session_id": "s1", "created_at": "2026-05-03T12:00:00Z",
+                                            "message": {"type": "human", "content": "I live in Oslo."}})]))
+    assert p.run("2026-05-03").success
+    # An installation upgraded from before the rule: an accepted candidate quoting one word of its message.
+    p.rows("UPDATE {schema}.fact_candidates SET quote = 'Oslo' WHERE status = 'accepted' RETURNING 1")
+    with p.pool.connection() as conn:
+        assert check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+        p.rows("UPDATE {schema}.fact_candidates SET quote = 'Bergen' WHERE status = 'accepted' RETURNING 1")
+        assert not check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed

@@ -1,0 +1,116 @@
+-- Named queries of the asset checks and each asset's partition state (memory_pipeline/stages/checks.py,
+-- memory_pipeline/stages/partition_state.py).
+-- A block starts with `-- name: NAME`; a name is unique across the store's files (`store.base.QUERY_FILES`).
+-- Identifier placeholders are filled with psycopg.sql: {schema} (pipeline schema), {source} (the n8n table,
+-- schema-qualified), {created_at} (the source's time expression: `created_at::timestamptz`, or NULL when the
+-- table has no such column), {created_at_filter} (the same for WHERE clauses, bare when the column is a timestamp so
+-- an index can serve it: use it only where out-of-range times cannot pass, see `Store.created_at_filter`).
+-- Values are always bound parameters (%(name)s).
+
+-- name: check_consolidated_rows_in_source
+-- Rows of the partition's consolidated conversations still in n8n's table after archiving (e.g. ids reused
+-- after the table was reset, so the archive holds another row under the same id).
+SELECT count(*) AS left_in_source FROM {source} AS s
+WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
+               WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
+
+-- name: check_duplicate_active_facts
+SELECT count(*) AS groups FROM (
+    SELECT 1 FROM {schema}.agent_facts WHERE superseded_at IS NULL
+    GROUP BY user_key, category, md5(fact) HAVING count(*) > 1
+) AS d;
+
+-- name: check_contradicting_active_facts
+-- Single-valued attributes with more than one active value for one user (multi-valued ones are passed in).
+SELECT count(*) AS groups FROM (
+    SELECT 1 FROM {schema}.agent_facts
+    WHERE superseded_at IS NULL AND attribute IS NOT NULL AND NOT (attribute = ANY(%(multi_valued)s))
+    GROUP BY user_key, attribute HAVING count(DISTINCT lower(coalesce(value, fact))) > 1
+) AS d;
+
+-- name: check_missing_messages
+-- Message ids of the partition's conversations that are in neither the n8n table nor the archive, for
+-- conversations whose archive retention has not ended yet.
+SELECT count(*) AS missing FROM (
+    SELECT unnest(message_ids) AS id FROM {schema}.conversations
+    WHERE partition_date = %(partition_date)s
+      AND recorded_at >= now() - make_interval(days => %(retention_days)s)
+) AS m
+WHERE NOT EXISTS (SELECT 1 FROM {schema}.chat_archive a WHERE a.id = m.id)
+  AND NOT EXISTS (SELECT 1 FROM {source} s WHERE s.id = m.id);
+
+-- name: check_open_conversations
+-- Conversations of the partition that were still open (last message within the idle gap) when consolidated.
+SELECT count(*) AS open FROM {schema}.conversations
+WHERE partition_date = %(partition_date)s AND NOT is_legacy
+  AND ended_at > closed_as_of - make_interval(mins => idle_gap_minutes);
+
+-- name: partition_state_conversations
+-- A partition's state as its tables hold it now (not what one run did), for the assets' partition_* metadata.
+SELECT count(*) AS conversations, count(DISTINCT user_key) AS users,
+       coalesce(sum(cardinality(message_ids)), 0) AS messages,
+       count(*) FILTER (WHERE is_legacy) AS legacy_conversations,
+       (SELECT count(*) FROM {schema}.message_rejections r
+        WHERE r.partition_date = %(partition_date)s AND r.status = 'rejected') AS rows_rejected,
+       (SELECT count(*) FROM {schema}.message_rejections r
+        WHERE r.partition_date = %(partition_date)s AND r.status = 'skipped') AS rows_skipped
+FROM {schema}.conversations WHERE partition_date = %(partition_date)s;
+
+-- name: partition_state_summaries
+-- Every closed conversation of the partition and whether it has a summary (the session_summaries check reads
+-- conversations_without_summary).
+SELECT count(s.conversation_id) AS summaries,
+       count(*) FILTER (WHERE s.conversation_id IS NULL) AS conversations_without_summary,
+       coalesce(sum(s.input_tokens), 0) AS input_tokens, coalesce(sum(s.output_tokens), 0) AS output_tokens
+FROM {schema}.conversations AS c LEFT JOIN {schema}.session_summaries AS s USING (conversation_id)
+WHERE c.partition_date = %(partition_date)s;
+
+-- name: partition_state_candidates
+SELECT coalesce(sum(n), 0)::bigint AS candidates,
+       coalesce(sum(n) FILTER (WHERE status = 'accepted'), 0)::bigint AS candidates_accepted,
+       coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0)::bigint AS candidates_rejected,
+       coalesce(jsonb_object_agg(reject_reason, n) FILTER (WHERE reject_reason IS NOT NULL), '{{}}')
+           AS candidates_rejected_by_reason
+FROM (
+    SELECT status, reject_reason, count(*) AS n FROM {schema}.fact_candidates
+    WHERE partition_date = %(partition_date)s GROUP BY status, reject_reason
+) AS c;
+
+-- name: partition_state_facts
+-- Fact versions first said in the partition's conversations: active (not superseded, time-to-live not over),
+-- expired (not superseded, time-to-live over and not kept alive by recalls: fact_recalls.recalled_until) and
+-- superseded, counted apart.
+SELECT count(f.id) AS facts,
+       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND NOT f.expired) AS facts_active,
+       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND f.expired) AS facts_expired,
+       count(f.id) FILTER (WHERE f.superseded_at IS NOT NULL) AS facts_superseded
+FROM {schema}.conversations AS c
+JOIN LATERAL (
+    SELECT f.id, f.superseded_at,
+           (f.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r
+                                                  WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
+    FROM {schema}.agent_facts AS f WHERE f.source_session = c.conversation_id
+) AS f ON true
+WHERE c.partition_date = %(partition_date)s;
+
+-- name: partition_state_archive
+-- Conversations consolidated (facts extracted, so archived) or not, archive rows of the partition (within
+-- retention), and rows of its consolidated conversations still in n8n's table.
+SELECT (SELECT count(*) FROM {schema}.conversations
+        WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS conversations_consolidated,
+       (SELECT count(*) FROM {schema}.conversations
+        WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL) AS conversations_not_consolidated,
+       (SELECT count(*) FROM {schema}.chat_archive WHERE partition_date = %(partition_date)s) AS rows_archived,
+       (SELECT count(*) FROM {source} AS s
+        WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
+                       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL))
+           AS consolidated_rows_in_source;
+
+-- name: check_conversations_without_summary
+-- Closed conversations of the partition with neither a summary nor a recorded failure of the summary stage (an
+-- LLM call that failed is accounted for in extraction_failures, with its reason, and tried again next run).
+SELECT count(*) AS without_summary FROM {schema}.conversations AS c
+WHERE c.partition_date = %(partition_date)s
+  AND NOT EXISTS (SELECT 1 FROM {schema}.session_summaries AS s WHERE s.conversation_id = c.conversation_id)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.extraction_failures AS e
+                  WHERE e.conversation_id = c.conversation_id AND e.stage = 'session_summaries');
