@@ -10,7 +10,7 @@ Chromium with Playwright, saves one screenshot per page into OUT_DIR and checks 
 5. the catalog / partitions tab shows the demo's days materialized (no "0% filled").
 
 Usage (after the demo, with the same environment):
-    pip install playwright            # the Python package only: `playwright install` is never needed
+    pip install -e ".[browser]"       # Playwright, the Python package only: `playwright install` is never needed
     apt-get install chromium          # Debian's browser; CHROMIUM overrides /usr/bin/chromium
     python scripts/ui_check.py OUT_DIR [--port 3123]
 
