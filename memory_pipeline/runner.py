@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
+from dagster._core.definitions.job_base import InMemoryJob
+from dagster._core.execution.api import execute_run
+from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOrigin, RemoteRepositoryOrigin
+from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
 from memory_pipeline.defs.assets import LLM_POOL
 from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
@@ -19,6 +23,7 @@ from memory_pipeline.defs.metadata import stage_figures
 from memory_pipeline.defs.run_health import (
     HOST_TAG, ensure_pool_limits, fail_dead_runs, pool_holders, pool_is_full, this_host,
 )
+from memory_pipeline.services import LOCATION_NAME, REPOSITORY_NAME
 from memory_pipeline.settings import Settings
 
 REPO_ROOT = SQL_DIR.parent
@@ -70,9 +75,9 @@ _IN_PROGRESS = [dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED, dg.Da
 
 def materialize_days(
     env: Environment, days: Iterable[str], quiet: bool = True, notify: Callable[[str], None] = lambda _: None,
-) -> list[dg.ExecuteInProcessResult]:
+) -> list[dg.JobExecutionResult]:
     """Run the nightly job for each partition key (YYYY-MM-DD) in this process, recorded in the Dagster
-    instance of `env` (so the runs show in the UI). Raises dagster's error for a key outside the partitions.
+    instance of `env` as runs of the job in its code location (`execute_in_code_location`). Raises dagster's error for a key outside the partitions.
 
     Before each run: runs of the job whose worker is gone are failed and their pool slots freed
     (`run_health.fail_dead_runs`); runs of the same partition queue one after the other, as dagster.yaml's
@@ -94,14 +99,38 @@ def materialize_days(
                 if pool_is_full(instance, LLM_POOL):
                     holders = ", ".join(f"run {run} ({step})" for run, step in pool_holders(instance, LLM_POOL))
                     notify(f"{day}: pool {LLM_POOL} is full, held by {holders}: this run's {LLM_POOL} steps wait")
-                results.append(job.execute_in_process(
-                    partition_key=day, instance=instance, raise_on_error=False,
-                    run_config=QUIET_RUN_CONFIG if quiet else None, tags={HOST_TAG: this_host()},
+                results.append(execute_in_code_location(
+                    job, instance, day, run_config=QUIET_RUN_CONFIG if quiet else {}, tags={HOST_TAG: this_host()},
                 ))
             finally:
                 lock_conn.execute("SELECT pg_advisory_unlock(hashtext('memory_pipeline.partition'), hashtext(%s))",
                                   (day,))
     return results
+
+
+def code_location_origin(job_name: str) -> RemoteJobOrigin:
+    """The origin of `job_name` in the code location `workspace.yaml` (and deploy/) load: repository
+    `__repository__` in location `memory_pipeline`. Dagster's UI lists a job's runs by this origin (job page,
+    Overview timeline) and a run status sensor only sees runs of its own code location."""
+    location = InProcessCodeLocationOrigin(LoadableTargetOrigin(module_name="memory_pipeline.definitions"),
+                                           location_name=LOCATION_NAME)
+    return RemoteJobOrigin(RemoteRepositoryOrigin(location, REPOSITORY_NAME), job_name)
+
+
+def execute_in_code_location(
+    job: dg.JobDefinition, instance: dg.DagsterInstance, partition_key: str, run_config: dict, tags: dict[str, str],
+) -> dg.JobExecutionResult:
+    """Run one partition of `job` in this process, recorded as a run of the job in its code location, as a run
+    launched from the UI or the schedule is. `execute_in_process` records runs without an origin: they show
+    in the Runs list only, not on the job's page nor the Overview timeline, and no run status sensor (the
+    failure alert) sees them. Raises dagster's error for a key outside the partitions."""
+    if not job.partitions_def.has_partition_key(partition_key):
+        raise dg.DagsterUnknownPartitionError(f"Could not find a partition with key `{partition_key}`.")
+    run = instance.create_run_for_job(
+        job_def=job, run_config=run_config, remote_job_origin=code_location_origin(job.name),
+        tags={**job.run_tags, **job.get_tags_for_partition_key(partition_key, None), **tags},
+    )
+    return execute_run(InMemoryJob(job), run, instance, raise_on_error=False)
 
 
 def _fail_dead_runs(instance: dg.DagsterInstance, notify: Callable[[str], None]) -> None:
@@ -130,7 +159,7 @@ def _wait_for_other_runs(instance: dg.DagsterInstance, day: str, notify: Callabl
         time.sleep(PARTITION_POLL_SECONDS)
 
 
-def materialization_metadata(result: dg.ExecuteInProcessResult, asset: str, partition: str | None = None) -> dict:
+def materialization_metadata(result: dg.JobExecutionResult, asset: str, partition: str | None = None) -> dict:
     """Metadata values of `asset`'s materialization (of `partition`, default the first) in an in-process run ({}
     when it did not materialize). Published keys as they are, plus the stage's figures under their stage names
     (`run_rows_archived` also as `rows_archived`: `metadata.stage_figures`)."""

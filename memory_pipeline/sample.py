@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from importlib import resources
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -23,7 +23,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import sql_text
-from memory_pipeline.settings import Settings
+from memory_pipeline.settings import ENV_PREFIX, Settings, save_settings
 
 SESSION_PREFIX = "memorybank:"
 
@@ -121,3 +121,16 @@ def fixture_rows(lines: Iterable[str]) -> list[SampleRow]:
             created_at=datetime.fromisoformat(created.replace("Z", "+00:00")) if created else None,
         ))
     return rows
+
+
+def demo_partition_range(settings: Settings, days: list[str], environ: Mapping[str, str]) -> Settings:
+    """Settings whose daily partitions run over the sample's days only, so the catalog after the demo shows its
+    ten days materialized rather than ten among every day since 2023 up to yesterday (all "missing", and the
+    freshness checks failing on yesterday). Saved in the home's settings.env (`settings.save_settings`) for the
+    later `memory-pipeline ui`; a MEMORY_PIPELINE_PARTITIONS_START/END set in `environ` is kept as it is."""
+    chosen = {name: value for name, value in (("partitions_start", days[0]), ("partitions_end", days[-1]))
+              if not (environ.get(ENV_PREFIX + name.upper()) or "").strip()}
+    if not chosen:
+        return settings
+    save_settings(environ, chosen)
+    return settings.model_copy(update={name: date.fromisoformat(value) for name, value in chosen.items()})

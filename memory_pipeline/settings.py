@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 ENV_PREFIX = "MEMORY_PIPELINE_"
+# Settings a command saved in the home directory (the demo: the sample's partition range), below the environment.
+SAVED_SETTINGS_FILE = "settings.env"
 SENDER_TEMPLATE_FIELDS = frozenset({"session_key", "user_key", "sender"})
 
 # A schema name that may go into a libpq `options` value (`-csearch_path=...`) and into SQL: an unquoted
@@ -102,6 +104,10 @@ class Settings(BaseModel):
     dagster_schema: str = Field("dagster", description="schema of Dagster's own storage tables (runs, event log)")
     timezone: str = Field("UTC", description="timezone of the daily partitions and the 03:00 schedule")
     partitions_start: date = Field(date(2023, 1, 1), description="first daily partition (YYYY-MM-DD)")
+    partitions_end: date | None = Field(
+        None, description="last daily partition (YYYY-MM-DD); unset = every day up to yesterday. The demo sets "
+        "both ends to the sample's days in `home`/settings.env"
+    )
     idle_gap_minutes: int = Field(
         180, gt=0, le=MAX_IDLE_GAP_MINUTES,
         description="a gap longer than this splits a session key's messages into conversations"
@@ -279,7 +285,7 @@ class Settings(BaseModel):
         "materialized, else the freshness checks fail; after the 03:00 schedule"
     )
 
-    @field_validator("partitions_start", "backlog_date")
+    @field_validator("partitions_start", "partitions_end", "backlog_date")
     @classmethod
     def _date_in_range(cls, value: date | None) -> date | None:
         if value is not None and not MIN_DATE <= value <= MAX_DATE:
@@ -362,6 +368,12 @@ class Settings(BaseModel):
             raise ValueError(f"owners must be e-mail addresses or team:NAME, comma-separated, not {value!r}")
         return ",".join(owners)
 
+    @model_validator(mode="after")
+    def _partitions_end_after_start(self) -> "Settings":
+        if self.partitions_end is not None and self.partitions_end < self.partitions_start:
+            raise ValueError(f"partitions_end {self.partitions_end} is before partitions_start {self.partitions_start}")
+        return self
+
     @property
     def owners(self) -> list[str]:
         """`asset_owners` as a list."""
@@ -391,6 +403,7 @@ class Settings(BaseModel):
         others at their defaults, so the culprit is known; then all together. An unknown `MEMORY_PIPELINE_*`
         variable is refused first (`unknown_variable`)."""
         env = os.environ if environ is None else environ
+        env = {**saved_settings(env), **env}
         unknown_variable(env)
         values = {}
         for name in cls.model_fields:
@@ -421,3 +434,39 @@ def unknown_variable(env: Mapping[str, str]) -> None:
         close = difflib.get_close_matches(variable[len(ENV_PREFIX):], sorted(known), n=1, cutoff=0.6)
         hint = f"; did you mean {ENV_PREFIX}{close[0]}?" if close else "; the README's configuration table lists them"
         raise SettingError(variable, "no such setting" + hint)
+
+
+def saved_settings_path(environ: Mapping[str, str]) -> Path:
+    """`<home>/settings.env` for the home `environ` names (MEMORY_PIPELINE_HOME, default ~/.memory_pipeline)."""
+    home = (environ.get(ENV_PREFIX + "HOME") or "").strip() or str(Settings.model_fields["home"].default)
+    return Path(home).expanduser() / SAVED_SETTINGS_FILE
+
+
+def saved_settings(environ: Mapping[str, str]) -> dict[str, str]:
+    """`MEMORY_PIPELINE_X=value` lines of the home's settings.env ({} when there is none); the environment
+    overrides them. Raises SettingError for a line that is not `MEMORY_PIPELINE_X=value`."""
+    try:
+        path = saved_settings_path(environ)
+    except RuntimeError:  # `~user` of no such user: MEMORY_PIPELINE_HOME is then refused with its name
+        return {}
+    if not path.is_file():
+        return {}
+    saved = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, sep, value = line.partition("=")
+        if not sep or not name.strip().startswith(ENV_PREFIX):
+            raise SettingError(str(path), f"line {number} is not MEMORY_PIPELINE_X=value")
+        saved[name.strip()] = value.strip()
+    return saved
+
+
+def save_settings(environ: Mapping[str, str], values: Mapping[str, str]) -> Path:
+    """Write `values` ({field: value}) into the home's settings.env, keeping its other lines; returns its path."""
+    path = saved_settings_path(environ)
+    saved = {**saved_settings(environ), **{ENV_PREFIX + k.upper(): v for k, v in values.items()}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# Written by memory-pipeline (the demo); the environment overrides these. Delete to undo.\n"
+                    + "".join(f"{k}={v}\n" for k, v in sorted(saved.items())))
+    return path

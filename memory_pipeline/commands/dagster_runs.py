@@ -39,10 +39,11 @@ def materialize(args: argparse.Namespace) -> int:
     yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
     if last < first:
         raise UsageError(f"--to {last} is before --date {first}")
-    if first < env.settings.partitions_start or last > yesterday:
+    end = min(yesterday, env.settings.partitions_end or yesterday)
+    if first < env.settings.partitions_start or last > end:
         print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
-              f"to yesterday, {yesterday} ({env.settings.timezone}); a day is materialized once it is over.",
-              file=sys.stderr)
+              f"to {end} (MEMORY_PIPELINE_PARTITIONS_END, else yesterday in {env.settings.timezone}); a day is "
+              "materialized once it is over.", file=sys.stderr)
         return 2
     results = materialize_days(env, days, quiet=not args.verbose,
                                notify=lambda message: print(f"memory-pipeline: {message}", file=sys.stderr, flush=True))

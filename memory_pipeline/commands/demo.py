@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import defaultdict
 from datetime import date, datetime, timezone
 
 from memory_pipeline.commands.common import plural
 from memory_pipeline.db import get_pool
+from memory_pipeline.settings import saved_settings_path
 from memory_pipeline.store import Store
 
 
@@ -18,13 +20,13 @@ def run(args: argparse.Namespace) -> int:
     from memory_pipeline.domain.facts import normalize_whitespace
     from memory_pipeline.runner import failed_conversations, materialize_days, prepare
 
-    env = prepare(args.settings)
-    settings = env.settings
     data = sample.load_memory_bank()
-    days = sample.memory_bank_days(data, settings.timezone)
-    if date.fromisoformat(days[0]) < settings.partitions_start:
-        print(f"The sample runs {days[0]}..{days[-1]} but partitions start {settings.partitions_start}: "
-              "set MEMORY_PIPELINE_PARTITIONS_START=2023-01-01 (the default).", file=sys.stderr)
+    days = sample.memory_bank_days(data, args.settings.timezone)
+    env = prepare(sample.demo_partition_range(args.settings, days, os.environ))
+    settings = env.settings
+    if not settings.partitions_start <= date.fromisoformat(days[0]) <= (settings.partitions_end or date.max):
+        print(f"The sample runs {days[0]}..{days[-1]} but partitions run {settings.partitions_start}.."
+              f"{settings.partitions_end or 'yesterday'}: unset MEMORY_PIPELINE_PARTITIONS_START/END.", file=sys.stderr)
         return 2
     pool = get_pool(env.database_url)
     store = Store(settings)
@@ -45,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
             inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
             print(f"Loaded {plural(inserted, 'MemoryBank message')} into {settings.source_schema}.{settings.source_table} "
                   f"as n8n rows ({plural(len(data), 'user')}, {plural(len(sample.memory_bank_days(data)), 'day')}).")
-    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster ...")
+    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster; the "
+          f"partitions run {settings.partitions_start}..{settings.partitions_end or 'yesterday'} "
+          f"({saved_settings_path(os.environ)}) ...")
     results = materialize_days(env, days)
     failed = [day for day, r in zip(days, results) if not r.success]
     users = sorted(sample.SESSION_PREFIX + n.strip().lower().replace(" ", "_") for n in data)

@@ -14,6 +14,7 @@ from datetime import date
 
 import dagster as dg
 import psycopg
+from dagster._core.definitions.asset_checks.asset_check_evaluation import AssetCheckEvaluationTargetMaterializationData
 
 from memory_pipeline.defs.catalog import catalog_metadata
 from memory_pipeline.defs.metadata import published_metadata
@@ -87,7 +88,8 @@ def _evaluate(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineReso
               evaluate: Check, blocking: bool):
     """Evaluate a partitioned check for each partition of the run. One partition: an AssetCheckResult, as
     usual. A range (single-run backfill): Dagster would record one evaluation without a partition, so one
-    AssetCheckEvaluation per partition is yielded instead; a failed blocking one still stops the assets after."""
+    AssetCheckEvaluation per partition is yielded instead, linked to that partition's materialization; a failed
+    blocking one still stops the assets after."""
     store = memory.get_store()
     keys = sorted(context.partition_keys)
     with _connection(memory) as conn:
@@ -99,8 +101,23 @@ def _evaluate(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineReso
     for key, outcome in outcomes.items():
         yield dg.AssetCheckEvaluation(asset_key=check_key.asset_key, check_name=check_key.name,
                                       passed=outcome.passed, metadata=outcome.metadata, partition=key,
-                                      blocking=blocking)
+                                      blocking=blocking,
+                                      target_materialization_data=_target_materialization(context, check_key, key))
     yield dg.Output(None)
+
+
+def _target_materialization(context: dg.AssetCheckExecutionContext, check_key: dg.AssetCheckKey,
+                            partition: str) -> AssetCheckEvaluationTargetMaterializationData | None:
+    """The partition's latest materialization, which the UI links as the evaluation's "Target materialization":
+    what Dagster looks up itself for an AssetCheckResult of a one-partition run (AssetCheckResult.
+    _get_partitioned_target_materialization_data), done here for each partition of a range."""
+    records = context.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=check_key.asset_key, asset_partitions=[partition]), limit=1).records
+    if not records:
+        return None
+    record = records[0]
+    return AssetCheckEvaluationTargetMaterializationData(
+        storage_id=record.storage_id, run_id=record.event_log_entry.run_id, timestamp=record.timestamp)
 
 
 def build_assets(

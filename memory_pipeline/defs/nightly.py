@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import dagster as dg
 
+from memory_pipeline.defs.alerts import check_failure_alert, run_failure_alert
 from memory_pipeline.defs.assets import build_assets
 from memory_pipeline.defs.erasure_job import (
     erase_user_job, erasure_canceled_run_cleanup, erasure_failed_run_cleanup, erasure_run_cleanup,
@@ -22,14 +23,14 @@ from memory_pipeline.stages.common import SCHEDULE_HOUR
 JOB_NAME = "nightly_consolidation"
 
 
-def nightly_partitions(tick_local_date: date, partitions_start: date) -> list[str]:
+def nightly_partitions(tick_local_date: date, partitions_start: date, partitions_end: date | None = None) -> list[str]:
     """Partition keys one tick requests: yesterday, and the day before as a catch-up.
 
     The catch-up picks up conversations that were still open at the previous tick (a late-evening chat longer
     than the idle gap, the night clocks spring forward and 03:00 comes an hour early); re-running a finished day
     changes nothing and costs nothing (summaries cached, extraction skipped)."""
     days = [tick_local_date - timedelta(days=2), tick_local_date - timedelta(days=1)]
-    return [d.isoformat() for d in days if d >= partitions_start]
+    return [d.isoformat() for d in days if partitions_start <= d <= (partitions_end or d)]
 
 
 def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -> dg.ScheduleDefinition:
@@ -51,7 +52,7 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
         if context.instance_ref is not None:  # a real tick: a dead run must not hold the slot tonight's runs need
             fail_dead_runs(context.instance, JOB_NAME, [LLM_POOL])
         tick = context.scheduled_execution_time.astimezone(ZoneInfo(settings.timezone))
-        for key in nightly_partitions(tick.date(), settings.partitions_start):
+        for key in nightly_partitions(tick.date(), settings.partitions_start, settings.partitions_end):
             yield dg.RunRequest(run_key=f"{key}@{tick.date().isoformat()}", partition_key=key)
 
     return nightly_consolidation_schedule
@@ -82,7 +83,8 @@ def freshness_checks(assets: list[dg.AssetsDefinition], settings: Settings) -> l
     latest materialization of any partition, and the 03:00 catch-up of the day before would make a failed night
     look fresh. The sensor `freshness_checks_sensor` (running by default, needs the daemon) evaluates it."""
     return list(dg.build_time_partition_freshness_checks(
-        assets=assets, deadline_cron=f"0 {settings.freshness_deadline_hour} * * *", timezone=settings.timezone))
+        assets=assets, deadline_cron=f"0 {settings.freshness_deadline_hour} * * *", timezone=settings.timezone,
+        severity=dg.AssetCheckSeverity.ERROR))  # Dagster's default is WARN (yellow): a missed night is red
 
 
 def nightly_definitions(settings: Settings | None = None) -> dg.Definitions:
@@ -91,8 +93,9 @@ def nightly_definitions(settings: Settings | None = None) -> dg.Definitions:
     bad setting, so a misconfigured code location fails to load with the variable's name in the error."""
     settings = settings or Settings.from_env()
     partitions = dg.DailyPartitionsDefinition(
-        start_date=settings.partitions_start.isoformat(), timezone=settings.timezone
-    )
+        start_date=settings.partitions_start.isoformat(), timezone=settings.timezone,
+        end_date=(settings.partitions_end + timedelta(days=1)).isoformat() if settings.partitions_end else None,
+    )  # Dagster's end_date is the first day left out
     with warnings.catch_warnings():
         # Chosen on purpose and documented in the README (section "The Dagster UI"), so not repeated in every
         # process's log: the single-run backfill policy (beta), partitioned checks (preview), and the
@@ -117,7 +120,7 @@ def nightly_definitions(settings: Settings | None = None) -> dg.Definitions:
         asset_checks=checks + freshness,
         jobs=[job],
         schedules=[schedule],
-        sensors=[dead_run_sensor(), sensor],
+        sensors=[dead_run_sensor(), sensor, run_failure_alert(), check_failure_alert(checks + freshness)],
         resources={"memory": MemoryPipelineResource.from_settings(settings)},
         # The five steps are short and run one after the other: one process per run, not one per step (the
         # multiprocess default starts a Python process, importing Dagster and this code, for each step).

@@ -35,6 +35,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     dagster_schema: str
     timezone: str
     partitions_start: str
+    partitions_end: str | None = None
     backlog_date: str | None = None
     idle_gap_minutes: int
     max_conversation_hours: int

@@ -80,8 +80,25 @@ def test_demo_on_embedded_default_twice(embedded_env):
         with dg.DagsterInstance.get() as instance:
             runs = instance.get_runs()
             assert len(runs) == 20 and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
-            assert {r.tags["dagster/partition"] for r in runs} == {f"2023-{d}" for d in [
+            days = {f"2023-{d}" for d in [
                 "04-27", "04-28", "04-29", "04-30", "05-01", "05-02", "05-03", "05-04", "05-05", "05-06"]}
+            assert {r.tags["dagster/partition"] for r in runs} == days
+            # Runs of the job in its code location: listed on the job's page and the Overview timeline.
+            listed = instance.get_runs(dg.RunsFilter(job_name="nightly_consolidation",
+                                                     tags={".dagster/repository": "__repository__@memory_pipeline"}))
+            assert len(listed) == 20
+            # The catalog `memory-pipeline ui` shows: the sample's ten days, all materialized, freshness green.
+            from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
+            from memory_pipeline.settings import Settings
+            from memory_pipeline_tests.defs.test_data_team_view import freshness_evaluations
+
+            settings = Settings.from_env(embedded_env)  # with the range the demo saved in the home
+            keys = build_definitions(settings).resolve_job_def(JOB_NAME).partitions_def.get_partition_keys()
+            assert set(keys) == days
+            for asset in ["closed_sessions", "session_summaries", "extracted_facts", "active_facts",
+                          "archived_sessions"]:
+                assert instance.get_materialized_partitions(dg.AssetKey(asset)) == days
+            assert [e.passed for e in freshness_evaluations(settings, instance)] == [True] * 5
     finally:
         os.environ.pop("DAGSTER_HOME")
         os.environ.pop("MEMORY_PIPELINE_DAGSTER_STORAGE_URL")

@@ -1,0 +1,126 @@
+"""What the data team sees in the Dagster UI: every run under the nightly job, red for a missed night, figures
+that plot by partition, check evaluations of a range linked to their materialization, the demo's partition range.
+The browser itself is driven by scripts/ui_check.py (screenshots); these tests hold the facts it relies on."""
+
+import json
+from datetime import date, timedelta
+
+import dagster as dg
+import pytest
+from dagster._core.storage.tags import REPOSITORY_LABEL_TAG
+
+from memory_pipeline import sample
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions, nightly_partitions
+from memory_pipeline.runner import QUIET_RUN_CONFIG, execute_in_code_location
+from memory_pipeline.settings import ENV_PREFIX, SAVED_SETTINGS_FILE, Settings
+from memory_pipeline_tests.defs.test_partition_metadata import RANGE_TAGS
+from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, pipeline  # noqa: F401 - fixture
+
+LABEL = "__repository__@memory_pipeline"  # workspace.yaml's location, Definitions' repository
+# What a data team plots over days (issue 20): each a number in every materialization of its asset.
+PLOTTED = {
+    "closed_sessions": ["run_conversations_closed", "run_conversations_deferred", "partition_conversations"],
+    "session_summaries": ["partition_input_tokens", "partition_output_tokens", "partition_estimated_cost_usd"],
+    "extracted_facts": ["partition_candidates_accepted", "partition_candidates_rejected",
+                        "partition_estimated_cost_usd"],
+    "active_facts": ["partition_facts_superseded", "partition_facts_expired", "partition_facts_active"],
+    "archived_sessions": ["partition_rows_archived", "run_rows_purged"],
+}
+
+
+def materializations(result):
+    return {(m.asset_key.to_user_string(), m.partition): (e, m) for e in result.get_asset_materialization_events()
+            for m in [e.event_specific_data.materialization]}
+
+
+def test_a_cli_run_is_a_run_of_the_job_in_its_code_location(pipeline):
+    result = execute_in_code_location(pipeline.job, pipeline.instance, "2026-05-03", QUIET_RUN_CONFIG, {})
+    assert result.success
+    run = pipeline.instance.get_run_by_id(result.run_id)
+    origin = run.remote_job_origin.repository_origin
+    # The Overview timeline places a run by its repositoryOrigin; the job page lists runs by this filter
+    # (dagster_graphql GraphenePipeline.resolve_runs); a run status sensor matches the location and repository.
+    assert (origin.code_location_origin.location_name, origin.repository_name) == ("memory_pipeline", "__repository__")
+    listed = pipeline.instance.get_runs(dg.RunsFilter(job_name=JOB_NAME, tags={REPOSITORY_LABEL_TAG: LABEL}))
+    assert [r.run_id for r in listed] == [result.run_id]
+    assert run.tags["dagster/partition"] == "2026-05-03"
+
+
+def test_each_partition_publishes_flat_numeric_figures_and_a_summary_of_counts(pipeline):
+    result = pipeline.run("2026-05-03")
+    assert result.success
+    said = [json.loads(r["message"]) for r in pipeline.rows("SELECT message FROM {schema}.chat_archive")]
+    texts = {m["content"] for m in said if isinstance(m, dict) and isinstance(m.get("content"), str)
+             and len(m["content"]) > 12}
+    assert texts
+    for (asset, partition), (_, materialization) in materializations(result).items():
+        metadata = materialization.metadata
+        for key in PLOTTED[asset]:
+            assert isinstance(metadata[key], (dg.IntMetadataValue, dg.FloatMetadataValue)), (asset, key)
+        # No {name: count} map: a JSON value is never plotted, and an empty one shows as `{}`.
+        assert not [k for k, v in metadata.items() if isinstance(v, dg.JsonMetadataValue) and isinstance(v.value, dict)]
+        summary = metadata["summary"]
+        assert isinstance(summary, dg.MarkdownMetadataValue)
+        assert summary.value.startswith("| figure | count |") and summary.value.count("\n") >= 4
+        dumped = json.dumps({k: str(v.value) for k, v in metadata.items()})
+        assert not [t for t in texts if t in dumped], asset
+    closed = materializations(result)[("closed_sessions", "2026-05-03")][1].metadata
+    rejected = {k: v.value for k, v in closed.items() if k.startswith("run_rows_rejected_by_reason.")}
+    assert rejected and sum(rejected.values()) == closed["run_rows_rejected"].value
+
+
+def test_check_evaluations_of_a_ranged_run_link_their_partition_materialization(pipeline):
+    ranged = pipeline.job.execute_in_process(instance=pipeline.instance, raise_on_error=False,
+                                             run_config=QUIET_RUN_CONFIG, tags=RANGE_TAGS(MB_DAYS[0], MB_DAYS[-1]))
+    assert ranged.success
+    storage_ids = {}
+    for (asset, partition), _ in materializations(ranged).items():
+        records = pipeline.instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition]), limit=1).records
+        storage_ids[(asset, partition)] = records[0].storage_id
+    evaluations = [e for e in ranged.get_asset_check_evaluations() if e.check_name != "freshness_check"]
+    assert len(evaluations) == 5 * len(MB_DAYS)
+    for evaluation in evaluations:
+        target = evaluation.target_materialization_data
+        assert target is not None and target.run_id == ranged.run_id
+        assert target.storage_id == storage_ids[(evaluation.asset_key.to_user_string(), evaluation.partition)]
+
+
+def freshness_evaluations(settings, instance):
+    defs = build_definitions(settings)
+    keys = {key for checks in defs.asset_checks for key in checks.check_keys if key.name == "freshness_check"}
+    job = defs.resolve_implicit_global_asset_job_def().get_subset(asset_selection=set(), asset_check_selection=keys)
+    return job.execute_in_process(instance=instance, raise_on_error=False).get_asset_check_evaluations()
+
+
+def test_a_missed_night_fails_every_freshness_check_at_error_severity(make_settings):
+    settings = make_settings(partitions_start=(date.today() - timedelta(days=5)).isoformat())
+    evaluations = freshness_evaluations(settings, dg.DagsterInstance.ephemeral())
+    assert len(evaluations) == 5
+    assert all(not e.passed and e.severity == dg.AssetCheckSeverity.ERROR for e in evaluations)
+
+
+def test_the_demo_saves_the_sample_range_for_later_commands(tmp_path, make_settings):
+    environ = {ENV_PREFIX + "HOME": str(tmp_path)}
+    days = [f"2023-05-0{d}" for d in range(1, 4)]
+    chosen = sample.demo_partition_range(make_settings(), days, environ)
+    assert (chosen.partitions_start, chosen.partitions_end) == (date(2023, 5, 1), date(2023, 5, 3))
+    assert (tmp_path / SAVED_SETTINGS_FILE).is_file()
+    later = Settings.from_env(environ)  # what `memory-pipeline ui` reads in another process
+    assert (later.partitions_start, later.partitions_end) == (date(2023, 5, 1), date(2023, 5, 3))
+    job = build_definitions(make_settings(partitions_start="2023-05-01", partitions_end="2023-05-03")) \
+        .resolve_job_def(JOB_NAME)
+    assert job.partitions_def.get_partition_keys() == days
+    assert nightly_partitions(date(2023, 5, 5), date(2023, 5, 1), date(2023, 5, 3)) == ["2023-05-03"]
+    # The environment wins over the saved file, and a set variable is never overwritten by the demo.
+    assert Settings.from_env({**environ, ENV_PREFIX + "PARTITIONS_END": "2023-05-02"}).partitions_end == date(2023, 5, 2)
+    kept = sample.demo_partition_range(make_settings(), ["2023-06-01"], {**environ, ENV_PREFIX + "PARTITIONS_START": "2023-04-01"})
+    assert kept.partitions_start == date(2023, 1, 1) and kept.partitions_end == date(2023, 6, 1)
+
+
+def test_partitions_end_before_start_is_a_setting_error():
+    from memory_pipeline.settings import SettingError
+
+    with pytest.raises(SettingError, match="partitions_end 2023-05-01 is before"):
+        Settings.from_env({ENV_PREFIX + "HOME": "/nonexistent", ENV_PREFIX + "PARTITIONS_START": "2023-05-02",
+                           ENV_PREFIX + "PARTITIONS_END": "2023-05-01"})
