@@ -76,7 +76,12 @@ def test_a_lone_surrogate_leaves_no_replacement_character_in_a_fact(make_setting
 def test_a_two_megabyte_summary_is_stored_cut_to_whole_sentences(make_settings, monkeypatch):
     huge = "The user asked about tea. " * 80_000  # ~2 MB: a model looping to its token cap
     answer = json.dumps({"summary": huge, "facts": []})
-    with ScriptedOpenAIServer(lambda body: Reply(content=answer)) as server:
+    # A server that ignores max_tokens (the scripted one honours it): the whole answer, sent as it is.
+    completion = json.dumps({
+        "id": "chatcmpl-huge", "object": "chat.completion", "created": 0, "model": "test",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 50, "completion_tokens": 500_000, "total_tokens": 500_050}})
+    with ScriptedOpenAIServer(lambda body: Reply(body=completion)) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
         p = Pipeline(make_settings(extractor="openai", llm_max_retries=0))

@@ -68,8 +68,8 @@ def test_a_failed_night_run_from_the_cli_is_posted_with_its_failed_check(pipelin
 
     original = extracted_facts_stage.validate_candidate
 
-    def made_up_quote(extracted, conversation, position, fallback=None, sources=None):
-        candidate = original(extracted, conversation, position, fallback, sources)
+    def made_up_quote(extracted, conversation, position, fallback=None, sources=None, timezone="UTC"):
+        candidate = original(extracted, conversation, position, fallback, sources, timezone)
         return candidate.__class__(**{**candidate.__dict__, "quote": "never said", "status": "accepted",
                                       "reason": None})
 
