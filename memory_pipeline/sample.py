@@ -23,7 +23,8 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipeline.db import sql_text
-from memory_pipeline.settings import ENV_PREFIX, Settings, save_settings
+from memory_pipeline.settings import ENV_PREFIX, Settings
+from memory_pipeline.settings_env import save_settings
 
 SESSION_PREFIX = "memorybank:"
 
@@ -126,7 +127,7 @@ def fixture_rows(lines: Iterable[str]) -> list[SampleRow]:
 def demo_partition_range(settings: Settings, days: list[str], environ: Mapping[str, str]) -> Settings:
     """Settings whose daily partitions run over the sample's days only, so the catalog after the demo shows its
     ten days materialized rather than ten among every day since 2023 up to yesterday (all "missing", and the
-    freshness checks failing on yesterday). Saved in the home's settings.env (`settings.save_settings`) for the
+    freshness checks failing on yesterday). Saved in the home's settings.env (`settings_env.save_settings`) for the
     later `memory-pipeline ui`; a MEMORY_PIPELINE_PARTITIONS_START/END set in `environ` is kept as it is."""
     chosen = {name: value for name, value in (("partitions_start", days[0]), ("partitions_end", days[-1]))
               if not (environ.get(ENV_PREFIX + name.upper()) or "").strip()}

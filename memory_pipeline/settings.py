@@ -5,11 +5,9 @@ The README's configuration table lists the same variables; `Settings.from_env()`
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import string
-from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -17,9 +15,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-ENV_PREFIX = "MEMORY_PIPELINE_"
-# Settings a command saved in the home directory (the demo: the sample's partition range), below the environment.
-SAVED_SETTINGS_FILE = "settings.env"
+from memory_pipeline.settings_env import (
+    DEFAULT_HOME, ENV_PREFIX, SettingError, first_error, saved_settings, unknown_variable)
+
 SENDER_TEMPLATE_FIELDS = frozenset({"session_key", "user_key", "sender"})
 
 # A schema name that may go into a libpq `options` value (`-csearch_path=...`) and into SQL: an unquoted
@@ -29,23 +27,6 @@ SENDER_TEMPLATE_FIELDS = frozenset({"session_key", "user_key", "sender"})
 SCHEMA_NAME_PATTERN = re.compile(r"[a-z_][a-z0-9_]*")
 MAX_IDENTIFIER_BYTES = 63
 
-
-class SettingError(ValueError):
-    """A `MEMORY_PIPELINE_*` variable holds a value that cannot be used. `variable` is its full name,
-    `problem` says why (never the value of the database URL, which may hold a password)."""
-
-    def __init__(self, variable: str, problem: str):
-        super().__init__(f"invalid setting {variable}: {problem}")
-        self.variable = variable
-        self.problem = problem
-
-
-def _first_error(exc: Exception) -> str:
-    """One line saying why a value was refused, from pydantic's error or any other exception."""
-    if isinstance(exc, ValidationError):
-        error = exc.errors()[0]
-        return str(error["msg"])
-    return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 # Upper (and some lower) bounds of the numeric settings, so a value that parses but cannot work is refused at start
 # (exit 2, one line) instead of failing a night's run: `timedelta(minutes=10**20)` raises OverflowError, a retention
@@ -87,7 +68,7 @@ class Settings(BaseModel):
         None, description="libpq URL of your PostgreSQL; unset = embedded server in `home`/pgdata"
     )
     home: Path = Field(
-        Path("~/.memory_pipeline"),
+        DEFAULT_HOME,
         description="state directory: embedded database (pgdata) and DAGSTER_HOME (dagster)",
     )
     embedded_port: int | None = Field(
@@ -404,7 +385,7 @@ class Settings(BaseModel):
         variable is refused first (`unknown_variable`)."""
         env = os.environ if environ is None else environ
         env = {**saved_settings(env), **env}
-        unknown_variable(env)
+        unknown_variable(env, {name.upper() for name in cls.model_fields} | OTHER_VARIABLES)
         values = {}
         for name in cls.model_fields:
             raw = env.get(ENV_PREFIX + name.upper())
@@ -414,59 +395,11 @@ class Settings(BaseModel):
             try:
                 cls.model_validate({name: raw}, context={"environ": env})
             except Exception as exc:  # noqa: BLE001 - any error while parsing one variable is that variable's
-                raise SettingError(ENV_PREFIX + name.upper(), _first_error(exc)) from None
+                raise SettingError(ENV_PREFIX + name.upper(), first_error(exc)) from None
         try:
             return cls.model_validate(values, context={"environ": env})
         except Exception as exc:  # noqa: BLE001 - a rule across several variables
             variable = "MEMORY_PIPELINE_*"
             if isinstance(exc, ValidationError) and exc.errors()[0]["loc"]:
                 variable = ENV_PREFIX + str(exc.errors()[0]["loc"][0]).upper()
-            raise SettingError(variable, _first_error(exc)) from None
-
-
-def unknown_variable(env: Mapping[str, str]) -> None:
-    """Raise SettingError for a `MEMORY_PIPELINE_*` variable that is no setting (a typo would otherwise leave the
-    intended setting at its default without a word), naming the closest setting when there is one."""
-    known = {name.upper() for name in Settings.model_fields} | OTHER_VARIABLES
-    for variable in sorted(env):
-        if not variable.startswith(ENV_PREFIX) or variable[len(ENV_PREFIX):] in known:
-            continue
-        close = difflib.get_close_matches(variable[len(ENV_PREFIX):], sorted(known), n=1, cutoff=0.6)
-        hint = f"; did you mean {ENV_PREFIX}{close[0]}?" if close else "; the README's configuration table lists them"
-        raise SettingError(variable, "no such setting" + hint)
-
-
-def saved_settings_path(environ: Mapping[str, str]) -> Path:
-    """`<home>/settings.env` for the home `environ` names (MEMORY_PIPELINE_HOME, default ~/.memory_pipeline)."""
-    home = (environ.get(ENV_PREFIX + "HOME") or "").strip() or str(Settings.model_fields["home"].default)
-    return Path(home).expanduser() / SAVED_SETTINGS_FILE
-
-
-def saved_settings(environ: Mapping[str, str]) -> dict[str, str]:
-    """`MEMORY_PIPELINE_X=value` lines of the home's settings.env ({} when there is none); the environment
-    overrides them. Raises SettingError for a line that is not `MEMORY_PIPELINE_X=value`."""
-    try:
-        path = saved_settings_path(environ)
-    except RuntimeError:  # `~user` of no such user: MEMORY_PIPELINE_HOME is then refused with its name
-        return {}
-    if not path.is_file():
-        return {}
-    saved = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        name, sep, value = line.partition("=")
-        if not sep or not name.strip().startswith(ENV_PREFIX):
-            raise SettingError(str(path), f"line {number} is not MEMORY_PIPELINE_X=value")
-        saved[name.strip()] = value.strip()
-    return saved
-
-
-def save_settings(environ: Mapping[str, str], values: Mapping[str, str]) -> Path:
-    """Write `values` ({field: value}) into the home's settings.env, keeping its other lines; returns its path."""
-    path = saved_settings_path(environ)
-    saved = {**saved_settings(environ), **{ENV_PREFIX + k.upper(): v for k, v in values.items()}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# Written by memory-pipeline (the demo); the environment overrides these. Delete to undo.\n"
-                    + "".join(f"{k}={v}\n" for k, v in sorted(saved.items())))
-    return path
+            raise SettingError(variable, first_error(exc)) from None

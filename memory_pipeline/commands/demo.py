@@ -10,7 +10,7 @@ from datetime import date, datetime, timezone
 
 from memory_pipeline.commands.common import plural
 from memory_pipeline.db import get_pool
-from memory_pipeline.settings import saved_settings_path
+from memory_pipeline.settings_env import saved_settings_path
 from memory_pipeline.store import Store
 
 

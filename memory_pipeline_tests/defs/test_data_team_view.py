@@ -12,7 +12,8 @@ from dagster._core.storage.tags import REPOSITORY_LABEL_TAG
 from memory_pipeline import sample
 from memory_pipeline.defs.nightly import JOB_NAME, build_definitions, nightly_partitions
 from memory_pipeline.runner import QUIET_RUN_CONFIG, execute_in_code_location
-from memory_pipeline.settings import ENV_PREFIX, SAVED_SETTINGS_FILE, Settings
+from memory_pipeline.settings import ENV_PREFIX, Settings
+from memory_pipeline.settings_env import SAVED_SETTINGS_FILE
 from memory_pipeline_tests.defs.test_partition_metadata import RANGE_TAGS
 from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, pipeline  # noqa: F401 - fixture
 
