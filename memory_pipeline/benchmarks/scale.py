@@ -9,7 +9,8 @@ same rows (COPY them out, INSERT ... SELECT into an archive shaped and indexed l
 starts the worker processes (`workers.start_workers`, timed apart: once per process), runs the five stages of the
 night with the offline extractor, and prints per stage seconds, messages/s and the peak resident memory so far
 (`resource.getrusage`: the Python process plus the peak of each of its worker processes, `workers.run_shards`; not
-the server), plus the ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart)
+the server), the CPU seconds each stage cost this process with its worker processes and the PostgreSQL server
+(`cpu.CpuMeter`: wall time hides what two processes on two cores burn), plus the ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart)
 to the floor.
 `--history-days N` first stores N days of the same users' consolidated history (`build_history`): a conversation a
 day with two accepted candidates that recur as a user's facts do, the archive rows within retention, and the fact
@@ -32,6 +33,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memory_pipeline import sample, workers
+from memory_pipeline.benchmarks.cpu import CpuMeter
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
@@ -85,6 +87,8 @@ class ScaleFigures:
     floor_seconds: float
     facts: int
     workers_start_seconds: float = 0.0  # starting the worker processes, before the night (`workers.start_workers`)
+    # CPU seconds per stage: (this process with its worker processes, the server or None when not readable)
+    stage_cpu: dict[str, tuple[float, float | None]] | None = None
 
     @property
     def total_seconds(self) -> float:
@@ -140,6 +144,7 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
     base, shapes = _text_pools()
     stage_seconds: dict[str, float] = {}
     peak: dict[str, float] = {}
+    stage_cpu: dict[str, tuple[float, float | None]] = {}
     pool = get_pool(url)
     try:
         with pool.connection() as conn:
@@ -170,19 +175,25 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
                 ("active_facts", lambda: active_facts(store, conn, NIGHT)),
                 ("archived_sessions", lambda: archived_sessions(store, conn, NIGHT)),
             ]
+            meter = CpuMeter(conn)
             for name, call in night:
+                cpu_before = meter.read()
                 started = time.perf_counter()
                 result = call()
                 if name == "closed_sessions":
                     split = {k: result.metadata[k] for k in ("conversations_closed", "legacy_conversations",
                                                                "rows_rejected", "messages")}
                 stage_seconds[name] = time.perf_counter() - started
+                cpu_after = meter.read()
+                stage_cpu[name] = (cpu_after[0] - cpu_before[0],
+                                   None if cpu_after[1] is None else cpu_after[1] - cpu_before[1])
                 peak[name] = _peak_rss_mib()
             facts = store.scalar(conn, "count_facts")
     finally:
         with pool.connection() as conn:
             conn.execute(store.query(conn, "drop_pipeline_and_source"))
-    figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts, workers_start)
+    figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts, workers_start,
+                           stage_cpu)
     print_figures(figures, load_seconds, history_days)
     if history_days:
         print(f"  history: {history['conversations']:,} conversations, {history['candidates']:,} accepted "
@@ -233,6 +244,15 @@ def measure_floor(store: Store, conn: Any) -> float:
     return seconds
 
 
+def _cpu_text(f: ScaleFigures, name: str) -> str:
+    if not f.stage_cpu or name not in f.stage_cpu:
+        return ""
+    client, server = f.stage_cpu[name]
+    server_text = "n/a" if server is None else f"{server:.2f}"
+    total = client + (server or 0.0)
+    return f"  CPU {total:7.2f} s (Python {client:.2f} + server {server_text})"
+
+
 def print_figures(f: ScaleFigures, load_seconds: float, history_days: int) -> None:
     """The figures as lines of text (no message text, counts and times only)."""
     print(f"{f.messages:,} messages of {f.users:,} session keys in one night, {f.facts:,} facts (offline extractor)"
@@ -241,7 +261,7 @@ def print_figures(f: ScaleFigures, load_seconds: float, history_days: int) -> No
     print(f"  {'start worker processes (once a process)':40s} {f.workers_start_seconds:8.2f} s")
     for name, seconds in f.stage_seconds.items():
         print(f"  {name:40s} {seconds:8.2f} s  {f.messages / seconds if seconds else 0:10.0f} messages/s"
-              f"  peak RSS {f.peak_rss_mib[name]:6.0f} MiB")
+              f"  peak RSS {f.peak_rss_mib[name]:6.0f} MiB{_cpu_text(f, name)}")
     total = sum(f.stage_seconds.values())
     print(f"  {'all five stages':40s} {total:8.2f} s  {f.messages / total if total else 0:10.0f} messages/s")
     print(f"  {'of which extractor calls (LLM time)':40s} {f.extractor_seconds:8.2f} s")
