@@ -26,12 +26,6 @@ WINDOW_CURSOR_ITERSIZE = 2000
 READ_AHEAD_APPLICATION = "memory_pipeline_pages"
 
 
-def _bigint_array(values: Sequence[int]) -> str:
-    """PostgreSQL's array literal of integers ("{1,2,3}"), as a text COPY reads a bigint[] column: integers need no
-    quoting, so this join is the whole of what psycopg's list dumper (a regex test per element) would write."""
-    return "{" + ",".join(map(str, values)) + "}"
-
-
 class ConversationQueries(StoreBase):
     """n8n's rows streamed for the split, the time column, stored conversations, rejections and their pages."""
 
@@ -122,7 +116,8 @@ class ConversationQueries(StoreBase):
                     turns = conv.turns
                     copy.write_row((
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
-                        conv.ended_at, conv.is_legacy, _bigint_array(conv.message_ids), len(turns),
+                        # message_ids as a list: psycopg writes a list as an array, refuses a tuple
+                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
                         # turn records hold str, int and None only: orjson writes them as json would
                         Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
                         conv.transcript_hash, closed_as_of,
