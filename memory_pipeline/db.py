@@ -21,10 +21,8 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row, tuple_row
 from psycopg.types.datetime import TimestamptzBinaryLoader, TimestamptzLoader
-from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
-from memory_pipeline import json_codec
 from memory_pipeline.embedded_tcp import EmbeddedServerError, start_listening
 from memory_pipeline.settings import Settings
 
@@ -38,11 +36,6 @@ _pools_lock = threading.Lock()
 # connect_timeout; a URL that sets its own keeps it).
 CONNECT_TIMEOUT_SECONDS = 10
 
-
-# Every json/jsonb value this process reads or writes through psycopg (any connection) goes through orjson where it
-# agrees with the standard library, and through `json` where it does not (`json_codec`): same values, less CPU.
-set_json_loads(json_codec.loads)
-set_json_dumps(json_codec.dumps)
 
 
 class DatabaseError(RuntimeError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timedelta
@@ -12,7 +13,6 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import json_codec
 from memory_pipeline.db import sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.messages import ParsedRow, SourceRow
@@ -33,7 +33,7 @@ class ConversationQueries(StoreBase):
     @staticmethod
     def _source_row(row_id: int, session_id: str, message_text: str, created_at: datetime | None) -> SourceRow:
         try:
-            message = json_codec.loads(message_text)
+            message = json.loads(message_text)
         except (TypeError, ValueError, RecursionError):
             message = message_text  # not JSON (or too deep): parse_row rejects it with a reason
         return SourceRow(row_id, session_id, message, created_at)
@@ -118,8 +118,7 @@ class ConversationQueries(StoreBase):
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
                         # message_ids as a list: psycopg writes a list as an array, refuses a tuple
                         conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
-                        # turn records hold str, int and None only: orjson writes them as json would
-                        Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
+                        Jsonb([self._turn_record(t) for t in turns]),
                         conv.transcript_hash, closed_as_of,
                         self.settings.idle_gap_minutes))
             cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))
