@@ -1,11 +1,11 @@
 """CPU seconds a benchmark stage costs, on both sides of the connection, read with psutil (Linux /proc).
 
-Wall time hides what worker processes cost: two processes on two cores finish sooner and burn as much or more.
+Wall time hides what concurrency costs: two processes on two cores finish sooner and may burn as much or more.
 `CpuMeter.read()` returns (client, server) CPU seconds (user + system) used so far:
-- client: this process (every thread: the LLM stages' worker and writer threads) and every process it started
-  (the fork server and the worker processes, `workers.py`), with the CPU of any that exited and were reaped;
-- server: every process of the PostgreSQL server the connection is on (its backends, the worker processes' and
-  the read-ahead connections' backends, the WAL writer, checkpointer and autovacuum), found as the parent of
+- client: this process (every thread: the LLM stages' request threads, the page read-ahead) and every process it
+  started, with the CPU of any that exited and were reaped;
+- server: every process of the PostgreSQL server the connection is on (its backends, the read-ahead
+  connection's, the WAL writer, checkpointer and autovacuum), found as the parent of
   `conn.info.backend_pid`; None when that server is not a local process this user may read (a remote database).
 The server's figure counts whatever else uses that server meanwhile: run it on a server of its own.
 """

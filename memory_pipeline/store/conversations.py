@@ -49,17 +49,14 @@ class ConversationQueries(StoreBase):
 
     def stream_window_rows(
         self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime, idle_gap: timedelta,
-        shard: int = 0, shards: int = 1,
     ) -> Iterator[SourceRow]:
         """Rows (n8n table + archive, a row in both read once) of the session keys with a message in
         [start, end), each key's from the start of the chain (run of rows with no gap over `idle_gap`) its first
         message of the window belongs to (every row of the key when `can_walk_back` is False), up to `until`;
-        ordered by session key (code point order), time, id. Only the keys of shard `shard` of `shards`
-        (`(hashtext(key) + 2^31) % shards == shard`: a key's rows of both tables fall in one shard).
+        ordered by session key (code point order), time, id.
         Streamed with a server-side cursor: call inside a transaction and consume before it ends."""
         name = "window_rows" if self.can_walk_back(conn) else "window_rows_every_row"
-        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap,
-                                         "shard": shard, "shards": shards})
+        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap})
 
     def can_walk_back(self, conn: psycopg.Connection) -> bool:
         """True when `window_rows` can find chain starts through indexes: the time column is a timestamp (the
@@ -71,11 +68,10 @@ class ConversationQueries(StoreBase):
         return conn.execute(self.query(conn, "source_has_session_time_index"),
                             {"table": self.source.as_string(conn)}).fetchone()["present"]
 
-    def stream_legacy_rows(self, conn: psycopg.Connection, shard: int = 0, shards: int = 1) -> Iterator[SourceRow]:
+    def stream_legacy_rows(self, conn: psycopg.Connection) -> Iterator[SourceRow]:
         """Rows without a timestamp, from the n8n table and the archive (a row in both read once), ordered by
-        session key (code point order) then id; only the keys of shard `shard` of `shards` (as
-        `stream_window_rows`). Streamed like `stream_window_rows`."""
-        return self._stream(conn, "legacy_rows", {"shard": shard, "shards": shards})
+        session key (code point order) then id. Streamed like `stream_window_rows`."""
+        return self._stream(conn, "legacy_rows", {})
 
     def add_time_column(self, conn: psycopg.Connection) -> None:
         """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it). `conn` must be in
