@@ -143,11 +143,6 @@ class Settings(BaseModel):
         4, ge=1, le=1000, description="LLM calls in a row failing as a server that is down fails (no connection, "
         "timeout, 5xx, 429 after retries) that stop the step's requests: its remaining conversations are recorded "
         "as failed (llm_unavailable) and retried by the next run")
-    # Two: the scale benchmark's machine has two cores (closed_sessions at 1M messages: ~30 s Python + ~17 s server
-    # CPU, one after the other in one process); more helps only where the machine and server have the cores.
-    worker_processes: int = Field(2, ge=1, le=64, description=(
-        "processes (each with its own connection) that closed_sessions, active_facts and archived_sessions split "
-        "their work across; 1 runs it in the step's own process"))
     llm_chunk_tokens: int = Field(
         6000, ge=200, le=MAX_CHUNK_TOKENS,
         description="transcript tokens per request; a longer conversation is sent in chunks"

@@ -50,9 +50,8 @@ def run_days(store: Store) -> None:
 
 
 def fresh(make_settings) -> tuple[Store, set[int]]:
-    # One worker process: every stage's statements run here, through the Store.query that faults are injected in
-    # (a shard's failure in a worker process is test_closed_sessions_shards').
-    settings = make_settings(backlog_date=DAYS[0].isoformat(), worker_processes=1)
+    # Every stage's statements run in this process, through the Store.query that faults are injected in.
+    settings = make_settings(backlog_date=DAYS[0].isoformat())
     with get_pool(settings.database_url).connection() as conn:
         sample.create_n8n_table(conn, settings)
         sample.insert_rows(conn, settings, history())
@@ -167,7 +166,7 @@ def test_a_killed_worker_at_points_of_each_stage_then_a_rerun(make_settings, ref
         store, ids = fresh(make_settings)
         s = store.settings
         args = [f"database_url={s.database_url}", f"schema_name={s.schema_name}", f"source_table={s.source_table}",
-                f"backlog_date={s.backlog_date}", f"home={s.home}", f"worker_processes={s.worker_processes}"]
+                f"backlog_date={s.backlog_date}", f"home={s.home}"]
         done = subprocess.run([sys.executable, "-c", KILLED_WORKER, str(point), *args], capture_output=True,
                               text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
         assert done.returncode == 17, done.stderr[-2000:]

@@ -272,7 +272,7 @@ def test_erasure_job_and_cleanup_sensors_are_defined():
 def test_an_erasure_waits_for_a_split_in_flight_then_deletes_what_it_saved(make_settings, monkeypatch):
     """closed_sessions has read the user's rows and is splitting them when the erasure comes: the erasure waits
     for its transaction (the erasure lock is held shared), then deletes the conversation it saved."""
-    p = Install(make_settings(worker_processes=1))  # the split patched below runs in this process
+    p = Install(make_settings())
     p.load(chat("u:a", DAY1, "I live in Oslo."))
     splitting, release = threading.Event(), threading.Event()
     original = closed_sessions_stage.build_conversations

@@ -98,7 +98,6 @@ def test_the_reviewers_values_are_refused_at_start(variable, value, monkeypatch,
 @pytest.mark.parametrize("which", ["upper", "lower"])
 def test_a_night_runs_with_every_numeric_setting_at_one_end_of_its_range(which, make_settings):
     values = {name: at_end(name, which) for name in numeric_fields()}
-    values["worker_processes"] = 1  # a process count: 64 processes prove nothing more than 1 on a test machine
     p = Pipeline(make_settings(**values))
     p.load([said("alice", "I live in Oslo."), said("alice", "Thanks!", minutes=1, role="ai")])
     result = p.run(DAY)

@@ -9,9 +9,7 @@ from memory_pipeline.settings import DEFAULT_TTL_DAYS
 
 
 def test_a_pruned_day_loses_its_text_and_passes_its_checks(make_settings, monkeypatch):
-    # One process: the time-to-live is patched below into this process's module (worker processes import their own).
-    p = Pipeline(make_settings(backlog_date="2026-05-01", text_retention_days=3, quote_grace_days=10,
-                               worker_processes=1))
+    p = Pipeline(make_settings(backlog_date="2026-05-01", text_retention_days=3, quote_grace_days=10))
     p.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     for day in N8N_DAYS:
         assert p.run(day).success

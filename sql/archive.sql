@@ -15,28 +15,24 @@ SELECT count(*) AS n FROM {schema}.conversations
 WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL;
 
 -- name: archive_partition_rows
--- Copy the rows of the partition's consolidated conversations (facts extracted) of one shard of session keys
--- into the archive in one statement (kept as the source held them); a row already there is left as it is.
--- A session key's shard: hashtext's int4 moved to 0..2^32-1, modulo the shard count (every sharded query).
+-- Copy the rows of the partition's consolidated conversations (facts extracted) into the archive in one
+-- statement (kept as the source held them); a row already there is left as it is.
 INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
 SELECT s.id, s.session_id::text, s.message::text, {created_at}, m.conversation_id, %(partition_date)s
 FROM (SELECT conversation_id, unnest(message_ids) AS id FROM {schema}.conversations
-      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
-        AND (hashtext(session_key)::bigint + 2147483648) %% %(shards)s = %(shard)s) AS m
+      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
 JOIN {source} AS s ON s.id = m.id
 ON CONFLICT (id) DO NOTHING;
 
 -- name: purge_partition_archived_rows
--- Delete from n8n's table only rows of the partition's consolidated conversations (one shard of session keys,
--- as archive_partition_rows) whose identical copy (same
+-- Delete from n8n's table only rows of the partition's consolidated conversations whose identical copy (same
 -- id, session key and message text, a NULL message matching a NULL one) is in the archive. No DISTINCT over the ids: a row joined twice is deleted
 -- once (the second join row finds it deleted by this statement), and at 100k messages the de-duplication cost
 -- ~0.1 s of the purge's ~0.7 s.
 DELETE FROM {source} AS s
 USING {schema}.chat_archive AS a,
       (SELECT unnest(message_ids) AS id FROM {schema}.conversations
-       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
-         AND (hashtext(session_key)::bigint + 2147483648) %% %(shards)s = %(shard)s) AS m
+       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
 WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text
   AND a.message IS NOT DISTINCT FROM s.message::text;
 

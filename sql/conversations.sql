@@ -29,9 +29,6 @@ SELECT id_salt FROM {schema}.installation;
 -- range-checked expression for a text column; for times in the window it reads the same as {created_at}.
 -- Ordered by key (byte order, "C", as Python sorts str), then time, then id: what the split expects. The keys
 -- come sorted, so only each key's rows are sorted (incremental sort, in memory), not the whole night.
--- Shard `shard` of `shards` (worker processes): only the active keys whose hashtext falls in the shard are walked
--- and read (the filter in `firsts`, before the walk); `in_window` and `active_keys` stay whole, so whether an
--- archive row is left out does not depend on the shard count.
 WITH RECURSIVE in_window AS MATERIALIZED (
     SELECT session_id::text AS session_id, {created_at} AS created_at, id::bigint AS id, false AS archived
     FROM {source} WHERE {created_at_filter} >= %(start)s AND {created_at_filter} < %(end)s
@@ -42,8 +39,7 @@ WITH RECURSIVE in_window AS MATERIALIZED (
 active_keys AS (SELECT DISTINCT session_id FROM in_window),
 firsts AS (
     SELECT session_id, min(created_at) AS at FROM in_window AS w
-    WHERE (hashtext(w.session_id)::bigint + 2147483648) %% %(shards)s::int = %(shard)s::int
-      AND NOT (w.archived AND EXISTS (
+    WHERE NOT (w.archived AND EXISTS (
         SELECT 1 FROM {source} AS s WHERE s.id = w.id AND s.session_id::text IN (SELECT session_id FROM active_keys)
           AND {created_at_filter} >= '0001-01-02'::timestamptz AND {created_at_filter} < %(until)s))
     GROUP BY session_id
@@ -90,22 +86,18 @@ ORDER BY c.session_id COLLATE "C", r.created_at, r.id;
 -- `window_rows` without the walk back, for a text time column or an n8n table without an index led by
 -- (session_id, created_at) (walking back would scan the table at every step): every row of the active keys up
 -- to `until`, read in one scan of each table, a row in both tables read once (from the n8n table), in the
--- same order. Shard `shard` of `shards` reads the keys of `shard_keys` (as `window_rows`).
+-- same order.
 WITH active_keys AS (
     SELECT session_id::text AS session_id FROM {source} WHERE {created_at} >= %(start)s AND {created_at} < %(end)s
     UNION
     SELECT session_id FROM {schema}.chat_archive WHERE created_at >= %(start)s AND created_at < %(end)s
-),
-shard_keys AS (
-    SELECT session_id FROM active_keys
-    WHERE (hashtext(session_id)::bigint + 2147483648) %% %(shards)s::int = %(shard)s::int
 )
 SELECT id, session_id, message, created_at FROM (
     SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
-    FROM {source} WHERE session_id::text IN (SELECT session_id FROM shard_keys) AND {created_at} < %(until)s
+    FROM {source} WHERE session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s
     UNION ALL
     SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
-    WHERE a.session_id IN (SELECT session_id FROM shard_keys) AND a.created_at < %(until)s
+    WHERE a.session_id IN (SELECT session_id FROM active_keys) AND a.created_at < %(until)s
       AND NOT EXISTS (
           SELECT 1 FROM {source} AS s WHERE s.id = a.id
             AND s.session_id::text IN (SELECT session_id FROM active_keys) AND {created_at} < %(until)s)
@@ -124,15 +116,13 @@ SELECT EXISTS (
 
 -- name: legacy_rows
 -- Rows written before the time column existed (created_at NULL): the backlog, a row in both tables read once
--- (from the n8n table), ordered by key (byte order, as `window_rows`) then id. Only the keys of shard `shard` of
--- `shards` (as `window_rows`; the NOT EXISTS looks at every key, as with one shard).
+-- (from the n8n table), ordered by key (byte order, as `window_rows`) then id.
 SELECT id, session_id, message, created_at FROM (
     SELECT id::bigint AS id, session_id::text AS session_id, message::text AS message, {created_at} AS created_at
     FROM {source} WHERE {created_at} IS NULL
-      AND (hashtext(session_id::text)::bigint + 2147483648) %% %(shards)s::int = %(shard)s::int
     UNION ALL
     SELECT a.id, a.session_id, a.message, a.created_at FROM {schema}.chat_archive AS a
-    WHERE a.created_at IS NULL AND (hashtext(a.session_id)::bigint + 2147483648) %% %(shards)s::int = %(shard)s::int
+    WHERE a.created_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM {source} AS s WHERE s.id = a.id AND {created_at} IS NULL)
 ) AS r
 ORDER BY session_id COLLATE "C", id;

@@ -6,11 +6,10 @@
 hours, MemoryBank's texts, every n8n row shape of `sample_data/message_shapes.jsonl` mixed in, 2% legacy rows
 without created_at (attributed to the night by the backlog date). It then measures the SQL floor on a copy of the
 same rows (COPY them out, INSERT ... SELECT into an archive shaped and indexed like chat_archive, DELETE them),
-starts the worker processes (`workers.start_workers`, timed apart: once per process), runs the five stages of the
-night with the offline extractor, and prints per stage seconds, messages/s and the peak resident memory so far
-(`resource.getrusage`: the Python process plus the peak of each of its worker processes, `workers.run_shards`; not
-the server), plus the ratio of the non-LLM time (every stage's time minus the extractor's own calls, timed apart)
-to the floor.
+runs the five stages of the night with the offline extractor, and prints per stage seconds, messages/s, the peak
+resident memory so far (`resource.getrusage`, the Python process, not the server) and the CPU seconds the stage
+cost this process and the PostgreSQL server (`cpu.CpuMeter`), plus the ratio of the non-LLM time (every stage's
+time minus the extractor's own calls, timed apart) to the floor.
 `--history-days N` first stores N days of the same users' consolidated history (`build_history`): a conversation a
 day with two accepted candidates that recur as a user's facts do, the archive rows within retention, and the fact
 versions they reconcile to.
@@ -31,7 +30,8 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import sample, workers
+from memory_pipeline import sample
+from memory_pipeline.benchmarks.cpu import CpuMeter
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.settings import Settings
@@ -84,7 +84,8 @@ class ScaleFigures:
     extractor_seconds: float
     floor_seconds: float
     facts: int
-    workers_start_seconds: float = 0.0  # starting the worker processes, before the night (`workers.start_workers`)
+    # CPU seconds per stage: (this process, the server or None when not readable)
+    stage_cpu: dict[str, tuple[float, float | None]] | None = None
 
     @property
     def total_seconds(self) -> float:
@@ -102,11 +103,8 @@ class ScaleFigures:
 
 
 def _peak_rss_mib() -> float:
-    # This process's peak plus each worker process's own peak (`workers.run_shards`): the night's memory is
-    # theirs together (an upper bound: pages the workers share with their fork server count once each).
     # Linux reports ru_maxrss in KiB.
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return (own + sum(workers.worker_peak_rss_kib.values())) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _text_pools() -> tuple[list[Any], list[Any]]:
@@ -140,6 +138,7 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
     base, shapes = _text_pools()
     stage_seconds: dict[str, float] = {}
     peak: dict[str, float] = {}
+    stage_cpu: dict[str, tuple[float, float | None]] = {}
     pool = get_pool(url)
     try:
         with pool.connection() as conn:
@@ -157,12 +156,6 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
             if history_days:
                 history = build_history(store, conn, history_days, users)
             floor = measure_floor(store, conn)
-            # Once per process (a Dagster step process pays it once for all its stages): timed and printed apart,
-            # so each night's stages are measured alike, whether or not an earlier step of its process (the
-            # history's fold) already started them.
-            started = time.perf_counter()
-            workers.start_workers(settings)
-            workers_start = time.perf_counter() - started
             night = [
                 ("closed_sessions", lambda: closed_sessions(store, conn, NIGHT)),
                 ("session_summaries", lambda: session_summaries(store, conn, NIGHT, extractor)),
@@ -170,19 +163,24 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
                 ("active_facts", lambda: active_facts(store, conn, NIGHT)),
                 ("archived_sessions", lambda: archived_sessions(store, conn, NIGHT)),
             ]
+            meter = CpuMeter(conn)
             for name, call in night:
+                cpu_before = meter.read()
                 started = time.perf_counter()
                 result = call()
                 if name == "closed_sessions":
                     split = {k: result.metadata[k] for k in ("conversations_closed", "legacy_conversations",
                                                                "rows_rejected", "messages")}
                 stage_seconds[name] = time.perf_counter() - started
+                cpu_after = meter.read()
+                stage_cpu[name] = (cpu_after[0] - cpu_before[0],
+                                   None if cpu_after[1] is None else cpu_after[1] - cpu_before[1])
                 peak[name] = _peak_rss_mib()
             facts = store.scalar(conn, "count_facts")
     finally:
         with pool.connection() as conn:
             conn.execute(store.query(conn, "drop_pipeline_and_source"))
-    figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts, workers_start)
+    figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts, stage_cpu)
     print_figures(figures, load_seconds, history_days)
     if history_days:
         print(f"  history: {history['conversations']:,} conversations, {history['candidates']:,} accepted "
@@ -233,15 +231,23 @@ def measure_floor(store: Store, conn: Any) -> float:
     return seconds
 
 
+def _cpu_text(f: ScaleFigures, name: str) -> str:
+    if not f.stage_cpu or name not in f.stage_cpu:
+        return ""
+    client, server = f.stage_cpu[name]
+    server_text = "n/a" if server is None else f"{server:.2f}"
+    total = client + (server or 0.0)
+    return f"  CPU {total:7.2f} s (Python {client:.2f} + server {server_text})"
+
+
 def print_figures(f: ScaleFigures, load_seconds: float, history_days: int) -> None:
     """The figures as lines of text (no message text, counts and times only)."""
     print(f"{f.messages:,} messages of {f.users:,} session keys in one night, {f.facts:,} facts (offline extractor)"
           + (f", after {history_days} days of the same users' consolidated history" if history_days else ""))
     print(f"  {'load (one INSERT ... SELECT + indexes)':40s} {load_seconds:8.2f} s")
-    print(f"  {'start worker processes (once a process)':40s} {f.workers_start_seconds:8.2f} s")
     for name, seconds in f.stage_seconds.items():
         print(f"  {name:40s} {seconds:8.2f} s  {f.messages / seconds if seconds else 0:10.0f} messages/s"
-              f"  peak RSS {f.peak_rss_mib[name]:6.0f} MiB")
+              f"  peak RSS {f.peak_rss_mib[name]:6.0f} MiB{_cpu_text(f, name)}")
     total = sum(f.stage_seconds.values())
     print(f"  {'all five stages':40s} {total:8.2f} s  {f.messages / total if total else 0:10.0f} messages/s")
     print(f"  {'of which extractor calls (LLM time)':40s} {f.extractor_seconds:8.2f} s")

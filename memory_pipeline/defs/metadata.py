@@ -27,7 +27,7 @@ RUN_PREFIX = "run_"
 # Keys that describe the run's settings or explain it, not a count of what it did.
 DESCRIPTIVE_KEYS = frozenset({
     "note", "model", "prompt_version", "idle_gap_minutes", "archive_retention_days", "is_backlog_date",
-    "source_has_created_at", "worker_processes", "text_retention_days", "embeddings",
+    "source_has_created_at", "text_retention_days", "embeddings",
 })
 MAP_SEPARATOR = "."  # run_rejected_by_reason.no_quote: one figure per key of a {name: count} map
 SUMMARY_KEY = "summary"

@@ -52,7 +52,6 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     structured_output: str
     llm_max_in_flight: int
     llm_breaker_failures: int = 4
-    worker_processes: int
     llm_chunk_tokens: int
     llm_input_price_per_million: float
     llm_output_price_per_million: float

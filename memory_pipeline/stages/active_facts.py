@@ -1,5 +1,4 @@
-"""Stage 4, `active_facts`: every user of the day reconciled (`stages.folds`, sharded by user over the worker
-processes), then the new facts labelled and embedded for recall."""
+"""Stage 4, `active_facts`: every user of the day reconciled (`stages.folds`), then the new facts labelled and embedded for recall."""
 
 from __future__ import annotations
 
@@ -8,10 +7,9 @@ from datetime import date
 
 import psycopg
 
-from memory_pipeline import workers
 from memory_pipeline.embeddings import Embedder, index_new_facts
 from memory_pipeline.stages.common import StageResult
-from memory_pipeline.stages.folds import reconcile_shard
+from memory_pipeline.stages.folds import reconcile_all
 from memory_pipeline.store import Store
 
 
@@ -21,11 +19,10 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     active facts when all are said after what was folded, else the user is folded from all their accepted
     candidates (any day). New active versions get their text search language as they are inserted; then the
     other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
-    failing embedding request leaves them NULL). The users are folded in MEMORY_PIPELINE_WORKER_PROCESSES worker
-    processes at once (`reconcile_shard`; the rest runs on `conn`)."""
+    failing embedding request leaves them NULL). The users are folded on `conn`, one transaction per FOLD_COMMIT
+    users (`folds.reconcile_all`)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
-    # Every shard-th user (the list is sorted): shards of equal size that never share a user's lock.
-    totals = sum(workers.each_shard(reconcile_shard, store, conn, users), Counter())
+    totals = reconcile_all(store, conn, users)
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
     recall_index = index_new_facts(store, conn, embedder)
     # New active versions are labelled as they are inserted; index_new_facts labels the rest.
@@ -44,5 +41,4 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
         "superseded_facts_of_these_users": state["superseded"],
         "expired_facts_of_these_users": state["expired"],
         **recall_index,
-        "worker_processes": store.settings.worker_processes,
     })

@@ -7,22 +7,22 @@ from datetime import date
 
 import psycopg
 
-from memory_pipeline import workers
 from memory_pipeline.stages.common import StageResult
 from memory_pipeline.store import Store
 
 
 def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
     """Archive then purge the raw rows of the day's consolidated conversations (two set-based statements in one
-    transaction per shard of session keys, MEMORY_PIPELINE_WORKER_PROCESSES shards at once: `archive_shard`), then drop archive rows past retention and conversation text past text retention
+    transaction), then drop archive rows past retention and conversation text past text retention
     (`Store.prune_text`). Conversations whose facts were not extracted keep their rows. The statistics of the
     columns that pick the consolidated conversations are refreshed first when the extraction set many of them
     (`Store.analyze_conversations_if_stale`), so the archive and purge are planned for their real row count."""
     with conn.transaction():
         consolidated = store.scalar(conn, "consolidated_conversations_of_partition", {"partition_date": day})
         store.analyze_conversations_if_stale(conn, consolidated, "analyze_conversations_extracted")
-    done = workers.each_shard(archive_shard, store, conn, day)
-    archived, purged = sum(n for n, _ in done), sum(n for _, n in done)
+    with conn.transaction():
+        store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
+        archived, purged = store.archive_and_purge_partition(conn, day)
     kept = store.scalar(conn, "unconsolidated_conversations_of_partition", {"partition_date": day})
     with conn.transaction():
         dropped = store.drop_expired_archive(conn)
@@ -35,14 +35,5 @@ def archived_sessions(store: Store, conn: psycopg.Connection, day: date) -> Stag
         "archive_retention_days": store.settings.archive_retention_days,
         "text_retention_days": store.settings.effective_text_retention_days,
         **{f"text_pruned_{step}": n for step, n in pruned.items()},
-        "worker_processes": store.settings.worker_processes,
     })
 
-
-def archive_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int, day: date) -> tuple[int, int]:
-    """Archive then purge, in one transaction, the rows of the partition's consolidated conversations whose
-    session key falls in `shard` of `shards` (`Store.archive_and_purge_partition`). Returns (rows archived, rows
-    purged). Run by `workers.run_shards` on a worker's own connection, or in-process with shard 0 of 1."""
-    with conn.transaction():
-        store.hold_off_erasure(conn)  # copying rows an erasure just deleted from the archive would bring them back
-        return store.archive_and_purge_partition(conn, day, shard, shards)

@@ -1,12 +1,9 @@
 """Stage 1, `closed_sessions`: split the day's conversations out of n8n's table and the archive; store the
-closed ones (sharded by session key over the worker processes)."""
+closed ones."""
 
 from __future__ import annotations
 
-import heapq
-import itertools
 from collections import Counter
-from collections.abc import Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -14,7 +11,6 @@ from functools import partial
 
 import psycopg
 
-from memory_pipeline import workers
 from memory_pipeline.domain.conversations import (
     Conversation,
     build_conversations,
@@ -52,8 +48,7 @@ CONVERSATION_IDS_SHOWN = 200  # the `conversation_ids` metadata list is capped (
 
 @dataclass
 class _SplitTally:
-    """What `closed_sessions` counts as conversations stream by (its metadata), without keeping them; one shard's
-    (`closed_sessions_shard`), pickled back to the stage, which adds the shards' up (`merge`)."""
+    """What `closed_sessions` counts as conversations stream by (its metadata), without keeping them."""
 
     of_day: int = 0
     closed: int = 0
@@ -64,12 +59,12 @@ class _SplitTally:
     truncated: int = 0
     rows_read: int = 0
     has_time_column: bool = True
-    users: set[str] = field(default_factory=set)  # a set, not a count: two shards' keys can map to one user
+    users: set[str] = field(default_factory=set)  # a set, not a count: two session keys can map to one user
     outcomes: Counter = field(default_factory=Counter)
     reasons: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
     # (session key, conversation id) of the first CONVERSATION_IDS_SHOWN closed conversations, in stream order
-    # (session key, then time): the shards' lists merge by key into the list one shard would have given.
+    # (session key, then time).
     conversation_ids: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, conversation: Conversation, unattributed: bool) -> None:
@@ -88,22 +83,6 @@ class _SplitTally:
         if len(self.conversation_ids) < CONVERSATION_IDS_SHOWN:
             self.conversation_ids.append((conversation.session_key, conversation.conversation_id))
 
-    @classmethod
-    def merge(cls, tallies: Sequence[_SplitTally]) -> _SplitTally:
-        """The tally of all shards: counts added, user sets united, conversation ids merged by session key
-        (shards never share a key) and capped. `has_time_column` is the first shard's (one table for all)."""
-        total = cls(has_time_column=tallies[0].has_time_column)
-        for tally in tallies:
-            for name in ("of_day", "closed", "unattributed", "stored", "legacy", "messages", "truncated", "rows_read"):
-                setattr(total, name, getattr(total, name) + getattr(tally, name))
-            total.users |= tally.users
-            total.outcomes.update(tally.outcomes)
-            total.reasons.update(tally.reasons)
-            total.skipped.update(tally.skipped)
-        merged = heapq.merge(*(t.conversation_ids for t in tallies), key=lambda pair: pair[0])
-        total.conversation_ids = list(itertools.islice(merged, CONVERSATION_IDS_SHOWN))
-        return total
-
 
 def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: datetime | None = None) -> StageResult:
     """Split the day's conversations out of the n8n table + archive and store the closed ones.
@@ -114,14 +93,11 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH. A conversation belongs to `day` when its
     last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
 
-    The session keys are split into `settings.worker_processes` shards (`closed_sessions_shard`), each run in its
-    own worker process on its own connection and transaction (`workers.each_shard`); with one, on `conn` in
-    this process. A failing shard raises once every shard has ended; the shards that committed keep their
-    conversations (a re-run writes only what is missing or changed). Then the statistics are refreshed once.
+    All in one transaction on `conn` (`split_and_store`); then the statistics are refreshed.
     """
     settings = store.settings
     now = now or utc_now()
-    tally = _SplitTally.merge(workers.each_shard(closed_sessions_shard, store, conn, day, now))
+    tally = split_and_store(store, conn, day, now)
     # The LLM stages plan their pages against these rows next; autovacuum would analyze them only later.
     store.analyze_conversations_if_stale(conn, tally.stored, "analyze_conversations_split")
     has_time_column = tally.has_time_column
@@ -142,7 +118,6 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "idle_gap_minutes": settings.idle_gap_minutes,
         "is_backlog_date": day == settings.effective_backlog_date,
         "source_has_created_at": has_time_column,
-        "worker_processes": settings.worker_processes,
         "conversation_ids": [conversation_id for _, conversation_id in tally.conversation_ids],
         "note": schedule_note(settings.idle_gap_minutes, settings.timezone) if has_time_column else (
             "n8n's table has no created_at column: every row is undated and nothing is consolidated; run "
@@ -150,13 +125,9 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     })
 
 
-def closed_sessions_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int, day: date,
-                          now: datetime) -> _SplitTally:
-    """`closed_sessions`' work for the session keys of shard `shard` of `shards` (`Store.stream_window_rows`), in
-    one transaction on `conn`: stream, split, write batches. Every write is per session key (a conversation's
-    overlap deletion matches its own key; a rejection is its own message's), so shards never touch each other's
-    rows. Returns the shard's tally (counts, user keys, the first conversation ids). Module-level: a worker
-    process runs it by name (`workers.run_shards`)."""
+def split_and_store(store: Store, conn: psycopg.Connection, day: date, now: datetime) -> _SplitTally:
+    """`closed_sessions`' work in one transaction on `conn`: stream (`Store.stream_window_rows`), split, write
+    batches. Returns the tally (counts, user keys, the first conversation ids)."""
     settings = store.settings
     idle = timedelta(minutes=settings.idle_gap_minutes)
     start, end = partition_window(day, settings.timezone)
@@ -176,9 +147,9 @@ def closed_sessions_shard(store: Store, conn: psycopg.Connection, shard: int, sh
         store.hold_off_erasure(conn)  # an erasure must not fall between reading the rows and saving them
         has_time_column = tally.has_time_column = store.has_created_at(conn)
         streams = [open_streams.enter_context(closing(
-            store.stream_window_rows(conn, start, end, end + idle, idle, shard, shards)))]
+            store.stream_window_rows(conn, start, end, end + idle, idle)))]
         if day == settings.effective_backlog_date:
-            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn, shard, shards))))
+            streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
         split = partial(
             build_conversations,
             idle_gap=idle,

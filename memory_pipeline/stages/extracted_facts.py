@@ -7,7 +7,6 @@ import logging
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
-from functools import partial
 from typing import Any
 
 import psycopg
@@ -19,7 +18,6 @@ from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import StageResult
 from memory_pipeline.stages.llm_calls import (
     EXTRACTION_STAGE,
-    BatchWriter,
     call_each,
     llm_metadata,
     record_failures,
@@ -43,8 +41,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
     (`Store.pages_read_ahead`; each page with its summaries and cached answers, one
     statement; transcripts only of the conversations extracted now); answers are written per WRITE_BATCH paid
     ones (FREE_WRITE_BATCH when they cost nothing: cached, or from a `free_answers` backend), each batch in one
-    transaction of one statement per step; a batch without paid answers is written while the next is computed
-    (`BatchWriter`)."""
+    transaction of one statement per step."""
     settings = store.settings
     backlog_start = partition_window(settings.effective_backlog_date, settings.timezone)[0]
     caches = getattr(extractor, "cache_answers", False)
@@ -90,8 +87,7 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 
     def write_batch(pending: list[Answer]) -> None:
         # One transaction for a batch of answers and failures, one statement per step, each written only if its
-        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile). On the
-        # writer's thread: the counters it adds to are read once the writer is done.
+        # conversation is still stored as it was read (an erasure or a re-split may have come meanwhile).
         nonlocal changed, retractions
         with write_transaction(conn):
             kept = still_stored(store, conn, [r for r, _, _, _ in pending])
@@ -123,32 +119,31 @@ def extracted_facts(store: Store, conn: psycopg.Connection, day: date, extractor
 
     def flush() -> None:
         nonlocal paid
-        writer.write(partial(write_batch, pending.copy()), paid=paid > 0)
+        write_batch(pending)
         pending.clear()
         paid = 0
 
-    with BatchWriter() as writer:
-        for (record, conversation, cached), result in call_each(answer, to_extract(),
-                                                                getattr(extractor, "max_in_flight", 1)):
-            if isinstance(result, ExtractorError):
-                failed[result.reason] += 1
-                log.warning("%s failed for conversation %s: %s", EXTRACTION_STAGE, record["conversation_id"],
-                            result.reason)
-                pending.append((record, result, [], False))
-            else:
-                cache_hits += cached is not None
-                tokens_in += result.input_tokens
-                tokens_out += result.output_tokens
-                fallback = backlog_start if conversation.is_legacy else None
-                sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
-                candidates = [validate_candidate(f, conversation, i, fallback, sources, settings.timezone)
-                              for i, f in enumerate(result.facts)]
-                pending.append((record, result, candidates, cached is not None))
-            paid += not free and cached is None  # a request was sent (answered or failed)
-            if paid >= llm_calls.WRITE_BATCH or len(pending) >= llm_calls.FREE_WRITE_BATCH:
-                flush()
-        if pending:
+    for (record, conversation, cached), result in call_each(answer, to_extract(),
+                                                            getattr(extractor, "max_in_flight", 1)):
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            log.warning("%s failed for conversation %s: %s", EXTRACTION_STAGE, record["conversation_id"],
+                        result.reason)
+            pending.append((record, result, [], False))
+        else:
+            cache_hits += cached is not None
+            tokens_in += result.input_tokens
+            tokens_out += result.output_tokens
+            fallback = backlog_start if conversation.is_legacy else None
+            sources = QuoteSources(conversation) if result.facts else None  # one per conversation, not per fact
+            candidates = [validate_candidate(f, conversation, i, fallback, sources, settings.timezone)
+                          for i, f in enumerate(result.facts)]
+            pending.append((record, result, candidates, cached is not None))
+        paid += not free and cached is None  # a request was sent (answered or failed)
+        if paid >= llm_calls.WRITE_BATCH or len(pending) >= llm_calls.FREE_WRITE_BATCH:
             flush()
+    if pending:
+        flush()
     return StageResult({
         "candidates": sum(statuses.values()),
         "accepted": statuses["accepted"],

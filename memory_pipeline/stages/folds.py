@@ -193,16 +193,13 @@ FOLD_BATCH = 25
 FOLD_COMMIT = 200
 
 
-def reconcile_shard(store: Store, conn: psycopg.Connection, shard: int, shards: int,
-                    users: Sequence[str]) -> Counter[str]:
-    """`reconcile_users` over users[shard::shards] (sorted `users` stay sorted: locks taken in one order), one
-    transaction per FOLD_COMMIT users. Returns the summed counters. Run by `workers.run_shards` on a worker's own
-    connection, or in-process with shard 0 of 1."""
-    mine = list(users[shard::shards])
+def reconcile_all(store: Store, conn: psycopg.Connection, users: Sequence[str]) -> Counter[str]:
+    """`reconcile_users` over `users` (sorted: locks taken in one order), one transaction per FOLD_COMMIT users.
+    Returns the summed counters."""
     totals: Counter[str] = Counter()
-    for start in range(0, len(mine), FOLD_COMMIT):
+    for start in range(0, len(users), FOLD_COMMIT):
         with conn.transaction():
-            totals.update(reconcile_users(store, conn, mine[start:start + FOLD_COMMIT]))
+            totals.update(reconcile_users(store, conn, users[start:start + FOLD_COMMIT]))
     return totals
 
 

@@ -1,5 +1,5 @@
 """What the two LLM stages share: calls in flight on worker threads (`call_each`), write batches in pipeline
-mode on a background thread (`BatchWriter`), still-stored checks, recorded failures, tokens and cost."""
+mode (`write_transaction`), still-stored checks, recorded failures, tokens and cost."""
 
 from __future__ import annotations
 
@@ -123,43 +123,6 @@ def write_transaction(conn: psycopg.Connection) -> Iterator[None]:
     statement. An error raised by any of them rolls the whole batch back, as outside pipeline mode."""
     with conn.pipeline(), conn.transaction():
         yield
-
-
-class BatchWriter:
-    """Runs a stage's write batches (each a function doing one `write_transaction` on the stage's connection) one at
-    a time, in the order given, on one background thread, so the server writes and commits a batch of free answers
-    while the stage computes the next: at 100k messages the extraction stage's own work took 1.5 s of wall for 0.8
-    s of Python, the rest waiting on its batches' writes and commits (0.6 s of server CPU). A batch holding paid
-    answers is waited for before `write` returns, so a crash still loses at most WRITE_BATCH paid answers. `write`
-    first waits for the batch before (and raises its error); `wait` waits for the last one. Use as a context
-    manager: leaving it waits for the batch in flight, so the connection is free again (after an error, that
-    batch's own error is dropped for the first one). While a batch is in flight, the stage must not use the
-    connection itself."""
-
-    def __init__(self) -> None:
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="writes")
-        self._writing: Future[None] | None = None
-
-    def write(self, batch: Callable[[], None], paid: bool) -> None:
-        """Start `batch` once the one before is written; return when it is written too if `paid`."""
-        self.wait()
-        self._writing = self._thread.submit(batch)
-        if paid:
-            self.wait()
-
-    def wait(self) -> None:
-        """Return once the last batch is written; raise what it raised."""
-        writing, self._writing = self._writing, None
-        if writing is not None:
-            writing.result()
-
-    def __enter__(self) -> BatchWriter:
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self._thread.shutdown(wait=True)  # an error in the stage: its write in flight ends before the stage does
-        if exc_info[0] is None:
-            self.wait()
 
 
 def still_stored(store: Store, conn: psycopg.Connection, records: Sequence[dict[str, Any]]) -> set[str]:

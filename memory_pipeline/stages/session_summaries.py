@@ -18,7 +18,6 @@ from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import StageResult
 from memory_pipeline.stages.llm_calls import (
     SUMMARY_STAGE,
-    BatchWriter,
     call_each,
     llm_metadata,
     record_failures,
@@ -43,8 +42,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
     (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
     cache hits are written per page and answers per WRITE_BATCH (FREE_WRITE_BATCH for a `free_answers`
-    backend), each batch in one transaction; a batch of free answers (cache hits, a `free_answers` backend) is
-    written while the next is computed (`BatchWriter`)."""
+    backend), each batch in one transaction."""
     model = getattr(extractor, "summary_model", extractor.model)
     caches_facts = getattr(extractor, "cache_answers", False)
     free = getattr(extractor, "free_answers", False)
@@ -62,7 +60,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                    prompt_version=extractor.prompt_version)
 
     def to_summarise() -> Iterator[tuple[dict[str, Any], Conversation]]:
-        # Pages of the day; a page's cache hits are handed to the writer as it is read, the rest go to the
+        # Pages of the day; a page's cache hits are written as it is read, the rest go to the
         # backend, each with its conversation (the record then drops the JSON form: pending answers hold no
         # transcript).
         nonlocal hits, pruned
@@ -78,7 +76,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                     todo.append(record)
             if hit_records:
                 hits += len(hit_records)
-                writer.write(partial(save_hits, hit_records), paid=False)
+                save_hits(hit_records)
             for record in todo:
                 conversation = conversation_from_record(record)
                 del record["transcript"]
@@ -98,7 +96,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     def write_batch(pending: list[tuple[dict[str, Any], Any]]) -> None:
         # One transaction and one batched statement per table for a batch of answers and failures, each written
         # only if its conversation is still stored as it was read (an erasure or a re-split may have come
-        # meanwhile). On the writer's thread: the counters it adds to are read once the writer is done.
+        # meanwhile).
         nonlocal changed
         with write_transaction(conn):
             kept = still_stored(store, conn, [r for r, _ in pending])
@@ -117,25 +115,24 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
                 (r, res) for r, res in pending if isinstance(res, ExtractorError) and r["conversation_id"] in kept])
 
     def flush() -> None:
-        writer.write(partial(write_batch, pending.copy()), paid=not free)  # every answer computed is paid for
+        write_batch(pending)
         pending.clear()
 
     summarize = lambda item: extractor.summarize(item[1])  # noqa: E731
-    with BatchWriter() as writer:
-        for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
-            if isinstance(result, ExtractorError):
-                failed[result.reason] += 1
-                log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"],
-                            result.reason)
-            else:
-                computed += 1
-                tokens_in += result.input_tokens
-                tokens_out += result.output_tokens
-            pending.append((record, result))
-            if len(pending) >= batch:
-                flush()
-        if pending:
+    for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
+        if isinstance(result, ExtractorError):
+            failed[result.reason] += 1
+            log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"],
+                        result.reason)
+        else:
+            computed += 1
+            tokens_in += result.input_tokens
+            tokens_out += result.output_tokens
+        pending.append((record, result))
+        if len(pending) >= batch:
             flush()
+    if pending:
+        flush()
     return StageResult({
         "summaries": hits + computed,
         "cache_hits": hits,

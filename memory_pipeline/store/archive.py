@@ -16,15 +16,14 @@ ARCHIVE_WORK_MEM = "64MB"
 class ArchiveQueries(StoreBase):
     """The archive and purge of consolidated rows, archive retention and text retention."""
 
-    def archive_and_purge_partition(self, conn, day: date, shard: int = 0, shards: int = 1) -> tuple[int, int]:
-        """Copy the rows of the partition's consolidated conversations (facts extracted) whose session key is in
-        `shard` of `shards` (`hashtext`, as every sharded query) to the archive and delete from the n8n table
-        those whose identical copy is archived: two set-based statements, whatever the partition's size. Call
+    def archive_and_purge_partition(self, conn, day: date) -> tuple[int, int]:
+        """Copy the rows of the partition's consolidated conversations (facts extracted) to the archive and
+        delete from the n8n table those whose identical copy is archived: two set-based statements, whatever the partition's size. Call
         inside a transaction. Returns (rows archived now, rows purged now).
 
         Raises the transaction's work_mem to ARCHIVE_WORK_MEM (until it ends) so the purge's hash stays in memory."""
         conn.execute(self.query(conn, "archive_work_mem"), {"work_mem": ARCHIVE_WORK_MEM})
-        params = {"partition_date": day, "shard": shard, "shards": shards}
+        params = {"partition_date": day}
         archived = conn.execute(self.query(conn, "archive_partition_rows"), params).rowcount
         purged = conn.execute(self.query(conn, "purge_partition_archived_rows"), params).rowcount
         return archived, purged

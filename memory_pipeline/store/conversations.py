@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timedelta
@@ -12,7 +13,6 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-from memory_pipeline import json_codec
 from memory_pipeline.db import sql_text
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.messages import ParsedRow, SourceRow
@@ -26,12 +26,6 @@ WINDOW_CURSOR_ITERSIZE = 2000
 READ_AHEAD_APPLICATION = "memory_pipeline_pages"
 
 
-def _bigint_array(values: Sequence[int]) -> str:
-    """PostgreSQL's array literal of integers ("{1,2,3}"), as a text COPY reads a bigint[] column: integers need no
-    quoting, so this join is the whole of what psycopg's list dumper (a regex test per element) would write."""
-    return "{" + ",".join(map(str, values)) + "}"
-
-
 class ConversationQueries(StoreBase):
     """n8n's rows streamed for the split, the time column, stored conversations, rejections and their pages."""
 
@@ -39,7 +33,7 @@ class ConversationQueries(StoreBase):
     @staticmethod
     def _source_row(row_id: int, session_id: str, message_text: str, created_at: datetime | None) -> SourceRow:
         try:
-            message = json_codec.loads(message_text)
+            message = json.loads(message_text)
         except (TypeError, ValueError, RecursionError):
             message = message_text  # not JSON (or too deep): parse_row rejects it with a reason
         return SourceRow(row_id, session_id, message, created_at)
@@ -55,17 +49,14 @@ class ConversationQueries(StoreBase):
 
     def stream_window_rows(
         self, conn: psycopg.Connection, start: datetime, end: datetime, until: datetime, idle_gap: timedelta,
-        shard: int = 0, shards: int = 1,
     ) -> Iterator[SourceRow]:
         """Rows (n8n table + archive, a row in both read once) of the session keys with a message in
         [start, end), each key's from the start of the chain (run of rows with no gap over `idle_gap`) its first
         message of the window belongs to (every row of the key when `can_walk_back` is False), up to `until`;
-        ordered by session key (code point order), time, id. Only the keys of shard `shard` of `shards`
-        (`(hashtext(key) + 2^31) % shards == shard`: a key's rows of both tables fall in one shard).
+        ordered by session key (code point order), time, id.
         Streamed with a server-side cursor: call inside a transaction and consume before it ends."""
         name = "window_rows" if self.can_walk_back(conn) else "window_rows_every_row"
-        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap,
-                                         "shard": shard, "shards": shards})
+        return self._stream(conn, name, {"start": start, "end": end, "until": until, "idle_gap": idle_gap})
 
     def can_walk_back(self, conn: psycopg.Connection) -> bool:
         """True when `window_rows` can find chain starts through indexes: the time column is a timestamp (the
@@ -77,11 +68,10 @@ class ConversationQueries(StoreBase):
         return conn.execute(self.query(conn, "source_has_session_time_index"),
                             {"table": self.source.as_string(conn)}).fetchone()["present"]
 
-    def stream_legacy_rows(self, conn: psycopg.Connection, shard: int = 0, shards: int = 1) -> Iterator[SourceRow]:
+    def stream_legacy_rows(self, conn: psycopg.Connection) -> Iterator[SourceRow]:
         """Rows without a timestamp, from the n8n table and the archive (a row in both read once), ordered by
-        session key (code point order) then id; only the keys of shard `shard` of `shards` (as
-        `stream_window_rows`). Streamed like `stream_window_rows`."""
-        return self._stream(conn, "legacy_rows", {"shard": shard, "shards": shards})
+        session key (code point order) then id. Streamed like `stream_window_rows`."""
+        return self._stream(conn, "legacy_rows", {})
 
     def add_time_column(self, conn: psycopg.Connection) -> None:
         """Run sql/add_time_column.sql on the n8n table (the one opt-in schema change to it). `conn` must be in
@@ -122,9 +112,9 @@ class ConversationQueries(StoreBase):
                     turns = conv.turns
                     copy.write_row((
                         conv.conversation_id, conv.partition_date, conv.session_key, conv.user_key, conv.started_at,
-                        conv.ended_at, conv.is_legacy, _bigint_array(conv.message_ids), len(turns),
-                        # turn records hold str, int and None only: orjson writes them as json would
-                        Jsonb([self._turn_record(t) for t in turns], dumps=json_codec.dumps_json_types),
+                        # message_ids as a list: psycopg writes a list as an array, refuses a tuple
+                        conv.ended_at, conv.is_legacy, list(conv.message_ids), len(turns),
+                        Jsonb([self._turn_record(t) for t in turns]),
                         conv.transcript_hash, closed_as_of,
                         self.settings.idle_gap_minutes))
             cur.execute(self.query(conn, "delete_overlapping_conversations_of_batch"))

@@ -14,8 +14,10 @@ def test_scale_benchmark_runs_every_stage_measures_the_floor_and_drops_its_table
                                            "active_facts", "archived_sessions"]
     assert figures.facts > 0 and figures.floor_seconds > 0
     assert 0 < figures.extractor_seconds < sum(figures.stage_seconds.values())
+    assert list(figures.stage_cpu) == list(figures.stage_seconds)  # CPU seconds of each stage, printed beside
     out = capsys.readouterr().out
     assert "600 messages of 8 session keys" in out and "non-LLM stages / SQL floor" in out
+    assert out.count(" CPU ") == 5 and "+ server" in out
     assert "legacy)" in out and "0 legacy" not in out  # legacy rows are generated and consolidated
     with get_pool(pg_url).connection() as conn:
         assert conn.execute("SELECT count(*) AS n FROM pg_namespace WHERE nspname LIKE 'mp_bench%'").fetchone()["n"] == 0

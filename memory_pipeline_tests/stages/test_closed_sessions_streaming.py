@@ -137,16 +137,14 @@ def load(store: Store, conn, rows: list[sample.SampleRow], archive_before: datet
         conn.execute(sql.SQL("DELETE FROM {} WHERE created_at < %s").format(store.source), (archive_before,))
 
 
-@pytest.mark.parametrize("seed,indexed,workers", [(1, True, 1), (2, True, 1), (3, True, 3), (4, False, 1),
-                                                  (5, False, 3)])
-def test_streamed_stage_stores_what_splitting_every_row_gives(make_settings, monkeypatch, seed, indexed, workers):
+@pytest.mark.parametrize("seed,indexed", [(1, True), (2, True), (3, True), (4, False), (5, False)])
+def test_streamed_stage_stores_what_splitting_every_row_gives(make_settings, monkeypatch, seed, indexed):
     """Without the (session_id, created_at) index, every row of the active keys is read (no walk back), with the
-    same result; and the same in shards (worker processes, which run with the module's own batch sizes)."""
-    # Tiny cursor and write batches (in this process: one worker): keys span several cursor fetches and batches.
+    same result."""
+    # Tiny cursor and write batches: keys span several cursor fetches and batches.
     monkeypatch.setattr(store_conversations, "WINDOW_CURSOR_ITERSIZE", 7)
     monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 3)
-    settings = make_settings(backlog_date=DAY.isoformat(), idle_gap_minutes=180, max_conversation_hours=5,
-                             worker_processes=workers)
+    settings = make_settings(backlog_date=DAY.isoformat(), idle_gap_minutes=180, max_conversation_hours=5)
     store = Store(settings)
     with get_pool(settings.database_url).connection() as conn:
         sample.create_n8n_table(conn, settings)
@@ -213,12 +211,10 @@ def test_long_archived_history_reads_only_the_chain(make_settings):
     assert result["conversations_closed"] == len(expected["ids"]) > 2
 
 
-@pytest.mark.parametrize("shard,shards", [(0, 1), (1, 2)])
-def test_window_query_uses_the_time_indexes(make_settings, shard, shards):
+def test_window_query_uses_the_time_indexes(make_settings):
     """With a timestamptz created_at, the window query's conditions on n8n's table are on the bare column: the
     (created_at) and (session_id, created_at) indexes serve them (sequential scans disabled to show that an
-    index path exists: with the column wrapped in an expression the plan would still scan the table), for the
-    whole night and for one shard of its keys."""
+    index path exists: with the column wrapped in an expression the plan would still scan the table)."""
     settings = make_settings()
     store = Store(settings)
     with get_pool(settings.database_url).connection() as conn:
@@ -229,8 +225,7 @@ def test_window_query_uses_the_time_indexes(make_settings, shard, shards):
             conn.execute("SET LOCAL enable_seqscan = off")
             plan = "\n".join(next(iter(r.values())) for r in conn.execute(
                 sql.SQL("EXPLAIN ") + store.query(conn, "window_rows"),
-                {"start": start, "end": end, "until": end + timedelta(hours=3), "idle_gap": timedelta(hours=3),
-                 "shard": shard, "shards": shards}))
+                {"start": start, "end": end, "until": end + timedelta(hours=3), "idle_gap": timedelta(hours=3)}))
     table = settings.source_table
     assert f"Seq Scan on {table}" not in plan
     assert f"{table}_created_idx" in plan and f"{table}_session_created_idx" in plan
@@ -265,7 +260,7 @@ def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settin
     so its id changes: the batched write deletes the stored one it overlaps (same partition and key) and keeps
     the other key's conversation; a plain re-run then writes nothing."""
     monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 1)  # in this process: one worker
-    settings = make_settings(idle_gap_minutes=180, worker_processes=1)
+    settings = make_settings(idle_gap_minutes=180)
     store = Store(settings)
     said = {"type": "human", "content": "I live in Oslo."}
     with get_pool(settings.database_url).connection() as conn:
@@ -285,11 +280,10 @@ def test_rerun_after_a_late_row_replaces_the_overlapped_conversation(make_settin
 
 
 def test_a_failing_write_batch_rolls_the_whole_stage_back(make_settings, monkeypatch):
-    """With one worker process (the stage in this process, one transaction) a failing batch rolls back the
-    whole night; shards each roll back their own (test_closed_sessions_shards)."""
+    """The stage runs in one transaction: a failing batch rolls back the whole night."""
     monkeypatch.setattr(store_conversations, "WINDOW_CURSOR_ITERSIZE", 5)
     monkeypatch.setattr(closed_sessions_stage, "CLOSED_SESSIONS_WRITE_BATCH", 2)
-    settings = make_settings(worker_processes=1)
+    settings = make_settings()
     store = Store(settings)
     noon = datetime(2026, 5, 10, 12, tzinfo=timezone.utc)
     rows = [sample.SampleRow(f"user{k}", {"type": "human", "content": f"I live in town {k}."},

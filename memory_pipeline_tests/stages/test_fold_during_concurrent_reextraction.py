@@ -13,7 +13,7 @@ def test_a_candidate_deleted_while_its_user_is_folded_does_not_stay_folded_in(ma
     that user, after the fold read the candidate unfolded and before the fold commits: the fact of the deleted
     candidate must not stay in agent_facts. Before incremental folds the next fold of the user read every
     candidate again and dropped it; an incremental fold never reads it again unless the user is flagged."""
-    night = Night(make_settings(worker_processes=1))  # the race is patched into this process's Store
+    night = Night(make_settings())
     email, jazz = FACT_POOL[0], FACT_POOL[5]
     history = [(0, 1, 10, email), (0, 2, 10, jazz), (0, 2, 20, FACT_POOL[1])]
     night.store_day(history, 1)
@@ -50,7 +50,7 @@ def test_a_resplit_deleting_folded_and_unfolded_candidates_during_a_fold_does_no
 
     import psycopg
 
-    settings = make_settings(worker_processes=1)  # the race is patched into this process's Store
+    settings = make_settings()
     night = Night(settings)
     history = [(0, 1, 10, FACT_POOL[0]), (0, 2, 10, FACT_POOL[5])]
     night.store_day(history, 1)

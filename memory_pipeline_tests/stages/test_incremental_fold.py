@@ -210,7 +210,7 @@ def test_a_batch_records_each_users_fold_and_flags_only_the_user_whose_candidate
     first user that the fold read unfolded, before the fold records itself. Only that user is flagged
     `needs_refold`; the other's candidates are marked folded and their watermark moves; the next night folds
     the first from scratch, and both equal a fold from scratch."""
-    night = Night(make_settings(worker_processes=1))  # the fault is patched into this process's Store
+    night = Night(make_settings())
     history = [(0, 1, 10, FACT_POOL[0]), (1, 1, 10, FACT_POOL[3]),
                (0, 2, 10, FACT_POOL[5]), (0, 2, 20, FACT_POOL[7]), (1, 2, 10, FACT_POOL[4])]
     night.store_day(history, 1)
