@@ -70,7 +70,7 @@ class LLMFact(BaseModel):
 
     @model_validator(mode="after")
     def _category_from_slot(self) -> "LLMFact":
-        self.category = category_of(self.attribute) or self.category
+        self.category = category_of(self.attribute, self.quote) or self.category
         return self
 
     def to_extracted(self) -> ExtractedFact:

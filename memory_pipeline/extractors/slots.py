@@ -8,6 +8,8 @@ client_info whatever the model put in `category` (small models were seen answeri
 
 from __future__ import annotations
 
+import re
+
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 
 # Slot -> the category it fixes. Single-valued unless in the reconciler's MULTI_VALUED_ATTRIBUTES.
@@ -23,10 +25,22 @@ FIXED = {
 PREFIXED = {"favourite": "preference", "favorite": "preference", "opinion": "preference", "decision": "decision"}
 
 
-def category_of(attribute: str | None) -> str | None:
-    """The category `attribute` fixes (`decision:gym_membership` -> decision), None when it fixes none."""
+# A standing instruction ("from now on", "always") is a preference (DESIGN.md section 3), whatever slot the model
+# filed it under: a 1.5B model made "Please send invoices to billing@example.org from now on." a decision:invoices.
+# Not when the quote opens by accepting an offer ("Yes please. And from now on ..."): that accepts a decision.
+_STANDING = re.compile(r"\b(?:from now on|always|every time|going forward|désormais|à partir de maintenant|"
+                       r"toujours)\b|以后|今后", re.IGNORECASE)
+_ASSENT = re.compile(r"^\W*(?:yes|yeah|ok|okay|sure|oui|好)\b", re.IGNORECASE)
+
+
+def category_of(attribute: str | None, quote: str = "") -> str | None:
+    """The category `attribute` fixes (`decision:gym_membership` -> decision), None when it fixes none. A
+    `decision:` slot whose `quote` states a standing instruction (and does not open with an assent) is a
+    preference."""
     if not attribute:
         return None
+    if attribute.strip().casefold().startswith("decision:") and _STANDING.search(quote) and not _ASSENT.match(quote):
+        return "preference"
     slot = attribute.strip().casefold()
     if slot in FIXED:
         return FIXED[slot]

@@ -183,3 +183,14 @@ def test_a_retraction_with_a_made_up_value_still_ends_its_slot(extractor_on):
                                                                  ("accepted", True, None)]
     from memory_pipeline.evaluation.runs import reconcile
     assert [v.is_active for v in reconcile(found)] == [False]
+
+
+def test_a_standing_instruction_filed_as_a_decision_is_a_preference(extractor_on):
+    said = conversation(("human", "Please send invoices to billing@example.org from now on."),
+                        ("ai", "Shall I cancel the paper copies?"), ("human", "Yes please, and always by email."))
+    invoices = fact("Please send invoices to billing@example.org from now on.", 1, "decision:invoices",
+                    "billing@example.org", "decision")
+    accepted = fact("Yes please, and always by email.", 3, "decision:paper_copies", "cancel", "decision")
+    with ScriptedOpenAIServer(fact_answer(invoices, accepted)) as server:
+        found = [(c.status, c.category) for c in candidates(extractor_on(server), said)]
+    assert found == [("accepted", "preference"), ("accepted", "decision")]
