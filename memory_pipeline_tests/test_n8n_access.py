@@ -123,3 +123,15 @@ def test_the_chat_table_is_made_ready_for_n8n_with_every_message_dated(short_hom
                      "(id SERIAL PRIMARY KEY, session_id VARCHAR(255) NOT NULL, message JSONB NOT NULL)")
         conn.execute("INSERT INTO n8n_chat_histories (session_id, message) VALUES ('tg:1', '{}')")
         assert conn.execute("SELECT created_at IS NOT NULL FROM n8n_chat_histories").fetchone() == (True,)
+
+
+def test_the_home_remembers_the_port_so_later_commands_find_the_server_without_the_variable(
+        short_home, monkeypatch, capsys):
+    port = free_port()
+    monkeypatch.setenv("MEMORY_PIPELINE_EMBEDDED_PORT", str(port))
+    assert cli.main(["db", "n8n-credential"]) == 0
+    assert "later commands of this home use it" in capsys.readouterr().out
+    monkeypatch.delenv("MEMORY_PIPELINE_EMBEDDED_PORT")
+    assert Settings.from_env().embedded_port == port  # from the home's settings.env
+    assert cli.main(["db", "url"]) == 0  # reaches the running server, not a socket-only one
+    assert f"port={port}" in capsys.readouterr().out

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from memory_pipeline.db import get_pool
+from memory_pipeline.settings_env import save_settings
 from memory_pipeline.n8n_access import (
     embedded_credential, ensure_n8n_role, ensure_source_table, grants, n8n_password, own_server_credential,
 )
@@ -31,6 +33,10 @@ def n8n_credential(args: argparse.Namespace) -> int:
             created = ensure_source_table(conn, settings)
             ensure_n8n_role(conn, settings, fields.password)
             grant_text = None
+            # The home remembers how its server listens: a later command without the variable finds it as is
+            # (else it would look for the socket-only server and report it unreachable).
+            saved = save_settings(os.environ, {"embedded_port": str(settings.embedded_port),
+                                               "embedded_listen": settings.embedded_listen})
         else:
             fields, created = own_server_credential(settings.database_url), False
             grant_text = grants(conn, settings).as_string(conn)
@@ -46,6 +52,7 @@ def n8n_credential(args: argparse.Namespace) -> int:
         print(f"\nRole {fields.user} can call the recall functions, read memory_pipeline.memory_documents and use "
               f"n8n's chat memory table; nothing else. The password is kept in "
               f"{settings.home_path / 'n8n-db-password'} (--new-password makes a new one).")
+        print(f"The port is saved in {saved}: later commands of this home use it without the variable.")
         print("The embedded server has no TLS: keep MEMORY_PIPELINE_EMBEDDED_LISTEN on 127.0.0.1 or a private "
               "network (n8n in Docker: listen on the Docker bridge address and use Host host.docker.internal).")
     else:
