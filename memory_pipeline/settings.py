@@ -49,8 +49,9 @@ MAX_BLOCK_FACTS = 1000
 # for a partition window to end on.
 MIN_DATE, MAX_DATE = date(1970, 1, 1), date(2999, 12, 31)
 # Variables with the prefix that are not settings but are still the project's: the Dagster storage URL that
-# `memory-pipeline` derives from the database URL for dagster.yaml.
-OTHER_VARIABLES = frozenset({"DAGSTER_STORAGE_URL"})
+# `memory-pipeline` derives from the database URL for dagster.yaml, and the alert sensors' webhook URL (a secret,
+# never a setting shown in the UI) and UI link, read when a sensor ticks (defs/alerts.py).
+OTHER_VARIABLES = frozenset({"DAGSTER_STORAGE_URL", "ALERT_WEBHOOK_URL", "UI_URL"})
 
 # Default time-to-live per category, in days. The design rule: "years for a contact preference, weeks for a
 # purchase intent"; a category-level default until attribute-level TTLs land.

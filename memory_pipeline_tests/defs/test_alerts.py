@@ -113,3 +113,11 @@ def test_without_a_webhook_url_the_sensors_post_nothing(make_settings, monkeypat
         repository_name=origin.repository_name, code_location_origin=origin.code_location_origin)
     result = defs.resolve_sensor_def(CHECK_ALERT_SENSOR).evaluate_tick(context)
     assert WEBHOOK_ENV in result.skip_message and "5 failed check(s) not posted" in result.skip_message
+
+
+def test_the_alert_variables_are_the_projects_own_not_refused_as_typos():
+    # `memory-pipeline ui` reads every MEMORY_PIPELINE_* variable at start: the alerts' two must pass that check.
+    from memory_pipeline.defs.alerts import UI_URL_ENV, WEBHOOK_ENV
+    from memory_pipeline.settings import Settings
+
+    Settings.from_env({WEBHOOK_ENV: "http://127.0.0.1:9/hook", UI_URL_ENV: "http://127.0.0.1:3000"})
