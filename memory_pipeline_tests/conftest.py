@@ -96,3 +96,12 @@ def run_stages(store, conn, day, extractor=None, now=None) -> None:
     extracted_facts(store, conn, day, extractor)
     active_facts(store, conn, day)
     archived_sessions(store, conn, day)
+
+
+@pytest.fixture
+def llm_env(monkeypatch):
+    """`point(server)`: the openai SDK of this test talks to the scripted `server` (no API key set)."""
+    def point(server):
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return point

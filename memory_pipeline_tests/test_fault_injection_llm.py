@@ -34,13 +34,6 @@ def night(make_settings, llm_env, reply):
     return p, ids, result
 
 
-@pytest.fixture
-def llm_env(monkeypatch):
-    def point(server):
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return point
-
 
 @pytest.mark.parametrize("mode", sorted(FAULTS))
 def test_a_failing_conversation_is_recorded_and_the_others_are_consolidated(mode, make_settings, llm_env):

@@ -3,7 +3,6 @@ its chat memory table and nothing else; `db n8n-credential` prints the fields n8
 
 import json
 import shutil
-import socket
 import tempfile
 from pathlib import Path
 
@@ -14,12 +13,8 @@ from memory_pipeline import cli
 from memory_pipeline.db import DatabaseError, resolve_database_url, stop_embedded
 from memory_pipeline.n8n_access import own_server_credential
 from memory_pipeline.settings import Settings
+from memory_pipeline.services import free_port
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -39,6 +38,8 @@ import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from memory_pipeline.services import free_port
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -90,11 +91,6 @@ def start_receiver() -> tuple[ThreadingHTTPServer, list[dict]]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, posts
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_ui(port: int, log: Path) -> subprocess.Popen:

@@ -38,13 +38,9 @@ from memory_pipeline.stages.active_facts import active_facts
 from memory_pipeline.stages.closed_sessions import closed_sessions
 from memory_pipeline.stages.extracted_facts import extracted_facts
 from memory_pipeline.stages.session_summaries import session_summaries
+from memory_pipeline.extractors.tokens import estimate_tokens
 
 N8N_WINDOW_MESSAGES = 10  # Postgres Chat Memory's default Context Window Length 5 = the last 5 exchanges
-
-
-def estimate_tokens(text: str) -> int:
-    """Tokens of `text` estimated as ceil(characters / 4) (OpenAI's rule of thumb for English)."""
-    return math.ceil(len(text) / 4)
 
 
 def _scratch(prefix: str, **overrides) -> tuple[Settings, Store, str]:

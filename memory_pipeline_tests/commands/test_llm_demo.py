@@ -2,20 +2,15 @@
 the bundled test server started with `python -m memory_pipeline.testing.openai_server`, the demo run against it."""
 
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from memory_pipeline_tests.commands.test_demo import embedded_env, run_cli  # noqa: F401 - the fixture
+from memory_pipeline.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_demo_through_the_llm_backend(embedded_env):  # noqa: F811 - pytest fixture imported above

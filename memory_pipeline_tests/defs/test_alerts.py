@@ -120,4 +120,5 @@ def test_the_alert_variables_are_the_projects_own_not_refused_as_typos():
     from memory_pipeline.defs.alerts import UI_URL_ENV, WEBHOOK_ENV
     from memory_pipeline.settings import Settings
 
-    Settings.from_env({WEBHOOK_ENV: "http://127.0.0.1:9/hook", UI_URL_ENV: "http://127.0.0.1:3000"})
+    settings = Settings.from_env({WEBHOOK_ENV: "http://127.0.0.1:9/hook", UI_URL_ENV: "http://127.0.0.1:3000"})
+    assert settings == Settings.from_env({})  # accepted, and no setting of the model changed by them

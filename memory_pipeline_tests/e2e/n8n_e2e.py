@@ -32,7 +32,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -47,6 +46,7 @@ import psycopg
 
 from memory_pipeline.extractors.prompts import SHAPE_PREFIX
 from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
+from memory_pipeline.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "n8n"
@@ -69,11 +69,6 @@ class Report:
     def note(self, text: str) -> None:
         print(f"      {text}", flush=True)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # -- 1. install ---------------------------------------------------------------------------------------------

@@ -26,13 +26,6 @@ def failures(p):
     return {(r["stage"], r["reason"]): r["n"] for r in rows}
 
 
-@pytest.fixture
-def llm_env(monkeypatch):
-    def point(server):
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return point
-
 
 def test_the_in_flight_bound_holds_when_the_first_request_fails_otherwise(make_settings, llm_env):
     # The first request (the probe that settles the structured-output level) gets a 503, which says nothing about
