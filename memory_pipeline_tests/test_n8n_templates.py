@@ -27,6 +27,22 @@ KNOWN_VERSIONS = {
     "n8n-nodes-base.if": {2, 2.1, 2.2, 2.3},
     "n8n-nodes-base.webhook": {1, 1.1, 2, 2.1},
 }
+# The typeVersions both n8n releases the end-to-end check ran on declare (read from each node's version list in
+# the installed packages: n8n 1.123.50, the newest 1.x on Node 20, and 2.8.4). 1.x has no AI Agent 2.3 or 3.1:
+# a template on either fails to import there, so the templates use Agent 3, the highest version both know.
+ON_1X_AND_2X = {
+    "@n8n/n8n-nodes-langchain.chatTrigger": {1, 1.1, 1.2, 1.3, 1.4},
+    "@n8n/n8n-nodes-langchain.agent": {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.1, 2.2, 3},
+    "@n8n/n8n-nodes-langchain.lmChatOpenAi": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.memoryPostgresChat": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.vectorStorePGVector": {1, 1.1, 1.2, 1.3},
+    "@n8n/n8n-nodes-langchain.embeddingsOpenAi": {1, 1.1, 1.2},
+    "n8n-nodes-base.postgres": {1, 2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6},
+    "n8n-nodes-base.stickyNote": {1},
+    "n8n-nodes-base.stopAndError": {1},
+    "n8n-nodes-base.if": {1, 2, 2.1, 2.2, 2.3},
+    "n8n-nodes-base.webhook": {1, 1.1, 2, 2.1},
+}
 CONNECTION_TYPES = {"main", "ai_languageModel", "ai_memory", "ai_tool", "ai_embedding"}
 SESSION = "{{ $('When chat message received').item.json.sessionId }}"
 APP_KEY = "{{ 'app:' + $('Webhook').item.json.body.user_id }}"
@@ -84,6 +100,14 @@ def test_the_authenticated_template_keys_memory_by_the_id_its_caller_proved():
     assert check["parameters"]["conditions"]["conditions"][0]["leftValue"] == "={{ $json.body.user_id }}"
     assert workflow["connections"]["Webhook"]["main"][0][0]["node"] == check["name"]
     assert [b[0]["node"] for b in workflow["connections"][check["name"]]["main"]] == ["Recall facts", "No user id"]
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_template_nodes_exist_on_n8n_1x_and_2x(path):
+    # "on n8n 2.x and on n8n 1.x" (issue 18): one file for both, so every node at a version both declare.
+    unknown = [(n["name"], n["type"], n["typeVersion"]) for n in load(path)["nodes"]
+               if n["typeVersion"] not in ON_1X_AND_2X.get(n["type"], set())]
+    assert unknown == []
 
 
 @pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)

@@ -4,9 +4,14 @@ Not part of the test suite (pytest collects only test_*.py) nor of CI: the n8n i
 2.3 GB. Run it from the repository's venv:
 
     .venv/bin/python -m memory_pipeline_tests.e2e.n8n_e2e --scratch /work/scratch/n8n [--keep]
+    .venv/bin/python -m memory_pipeline_tests.e2e.n8n_e2e --scratch /work/scratch/n8n1 --n8n-version 1.123.50
+
+One scratch folder holds one n8n version: the run uses the version installed there (its
+node_modules/n8n/package.json) and activates the workflows the way that major version does.
 
 What it does, each step printed with PASS or FAIL (exit status 1 on any FAIL):
- 1. installs n8n from npm in `--scratch` unless it is there (n8n@2.8.4, the newest that runs on Node 20; an npm
+ 1. installs n8n from npm in `--scratch` unless it is there (n8n@2.8.4, the newest 2.x that runs on Node 20;
+    1.123.50 is the newest 1.x that does, later 1.x need isolated-vm 6 and Node 22; an npm
     `overrides` of xlsx to 0.18.5 because n8n fetches it from outside the registry; npm_config_nodedir=/usr so
     sqlite3 builds from the local headers);
  2. starts the scripted OpenAI-compatible server (memory_pipeline/testing/openai_server.py) on 127.0.0.1: it
@@ -16,7 +21,8 @@ What it does, each step printed with PASS or FAIL (exit status 1 on any FAIL):
     `memory-pipeline db n8n-credential`, and imports n8n credentials from its fields (Postgres), the scripted
     server (OpenAI) and a header secret (Header Auth);
  4. imports the three templates of n8n/ with those credentials set on their nodes, plus a copy of the first on a
-    database without memory_pipeline, publishes them all (`n8n publish:workflow`), and starts n8n on 127.0.0.1
+    database without memory_pipeline, publishes them all (`n8n publish:workflow` on 2.x, `n8n update:workflow
+    --active=true` on 1.x, which has no publish command), and starts n8n on 127.0.0.1
     with its own data directory (N8N_RUNNERS_BROKER_PORT moved off N8N_PORT);
  5. chats with three session keys (two through the public chats, one through the header-auth webhook), waits
     for the conversations to close (MEMORY_PIPELINE_IDLE_GAP_MINUTES=1), runs `memory-pipeline materialize
@@ -50,7 +56,8 @@ from memory_pipeline.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "n8n"
-N8N_VERSION_ON_NODE_20 = "2.8.4"  # later releases need Node 22-24
+N8N_VERSION_ON_NODE_20 = "2.8.4"  # later 2.x releases need Node 22-24
+N8N_1X_ON_NODE_20 = "1.123.50"  # from 1.123.66 on, 1.x needs isolated-vm 6, which builds only on Node >= 22
 HEADER = ("X-Backend-Secret", uuid.uuid4().hex)
 IDLE_GAP_MINUTES = 1
 
@@ -87,6 +94,19 @@ def install_n8n(scratch: Path, version: str) -> Path:
     subprocess.run(["nice", "-n", "10", "npm", "install", "--no-audit", "--no-fund"], cwd=scratch, env=env,
                    check=True)
     return binary
+
+
+def installed_version(scratch: Path) -> str:
+    """The n8n version installed in `scratch` (its package.json), e.g. "1.123.50"."""
+    return json.loads((scratch / "node_modules" / "n8n" / "package.json").read_text())["version"]
+
+
+def activate_command(version: str, workflow_id: str) -> list[str]:
+    """The n8n CLI arguments that make an imported workflow live at the next start: `publish:workflow` from
+    n8n 2.0; 1.x has no publish (its editor's *Active* toggle) and sets the flag with `update:workflow`."""
+    if int(version.split(".")[0]) >= 2:
+        return ["publish:workflow", f"--id={workflow_id}"]
+    return ["update:workflow", f"--id={workflow_id}", "--active=true"]
 
 
 # -- 2. the scripted model ----------------------------------------------------------------------------------
@@ -222,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/mp-n8n-e2e"),
                         help="folder for the n8n install and this run's state (outside the repository)")
-    parser.add_argument("--n8n-version", default=N8N_VERSION_ON_NODE_20)
+    parser.add_argument("--n8n-version", default=N8N_VERSION_ON_NODE_20,
+                        help=f"installed if --scratch has no n8n (default {N8N_VERSION_ON_NODE_20}; "
+                             f"{N8N_1X_ON_NODE_20} for n8n 1.x)")
     parser.add_argument("--keep", action="store_true", help="leave n8n, the model server and the database running")
     args = parser.parse_args(argv)
     scratch = args.scratch.resolve()
@@ -233,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
     began = time.monotonic()
     binary = install_n8n(scratch, args.n8n_version)
+    version = installed_version(scratch)
+    if version != args.n8n_version:
+        print(f"      {scratch} holds n8n@{version} (not {args.n8n_version}): running against {version}", flush=True)
 
     state = scratch / "run"  # this run's database and n8n data, fresh each time
     if state.exists():
@@ -293,8 +318,9 @@ def main(argv: list[str] | None = None) -> int:
             path = state / f"{name}.json"
             path.write_text(json.dumps(workflow))
             n8n_cli(binary, n8n_env, "import:workflow", f"--input={path}")
-            n8n_cli(binary, n8n_env, "publish:workflow", f"--id={workflow['id']}")
-        report.check(True, f"imported and published {len(workflows)} workflows with the n8n CLI")
+            n8n_cli(binary, n8n_env, *activate_command(version, workflow["id"]))
+        report.check(True, f"imported and published {len(workflows)} workflows with the n8n CLI "
+                           f"({activate_command(version, 'ID')[0]})")
         log = open(state / "n8n.log", "w")
         n8n_process = subprocess.Popen(["nice", "-n", "10", str(binary), "start"], env=n8n_env, stdout=log,
                                        stderr=subprocess.STDOUT, start_new_session=True)
@@ -305,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         hook_url = f"{base}/webhook/memory-agent"
         wait_until("published chat", lambda: urllib.request.urlopen(
             chat_url["agent_with_facts_block"], timeout=5).status == 200, 120)
-        report.check(True, f"n8n {args.n8n_version} up on 127.0.0.1:{n8n_port}; the public chat page answers")
+        report.check(True, f"n8n {version} up on 127.0.0.1:{n8n_port}; the public chat page answers")
 
         def chat(name: str, key: str, text: str) -> tuple[int, str]:
             return post(chat_url[name], {"action": "sendMessage", "sessionId": key, "chatInput": text})
