@@ -119,7 +119,7 @@ def test_materialize_today_consolidates_closed_chats_and_defers_open_ones(make_s
     assert cli.main(["materialize", "--today"]) == 0
     out = capsys.readouterr().out
     assert "1 conversation(s) closed and consolidated, 1 still open and deferred" in out
-    assert "Not recorded in Dagster" in out
+    assert "Not recorded in Dagster: tonight's run of" in out
     with pool.connection() as conn:
         facts = conn.execute(sql.SQL("SELECT user_key, fact FROM {}.agent_facts").format(
             sql.Identifier(settings.schema_name))).fetchall()
@@ -127,6 +127,20 @@ def test_materialize_today_consolidates_closed_chats_and_defers_open_ones(make_s
             sql.Identifier(settings.source_schema, settings.source_table))).fetchall()
     assert [(f["user_key"], f["fact"]) for f in facts] == [("web:a", "User prefers tea over coffee.")]
     assert [r["session_id"] for r in left] == ["web:b"]
+
+
+def test_a_home_whose_partitions_ended_is_told_no_night_covers_today(make_settings, monkeypatch, capsys):
+    # The demo's home saves partitions ending in 2023: no schedule tick will ever run today's partition there.
+    settings = make_settings(idle_gap_minutes=1, partitions_start="2023-04-27", partitions_end="2023-05-06")
+    for name, value in settings.model_dump(mode="json").items():
+        if value is not None:
+            monkeypatch.setenv("MEMORY_PIPELINE_" + name.upper(), str(value))
+    with get_pool(settings.database_url).connection() as conn:
+        sample.create_n8n_table(conn, settings)
+    assert cli.main(["materialize", "--today"]) == 0
+    out = capsys.readouterr().out
+    assert "no nightly run covers" in out and "the partitions end on 2023-05-06" in out
+    assert "tonight's run" not in out
 
 
 def test_today_cannot_be_given_with_a_range(capsys):

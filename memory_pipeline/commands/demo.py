@@ -47,8 +47,9 @@ def run(args: argparse.Namespace) -> int:
             inserted = sample.insert_rows(conn, settings, sample.memory_bank_rows(data))
             print(f"Loaded {plural(inserted, 'MemoryBank message')} into {settings.source_schema}.{settings.source_table} "
                   f"as n8n rows ({plural(len(data), 'user')}, {plural(len(sample.memory_bank_days(data)), 'day')}).")
-    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]} .. {days[-1]}) through Dagster; the "
-          f"partitions run {settings.partitions_start}..{settings.partitions_end or 'yesterday'} "
+    span = f"{settings.partitions_start}..{settings.partitions_end or 'yesterday'}"
+    saved = "" if span == f"{days[0]}..{days[-1]}" else f"; the partitions run {span}"  # said once when the same
+    print(f"Materializing {plural(len(days), 'daily partition')} ({days[0]}..{days[-1]}) through Dagster{saved} "
           f"({saved_settings_path(os.environ)}) ...")
     results = materialize_days(env, days)
     failed = [day for day, r in zip(days, results) if not r.success]

@@ -81,8 +81,13 @@ def materialize_today(args: argparse.Namespace) -> int:
     if "active_facts_of_these_users" in facts:
         counts += f"; {facts['active_facts_of_these_users']} active fact(s) of its users"
     print(f"{today} (today, same-day trial): {'ok' if result.success else 'FAILED'} ({counts})")
-    print(f"Not recorded in Dagster: tonight's run of {today} consolidates the conversations still open, and "
-          "the UI shows the day once that run is done.")
+    end = env.settings.partitions_end
+    if end is not None and end < today:  # a home whose partitions end earlier (the demo's) has no run tonight
+        print(f"Not recorded in Dagster, and no nightly run covers {today}: the partitions end on {end} "
+              "(MEMORY_PIPELINE_PARTITIONS_END).")
+    else:
+        print(f"Not recorded in Dagster: tonight's run of {today} consolidates the conversations still open, and "
+              "the UI shows the day once that run is done.")
     if closed and not closed.get("source_has_created_at", True):
         print(f"  {closed['note']}")
     return 0 if result.success else 1
