@@ -114,7 +114,9 @@ _FACT_PRONOUN = re.compile(
     rf"(?<![\w'.@/-])(?:it(?!\s+(?:\w+\s+){{0,2}}(?:to|that)\b)|this(?!\s+{_TIME_WORD}\b)|these|those|him|"
     rf"ça|cela|ceci|dies|dieses|eso|esto|ello)(?![\w'@/-])|它",
     re.IGNORECASE)
-_USER_SUBJECT = re.compile(r"^\s*(?:the\s+)?user(?:'s)?\b", re.IGNORECASE)
+_ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
+_USER_SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user(?:'s)?|l'utilisateur(?:rice)?|(?:der\s+)?(?:be)?nutzer(?:in)?|"
+                           r"(?:el\s+|la\s+)?usuari[oa])\b|^\s*用户", re.IGNORECASE)
 # The user as a subject: a first-person pronoun outside a possessive ("I", "I'm", "me", "we"; je, j', moi; 我
 # not followed by 的).
 _SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself|we|je|j'|moi|nous)\b|我(?!的)", re.IGNORECASE)
@@ -274,10 +276,12 @@ def states_a_name(quote: str) -> bool:
 
 
 def hangs_on_pronoun(fact: str) -> bool:
-    """True when the fact's text, past its "The user" subject, holds a pronoun it does not resolve
-    (`_FACT_PRONOUN`)."""
-    return _FACT_PRONOUN.search(_USER_SUBJECT.sub("", fact, count=1)) is not None
-
+    """True when the fact's text, past its "The user" subject, holds a pronoun (`_FACT_PRONOUN`) with fewer than
+    `_ANTECEDENT_ROOM` content words before it, too few to have named what it stands for ("The user loves it.",
+    "decided to keep it"; not "The user prefers email because it is faster.")."""
+    rest = _USER_SUBJECT.sub("", fact, count=1)
+    return any(sum(w not in _STOPWORDS for w in _words(rest[:m.start()])) < _ANTECEDENT_ROOM
+               for m in _FACT_PRONOUN.finditer(rest))
 
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = (), fact: str = "") -> str | None:

@@ -131,6 +131,8 @@ def test_a_name_needs_a_phrase_that_states_it(quote, value, answered, reason):
     ("User is moving this Friday.", None),                # a date
     ("User likes movies that give them different kinds of feelings.", None),  # "them" is the user
     ("El usuario es vegetariano.", None),                 # Spanish "es" is "is"
+    ("The user decided to keep it.", "fact_hangs_on_pronoun"),
+    ("The user prefers email because it is faster.", None),  # "it" is the email, named before it
 ])
 def test_a_fact_that_leans_on_a_pronoun_cannot_be_read_alone(fact, reason):
     quote = "I love hiking"
