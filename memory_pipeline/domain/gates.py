@@ -242,9 +242,11 @@ def is_hypothetical(sentence: str) -> bool:
     return _HEDGE.search(sentence) is not None
 
 
-def is_sarcasm(sentence: str) -> bool:
-    """True when `sentence` is mock enthusiasm (`SARCASM`)."""
-    return SARCASM.search(sentence.strip()) is not None
+def is_sarcasm(text: str) -> bool:
+    """True when a sentence of `text` is mock enthusiasm (`SARCASM`) that says something: a bare "Great." before
+    the sentence that states the fact ("Great. Please always ship to my office.") is an acknowledgement."""
+    return any(SARCASM.search(s) and len(_words(s)) >= 3
+               for s in (m.group(0).strip() for m in _QUOTE_SENTENCE.finditer(text)))
 
 
 def standing_part(message: str, start: int, end: int) -> str:

@@ -93,6 +93,9 @@ def test_sarcasm_backs_no_fact():
     quote = "Oh great, I just love being stuck in traffic."
     assert gate(quote, quote, "opinion:traffic", "likes", False) == "quote_is_sarcasm"
     assert gate("I love hiking.", "I love hiking.", "opinion:hiking", "likes", False) is None
+    # A bare "Great." acknowledges what the assistant said; the next sentence states the fact (n8n gold set).
+    message = "Great. Please always ship to my office address from now on: 12 Rue Exemple, Lyon."
+    assert gate(message, message, "shipping_address", "12 Rue Exemple, Lyon", False) is None
 
 
 def test_words_taken_back_back_nothing_but_what_follows_them_does():
