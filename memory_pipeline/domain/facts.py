@@ -277,7 +277,7 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
         if earlier.role == "ai":
             answered.append(earlier.text)
     return gate(normalize_for_quote(extracted.quote), quotable_text(turn), extracted.attribute, extracted.value,
-                extracted.retraction, extracted.verified, answered)
+                extracted.retraction, extracted.verified, answered, fact=normalize_whitespace(extracted.fact))
 
 
 def validate_candidate(

@@ -13,7 +13,12 @@ said by the user; these check that the words back this fact about this user (iss
 - `quote_is_question`: every sentence of the quote asks ("Where is my order 48213?"): an open question states
   nothing (the design's extraction rules), unless it is a retraction asking to forget ("Can you forget my phone
   number?", domain.retractions); "Hi, my name is Jeremy, can you help me?" does not start as a question, so it
-  passes;
+  passes, but a value found only in the quote's question clauses ("I like the new approach, can we just write to
+  /tmp instead?" for a decision to write to /tmp) is rejected with this reason too;
+- `quote_is_sarcasm`: the sentence holding the quote is mock enthusiasm ("Oh great, I just love being stuck in
+  traffic."; issue 17's probe, after NousResearch/hermes-agent#22907);
+- `quote_taken_back`: the value rests on words the user took back ("My favourite colour is blue, just kidding, it
+  is green." backs green, never blue);
 - `quote_is_hypothetical`: the sentence holding the quote hedges ("maybe we'll take it next quarter, not sure
   yet", "if", "I wish", "peut-être", "也许"): undecided is not a decision;
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
@@ -23,6 +28,12 @@ said by the user; these check that the words back this fact about this user (iss
   value is a stance (likes, hates, ...), is also supported by its object ("opinion:chinese_food" by "I don't
   like Chinese food"); a short assent ("yes, do that") by the assistant line
   it answers.
+- `name_not_stated`: a name slot (`name`, `preferred_name`, `nickname` ...) whose quote holds no naming phrase
+  ("my name is", "call me", "I'm", "je m'appelle", "ich heiße", "me llamo", "我叫" ...): a 1.5B model made
+  "emoji and RTL: 🙂 ..." a preferred name;
+- `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
+  prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
+  this way). Said of the fact's text, not the quote: a model may resolve the quote's pronoun;
 - `not_confirmed`: the optional verification pass (MEMORY_PIPELINE_LLM_VERIFY) denied the fact.
 """
 
@@ -35,7 +46,8 @@ from collections.abc import Sequence
 from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
-                "quote_is_pleasantry", "quote_is_question", "quote_is_hypothetical", "value_not_in_quote",
+                "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
+                "quote_is_hypothetical", "value_not_in_quote", "name_not_stated", "fact_hangs_on_pronoun",
                 "not_confirmed")
 
 # Telling the assistant to drop its instructions or to write something into its memory: injection phrasing in
@@ -68,6 +80,43 @@ _OTHER_PERSON = re.compile(
     r"|我的(?:朋友|同事|家人|妈妈|爸爸|老板|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|女儿)|(?:他|她|他们)(?:不)?(?:喜欢|是|住)",
     re.IGNORECASE,
 )
+# Mock enthusiasm: an opening "Oh great," / "Yeah right" / "Na toll", or loving an ordeal ("I just love waiting in
+# line", "I love being stuck in traffic"), or an explicit marker ("/s"). Shared with the offline extractor.
+SARCASM = re.compile(
+    r"^(?:oh,?\s+)?(?:great|wonderful|fantastic|perfect|lovely|brilliant|just great|yeah,? right|sure,? sure|"
+    r"thanks a lot|just what I needed|génial|super|na toll|toll|na super|qué bien|genial|真是太好了)[,!.]|"
+    r"^oh,?\s+(?:great|joy|wonderful|perfect|lovely|good)\b|(?:^|\s)/s\b|\byeah,? right\b|"
+    r"\b(?:love|loves|like|enjoy|adore)\s+(?:\w+\s+){0,2}(?:waiting|queu\w*|standing in line|being stuck|stuck in|"
+    r"traffic|being ignored|being on hold|on hold|delays?|delayed|cancell?ed|paperwork|taxes|spam|mondays)\b",
+    re.IGNORECASE,
+)
+# Taking back what was just said: what comes before the marker no longer stands. Shared with the offline extractor.
+KIDDING = re.compile(
+    r"\b(?:just kidding|only kidding|kidding|jk|j/k|just joking|i'm joking|i was joking|je plaisante|"
+    r"c'est une blague|je rigole|nur spaß|nur ein scherz|war nur ein witz|es broma|era broma|bromeo|"
+    r"estoy bromeando)\b|开玩笑|逗你的",
+    re.IGNORECASE,
+)
+# Slots that hold a name, and the phrases by which people state one (English, French, German, Spanish, Chinese).
+_NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|nick)?name$|^nickname$", re.IGNORECASE)
+_NAMING = re.compile(
+    r"\b(?:name|names|named|call me|call you|called|I'm|I am|im|this is|it's|here|sign(?:ed)? as|nom|appelle|appelez|"
+    r"m'appelle|je suis|moi c'est|heiße|heisse|nenn(?:t|en)? mich|ich bin|llamo|llámame|llamame|nombre|soy)\b"
+    r"|叫|名字|我是",
+    re.IGNORECASE)
+# Words in a fact's own text that point at something it does not say ("The user loves it."). Narrower than the
+# offline extractor's list: a fact says "their" and "them" of the user ("movies that give them feelings"), and
+# "es" is Spanish for "is". "it" before
+# "to"/"that" is the dummy subject ("finds it hard to ..."); "this" before a time word is a date ("this Friday").
+_TIME_WORD = (r"(?:morning|afternoon|evening|week|weekend|month|year|quarter|spring|summer|autumn|fall|winter|"
+              r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|time)")
+_FACT_PRONOUN = re.compile(
+    rf"(?<![\w'.@/-])(?:it(?!\s+(?:\w+\s+){{0,2}}(?:to|that)\b)|this(?!\s+{_TIME_WORD}\b)|these|those|him|"
+    rf"ça|cela|ceci|dies|dieses|eso|esto|ello)(?![\w'@/-])|它",
+    re.IGNORECASE)
+_ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
+_USER_SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user(?:'s)?|l'utilisateur(?:rice)?|(?:der\s+)?(?:be)?nutzer(?:in)?|"
+                           r"(?:el\s+|la\s+)?usuari[oa])\b|^\s*用户", re.IGNORECASE)
 # The user as a subject: a first-person pronoun outside a possessive ("I", "I'm", "me", "we"; je, j', moi; 我
 # not followed by 的).
 _SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself|we|je|j'|moi|nous)\b|我(?!的)", re.IGNORECASE)
@@ -87,6 +136,7 @@ _HEDGE = re.compile(
     r"someday|one day|if|hope|wish)\b|\b(?:peut-être|si)\b|也许|如果|可能",
     re.IGNORECASE)
 _QUOTE_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
+_CLAUSE = re.compile(r"[^,;:，；：.!?。！？]+[,;:，；：]?")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
@@ -192,11 +242,55 @@ def is_hypothetical(sentence: str) -> bool:
     return _HEDGE.search(sentence) is not None
 
 
+def is_sarcasm(text: str) -> bool:
+    """True when a sentence of `text` is mock enthusiasm (`SARCASM`) that says something: a bare "Great." before
+    the sentence that states the fact ("Great. Please always ship to my office.") is an acknowledgement."""
+    return any(SARCASM.search(s) and len(_words(s)) >= 3
+               for s in (m.group(0).strip() for m in _QUOTE_SENTENCE.finditer(text)))
+
+
+def standing_part(message: str, start: int, end: int) -> str:
+    """What of the span [start, end) of `message` still stands: nothing when a "just kidding" marker (`KIDDING`)
+    follows it, the part after the last marker inside it, all of it when no marker follows its start."""
+    marker = None
+    for found in KIDDING.finditer(message):
+        if found.end() > start:
+            marker = found
+    if marker is None:
+        return message[start:end]
+    return message[marker.end():end] if marker.start() < end else ""
+
+
+def statement_part(quote: str) -> str:
+    """`quote` without its question clauses: in a sentence ending with a question mark, the clauses that open
+    with an interrogative word ("I like the new approach, can we just write to /tmp instead?" -> "I like the
+    new approach,")."""
+    kept = []
+    for sentence in (m.group(0) for m in _QUOTE_SENTENCE.finditer(quote)):
+        asks = sentence.rstrip().endswith(("?", "？"))
+        kept += [c for c in _CLAUSE.findall(sentence) if not (asks and _INTERROGATIVE.match(c.strip()))]
+    return " ".join(kept)
+
+
+def states_a_name(quote: str) -> bool:
+    """True when `quote` holds a phrase by which people state a name (`_NAMING`)."""
+    return _NAMING.search(quote) is not None
+
+
+def hangs_on_pronoun(fact: str) -> bool:
+    """True when the fact's text, past its "The user" subject, holds a pronoun (`_FACT_PRONOUN`) with fewer than
+    `_ANTECEDENT_ROOM` content words before it, too few to have named what it stands for ("The user loves it.",
+    "decided to keep it"; not "The user prefers email because it is faster.")."""
+    rest = _USER_SUBJECT.sub("", fact, count=1)
+    return any(sum(w not in _STOPWORDS for w in _words(rest[:m.start()])) < _ANTECEDENT_ROOM
+               for m in _FACT_PRONOUN.finditer(rest))
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
-         verified: bool | None = None, answered: Sequence[str] = ()) -> str | None:
+         verified: bool | None = None, answered: Sequence[str] = (), fact: str = "") -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
     text, normalised), or None when it passes every gate (module docstring). `answered`: the assistant lines
-    just before the message, which a short assent quote accepts."""
+    just before the message, which a short assent quote accepts (and a bare name answers). `fact`: the fact's
+    own text."""
     if retraction and not (attribute or "").strip():
         return "retraction_without_attribute"
     if is_instruction(message):
@@ -209,18 +303,34 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_pleasantry"
     if is_question(quote) and not (retraction and is_forget_request(quote)):  # "Can you forget my phone number?"
         return "quote_is_question"
+    if is_sarcasm(sentence):
+        return "quote_is_sarcasm"
     if is_hypothetical(sentence):
         return "quote_is_hypothetical"
-    if value and value.strip() and not retraction:
-        evidence = [quote]
-        slot, colon, thing = (attribute or "").partition(":")
+    standing = standing_part(message, start, start + len(quote)) if start >= 0 else quote
+    if not _words(standing):
+        return "quote_taken_back"
+    if retraction:
+        return "not_confirmed" if verified is False else None
+    slot = (attribute or "").partition(":")[0].strip()
+    if value and value.strip():
+        if supported(value, quote) and not supported(value, standing):
+            return "quote_taken_back"
+        if supported(value, standing) and not supported(value, statement_part(standing)):
+            return "quote_is_question"  # the value is only asked about, never stated
+        evidence = [standing]
+        _, colon, thing = (attribute or "").partition(":")
         if colon and (slot in ("opinion", "decision") or _fold(value.strip()) in _STANCES):
-            if supported(thing.replace("_", " "), quote):
+            if supported(thing.replace("_", " "), standing):
                 evidence = []  # the slot's object is in the quote; its value is the stance or choice on it
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)
         if evidence and not any(supported(value, e) for e in evidence):
             return "value_not_in_quote"
+    if _NAME_SLOT.match(slot) and not any(states_a_name(text) for text in (quote, *answered)):
+        return "name_not_stated"
+    if fact and hangs_on_pronoun(fact):
+        return "fact_hangs_on_pronoun"
     if verified is False:
         return "not_confirmed"
     return None

@@ -87,3 +87,56 @@ def test_a_stance_value_is_supported_by_the_slots_object():
     assert gate(quote, quote, "favourite:sushi", "likes", False) == "value_not_in_quote"
     assert gate("My favourite colour is blue", "My favourite colour is blue", "favourite:colour", "red",
                 False) == "value_not_in_quote"
+
+
+def test_sarcasm_backs_no_fact():
+    quote = "Oh great, I just love being stuck in traffic."
+    assert gate(quote, quote, "opinion:traffic", "likes", False) == "quote_is_sarcasm"
+    assert gate("I love hiking.", "I love hiking.", "opinion:hiking", "likes", False) is None
+    # A bare "Great." acknowledges what the assistant said; the next sentence states the fact (n8n gold set).
+    message = "Great. Please always ship to my office address from now on: 12 Rue Exemple, Lyon."
+    assert gate(message, message, "shipping_address", "12 Rue Exemple, Lyon", False) is None
+
+
+def test_words_taken_back_back_nothing_but_what_follows_them_does():
+    message = "My favourite colour is blue, just kidding, it is green."
+    assert gate(message, message, "favourite:colour", "green", False) is None
+    assert gate(message, message, "favourite:colour", "blue", False) == "quote_taken_back"
+    assert gate("My favourite colour is blue", message, "favourite:colour", "blue", False) == "quote_taken_back"
+
+
+def test_a_value_only_asked_about_is_not_stated():
+    message = "I like the new cleanup approach better, can we just write to /tmp instead?"
+    assert gate(message, message, "decision:cleanup", "write to /tmp", False) == "quote_is_question"
+    assert gate("I write to /tmp, can you help?", "I write to /tmp, can you help?", "decision:cleanup",
+                "write to /tmp", False) is None
+
+
+@pytest.mark.parametrize("quote,value,answered,reason", [
+    ("emoji and RTL: 🙂 مرحبا reversed", "emoji and RTL", (), "name_not_stated"),  # a 1.5B model's answer
+    ("Jack here, hi!", "Jack", (), None),
+    ("Call me Jack.", "Jack", (), None),
+    ("Je m'appelle Camille.", "Camille", (), None),
+    ("Ich heiße Jonas.", "Jonas", (), None),
+    ("我叫小李。", "小李", (), None),
+    ("Jack.", "Jack", ("What should I call you?",), None),    # the answer to a name question
+    ("Jack.", "Jack", ("Anything else?",), "name_not_stated"),
+])
+def test_a_name_needs_a_phrase_that_states_it(quote, value, answered, reason):
+    assert gate(quote, quote, "preferred_name", value, False, answered=answered) == reason
+
+
+@pytest.mark.parametrize("fact,reason", [
+    ("The user loves it.", "fact_hangs_on_pronoun"),
+    ("User prefers this approach.", "fact_hangs_on_pronoun"),
+    ("L'utilisateur aime ça.", "fact_hangs_on_pronoun"),
+    ("The user finds it hard to wake up early.", None),   # the dummy "it"
+    ("User is moving this Friday.", None),                # a date
+    ("User likes movies that give them different kinds of feelings.", None),  # "them" is the user
+    ("El usuario es vegetariano.", None),                 # Spanish "es" is "is"
+    ("The user decided to keep it.", "fact_hangs_on_pronoun"),
+    ("The user prefers email because it is faster.", None),  # "it" is the email, named before it
+])
+def test_a_fact_that_leans_on_a_pronoun_cannot_be_read_alone(fact, reason):
+    quote = "I love hiking"
+    assert gate(quote, quote, None, None, False, fact=fact) == reason

@@ -33,7 +33,7 @@ def test_a_one_word_quote_cannot_back_an_invented_fact(server, make):  # noqa: F
 ])
 def test_short_quotes_must_be_a_whole_clause(text, quote, accepted):
     chat = conversation(("human", text))
-    candidate = validate_candidate(ExtractedFact(category="preference", fact="User said it.", quote=quote,
+    candidate = validate_candidate(ExtractedFact(category="preference", fact="User said so.", quote=quote,
                                                  quote_message_id=1), chat, 0)
     assert (candidate.status == "accepted") is accepted
     assert candidate.reason in (None, "quote_too_short")

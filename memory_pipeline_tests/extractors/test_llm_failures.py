@@ -194,3 +194,21 @@ def test_a_standing_instruction_filed_as_a_decision_is_a_preference(extractor_on
     with ScriptedOpenAIServer(fact_answer(invoices, accepted)) as server:
         found = [(c.status, c.category) for c in candidates(extractor_on(server), said)]
     assert found == [("accepted", "preference"), ("accepted", "decision")]
+
+
+def test_a_name_made_of_noise_sarcasm_and_a_fact_on_it_are_rejected(extractor_on):
+    # Qwen2.5-Coder 1.5B on the gold sets (2026-12-01): a malformed row's text as a preferred name, mock
+    # enthusiasm as a liking, and a fact whose text leans on "it".
+    chat = conversation(("human", "emoji and RTL: 🙂 مرحبا reversed"),
+                        ("human", "Oh great, I just love being stuck in traffic."),
+                        ("human", "I love it and that'll keep my confidence up."))
+    noise = fact("emoji and RTL: 🙂 مرحبا reversed", 1, "preferred_name", "emoji and RTL",
+                 text="The user prefers emojis and RTL.")
+    traffic = fact("Oh great, I just love being stuck in traffic.", 2, "opinion:traffic", "likes",
+                   text="The user likes being stuck in traffic.")
+    loves_it = fact("I love it and that'll keep my confidence up.", 3, "opinion:love", "likes",
+                    text="The user loves it.")
+    with ScriptedOpenAIServer(fact_answer(noise, traffic, loves_it)) as server:
+        reasons = [(c.status, c.reason) for c in candidates(extractor_on(server), chat)]
+    assert reasons == [("rejected", "name_not_stated"), ("rejected", "quote_is_sarcasm"),
+                       ("rejected", "fact_hangs_on_pronoun")]

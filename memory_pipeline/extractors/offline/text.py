@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory_pipeline.domain.gates import REPORTED_SPEECH
+from memory_pipeline.domain.gates import KIDDING, REPORTED_SPEECH, SARCASM
 
 # Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
 # text from elsewhere safe too).
@@ -38,23 +38,6 @@ _HYPOTHETICAL = re.compile(
 )
 _INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|prompt|rules?)\b|\b(?:system prompt|you are now)\b",
-    re.IGNORECASE,
-)
-# Mock enthusiasm: an opening "Oh great," / "Yeah right" / "Na toll", or loving an ordeal ("I just love waiting in
-# line", "I love being stuck in traffic"), or an explicit marker ("/s").
-_SARCASM = re.compile(
-    r"^(?:oh,?\s+)?(?:great|wonderful|fantastic|perfect|lovely|brilliant|just great|yeah,? right|sure,? sure|"
-    r"thanks a lot|just what I needed|génial|super|na toll|toll|na super|qué bien|genial|真是太好了)[,!.]|"
-    r"^oh,?\s+(?:great|joy|wonderful|perfect|lovely|good)\b|(?:^|\s)/s\b|\byeah,? right\b|"
-    r"\b(?:love|loves|like|enjoy|adore)\s+(?:\w+\s+){0,2}(?:waiting|queu\w*|standing in line|being stuck|stuck in|"
-    r"traffic|being ignored|being on hold|on hold|delays?|delayed|cancell?ed|paperwork|taxes|spam|mondays)\b",
-    re.IGNORECASE,
-)
-# Taking back what was just said: everything before the marker in the turn yields nothing.
-KIDDING = re.compile(
-    r"\b(?:just kidding|only kidding|kidding|jk|j/k|just joking|i'm joking|i was joking|je plaisante|"
-    r"c'est une blague|je rigole|nur spaß|nur ein scherz|war nur ein witz|es broma|era broma|bromeo|"
-    r"estoy bromeando)\b|开玩笑|逗你的",
     re.IGNORECASE,
 )
 # Pronouns the extractor cannot resolve: a value holding one hangs on something said elsewhere.
@@ -89,7 +72,7 @@ def strip_lead(clause: str) -> str:
 
 def skip_sentence(sentence: str) -> bool:
     """True when no fact may come from `sentence` (module docstring)."""
-    return bool(_HYPOTHETICAL.search(sentence) or _INJECTION.search(sentence) or _SARCASM.search(sentence)
+    return bool(_HYPOTHETICAL.search(sentence) or _INJECTION.search(sentence) or SARCASM.search(sentence)
                 or REPORTED_SPEECH.search(sentence))
 
 
