@@ -191,6 +191,7 @@ WEDNESDAY = date(2026, 3, 4)
     ("User bought a suitcase yesterday.", "User bought a suitcase on 2026-03-03."),
     ("User ran 5 km this morning.", "User ran 5 km on 2026-03-04."),
     ("User moved to Lisbon last week.", "User moved to Lisbon in the week of 2026-02-23."),
+    ("User moved to Lisbon last month.", "User moved to Lisbon in February 2026."),  # not "in 2026-02"
     ("User wants to book a table for tomorrow at 7pm.", "User wants to book a table for 2026-03-05 at 19:00."),
     ("User flies to Oslo next Friday.", "User flies to Oslo on 2026-03-13."),
     ("User flies to Oslo this Friday.", "User flies to Oslo on 2026-03-06."),
