@@ -20,6 +20,8 @@ from memory_pipeline_tests.extractors.test_offline_languages import facts
     # the thing it is about is named in the value: kept
     ("I also really like the art style of the Renaissance.", "User likes the art style of the Renaissance."),
     ("I like shooting landscapes the most because every place is inspiring.", "User likes shooting landscapes."),
+    ("In my free time, I love going to the beach.", "User loves going to the beach."),  # a scene, no thing of it
+    ("I love the sound of rain.", "User loves the sound of rain."),
     ("It's my routine, I love the feeling of being fit and rested.", "User loves the feeling of being fit and rested."),
     # word order and run-ons (LoCoMo: "User likes also cheese pizza ...", "... what they do so they push on.")
     ("I like also green tea and mochi.", "User likes green tea and mochi."),
@@ -34,6 +36,7 @@ def test_facts_a_person_reads_as_right(text, fact):
     'And in "The Gift of Time", I love the inspirational and profound literary style.',
     "Although it's just a hobby, I really enjoy the feeling of flying on the track.",
     "Although it's just a hobby, I really enjoy the feeling of gliding on the rink.",  # "it" is what holds the rink
+    'In "Dune", I love the world-building.',  # the world-building of the book the lead names
     "I love losing myself in the feelings and plots.",
     "I love retreating into that world.",
     "I love the thought Maria!",

@@ -59,6 +59,10 @@ _CO_SUBJECT = re.compile(r"^(?:(?:my|our|mon|ma|mein|meine|mi) \w+|(?-i:[A-ZÀ-�
 # A definite thing ("the track", "the rink"; not "the feeling of ..."): after a clause that points back ("Although
 # it's just a hobby, ..."), it is the thing that clause points to, named elsewhere.
 _THE_THING = re.compile(r"\bthe (?-i:[a-z])[\w-]*(?![\w-]| of\b)", re.IGNORECASE)
+# A lead that points back (a pronoun) or sets the scene ('In "Dune", I love the world-building'): a definite thing
+# after it is that scene's, and the fact would drop which.
+_CONTEXT_LEAD = re.compile(UNRESOLVED.pattern + r"|^\W*(?:and |but |so )?(?:in|about|for|with|as for|of)\s+"
+                           r"(?:[\"“«]|the\s|(?-i:[A-Z]))", re.IGNORECASE)
 
 
 class OfflineExtractor:
@@ -119,7 +123,7 @@ class OfflineExtractor:
                 if built is None:
                     continue
                 fact, attribute, value = built
-                if start and UNRESOLVED.search(sentence[:start]) and _THE_THING.search(fact):
+                if start and _CONTEXT_LEAD.search(sentence[:start]) and _THE_THING.search(fact):
                     continue  # "Although it's just a hobby, I enjoy ... on the track": the track of "it"
                 yield ExtractedFact(category=rule.category, fact=fact, quote=sentence, attribute=attribute, value=value)
                 if not rule.more:

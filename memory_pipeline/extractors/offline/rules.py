@@ -182,7 +182,8 @@ def balance_quotes(text: str) -> str:
 # A definite noun that needs a possessor said elsewhere ("the plot", "the actors": of what?).
 _RELATIONAL = re.compile(
     r"^the (?:plot|ending|end|beginning|actors?|cast|characters?|story|scenes?|part|idea|approach|price|design|"
-    r"colou?r|taste|rest|last one|first one|new one|one|way it|sound|lyrics|author|director|thought)\b",
+    r"colou?r|taste|rest|last one|first one|new one|one|way it|sound|lyrics|author|director|thought)\b"
+    r"(?!\s+of\b)",  # "the sound of rain" names whose sound
     re.IGNORECASE,
 )
 # A comparison whose other term was said elsewhere ("I like the new approach better"): not self-contained.
