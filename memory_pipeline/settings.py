@@ -53,9 +53,17 @@ MIN_DATE, MAX_DATE = date(1970, 1, 1), date(2999, 12, 31)
 # never a setting shown in the UI) and UI link, read when a sensor ticks (defs/alerts.py).
 OTHER_VARIABLES = frozenset({"DAGSTER_STORAGE_URL", "ALERT_WEBHOOK_URL", "UI_URL"})
 
-# Default time-to-live per category, in days. The design rule: "years for a contact preference, weeks for a
-# purchase intent"; a category-level default until attribute-level TTLs land.
-DEFAULT_TTL_DAYS = {"preference": 730, "decision": 365, "client_info": 1095}
+# Default time-to-live in days: per category, and per slot (`attribute:<slot>`, which wins over its category's).
+# The design rule (DESIGN.md section 4): "years for a contact preference, weeks for a purchase intent". None = no
+# expiry: a name ("my name is", "call me") and where one grew up do not go stale with time the way a liking does;
+# they change only when the user says so (a new value supersedes, a retraction or forget request ends them). A
+# past purchase ("I bought a suitcase") is an event: it matters for the weeks a delivery, a return or a complaint
+# about it can follow (90 days), not for years as a trait would.
+DEFAULT_TTL_DAYS: dict[str, int | None] = {
+    "preference": 730, "decision": 365, "client_info": 1095,
+    "attribute:name": None, "attribute:preferred_name": None, "attribute:hometown": None,
+    "attribute:purchase": 90,
+}
 
 
 class Settings(BaseModel):

@@ -79,7 +79,7 @@ FROM (
 -- name: partition_state_facts
 -- Fact versions first said in the partition's conversations: active (not superseded, time-to-live not over),
 -- expired (not superseded, time-to-live over and not kept alive by recalls: fact_recalls.recalled_until) and
--- superseded, counted apart.
+-- superseded, counted apart. A fact without a time-to-live (expires_at NULL: a name) never expires.
 SELECT count(f.id) AS facts,
        count(f.id) FILTER (WHERE f.superseded_at IS NULL AND NOT f.expired) AS facts_active,
        count(f.id) FILTER (WHERE f.superseded_at IS NULL AND f.expired) AS facts_expired,
@@ -87,7 +87,7 @@ SELECT count(f.id) AS facts,
 FROM {schema}.conversations AS c
 JOIN LATERAL (
     SELECT f.id, f.superseded_at,
-           (f.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r
+           (f.expires_at IS NOT NULL AND f.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r
                                                   WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
     FROM {schema}.agent_facts AS f WHERE f.source_session = c.conversation_id
 ) AS f ON true

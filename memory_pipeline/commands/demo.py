@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     for day, result in zip(days, results):
         if failed_conversations(result):
             print(f"{day}: not consolidated after a failed LLM call: {failed_conversations(result)}", file=sys.stderr)
-    print("Facts of 2023 are past their time-to-live today: they are kept and flagged, not recalled."
+    print("Facts of 2023 are past their time-to-live today (names do not expire): they are kept and flagged, not "
+          "recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
     print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "
           f"{users[0]} --as-of {days[-1]}")

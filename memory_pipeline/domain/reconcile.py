@@ -19,12 +19,14 @@ them in order. Rules:
   (number, date, name) when it is a decision or its quote says it corrects ("Correction:", "actually", "change
   of plan"); or any fact whose quote rules out a value the active fact names ("we're going to Ulanqab, not
   Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
+- a name said as both `name` and `preferred_name` with the same value ("My name is Jack." "You can call me
+  Jack.") is one fact: the name; a preferred name that differs ("call me Jo") stays a fact of its own;
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
-- `expires_at` = `last_seen_at` + the category's time-to-live, or earlier when the fact is about a day that has
-  passed by then; with a `validity` rule (domain.relative_time.validity), a fact about a past day ("bought a
-  suitcase yesterday") is valid from that day, one about a future day ("a table for tomorrow at 7pm") expires
-  after it.
+- `expires_at` = `last_seen_at` + the slot's or else the category's time-to-live (`time_to_live`; none for a
+  name), or earlier when the fact is about a day that has passed by then; with a `validity` rule
+  (domain.relative_time.validity), a fact about a past day ("bought a suitcase yesterday") is valid from that
+  day, one about a future day ("a table for tomorrow at 7pm") expires after it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,17 @@ from memory_pipeline.domain.facts import fact_key
 from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
 # Attributes that legitimately hold several values at once; every other attribute is single-valued.
-MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "other"})
+MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "purchase", "other"})
+
+# A person's name and the name they like to be called: one fact when they hold the same value (below).
+NAME_SLOTS = frozenset({"name", "preferred_name"})
+
+
+def time_to_live(ttl_days: Mapping[str, int | None], category: str, attribute: str | None) -> int | None:
+    """Days a fact stays recallable after it was last seen: the slot's own entry (`attribute:<slot>`) when
+    `ttl_days` has one, else its category's; None = no expiry (also for a category missing from `ttl_days`)."""
+    key = f"attribute:{attribute}"
+    return ttl_days[key] if attribute and key in ttl_days else ttl_days.get(category)
 
 
 def is_single_valued(attribute: str | None) -> bool:
@@ -131,13 +143,14 @@ Validity = Callable[[AcceptedFact], tuple[datetime | None, datetime | None]]
 
 def reconcile_user(
     facts: Iterable[AcceptedFact],
-    ttl_days: Mapping[str, int],
+    ttl_days: Mapping[str, int | None],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
     validity: Validity | None = None,
 ) -> list[FactVersion]:
     """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
 
-    `ttl_days`: category -> days a fact stays recallable after it was last seen (missing = no expiry).
+    `ttl_days`: category, or `attribute:<slot>` (wins over the category), -> days a fact stays recallable after
+    it was last seen (None or missing = no expiry; `time_to_live`).
     `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
     `validity(fact)`: (valid from, valid until) the fact's own dates give, each None when it gives none (None:
     valid from when said, until its time-to-live).
@@ -148,7 +161,7 @@ def reconcile_user(
 def continue_fold(
     active: Sequence[FactVersion],
     facts: Iterable[AcceptedFact],
-    ttl_days: Mapping[str, int],
+    ttl_days: Mapping[str, int | None],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
     validity: Validity | None = None,
 ) -> list[FactVersion]:
@@ -167,7 +180,7 @@ def continue_fold(
         if item.retraction:
             _retract(state, item)
             continue
-        ttl = ttl_days.get(item.category)
+        ttl = time_to_live(ttl_days, item.category, item.attribute)
         expires = item.said_at + timedelta(days=ttl) if ttl is not None else None
         starts, ends = validity(item) if validity is not None else (None, None)
         if ends is not None:
@@ -180,6 +193,12 @@ def continue_fold(
             if item.value and current.value and fact_key(item.value) == fact_key(current.value):
                 same_fact = holder  # same slot, same value, other wording: a repeat
         corrected = _first_corrected(state, item) if same_fact is None and holder is None else None
+        twin = _name_twin(state, item) if same_fact is None and holder is None else None
+        if twin is not None:  # the name said as both slots: the name wins, "call me <it>" repeats it
+            if item.attribute == "name":
+                corrected = twin
+            else:
+                same_fact = twin
         if same_fact is None and holder is None and corrected is None and near_duplicate is not None:
             same_fact = _first_near_duplicate(state, item, near_duplicate)
         if same_fact is not None:
@@ -258,6 +277,19 @@ def _first_corrected(state: _State, item: AcceptedFact) -> int | None:
     for index in sorted(state.active_by_fact.values()):
         if corrected_by(item, state.versions[index]):
             return index
+    return None
+
+
+def _name_twin(state: _State, item: AcceptedFact) -> int | None:
+    """Index of the active version of the *other* name slot (`name` / `preferred_name`) holding the same value as
+    `item` ("My name is Jack." and "You can call me Jack."), or None."""
+    if item.attribute not in NAME_SLOTS or not item.value:
+        return None
+    (other,) = NAME_SLOTS - {item.attribute}
+    index = state.active_by_slot.get(other)
+    if index is not None and state.versions[index].value and fact_key(state.versions[index].value) == fact_key(
+            item.value):
+        return index
     return None
 
 

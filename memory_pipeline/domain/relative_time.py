@@ -9,7 +9,8 @@ else is left as said. Rules (the usual reading of each expression, e.g. Unicode 
 - N days ago / in N days (il y a / dans N jours, vor / in N Tagen, hace / dentro de N días, N天前 / N天后): that
   day; N weeks ago / in N weeks: the week it falls in;
 - last week / next week: the Monday of that ISO week ("in the week of YYYY-MM-DD"); last / next / this month:
-  that calendar month ("in YYYY-MM");
+  that calendar month, by its name ("in February 2026", "en février 2026", "im Februar 2026", "en febrero de
+  2026", "2026年2月": "in 2026-02" read as a code);
 - next <weekday>: the first such weekday after the current week's one, at least a day later; this / on
   <weekday> (or a bare weekday with "next" absent): the next such day from today (today excluded);
   last <weekday>: the latest such day before today;
@@ -130,6 +131,20 @@ _WORDS = {
     "es": ("el {d}", "la semana del {d}", " a las {t}", "en {m}"),
     "zh": ("{d}", "{d}那一周", " {t}", "{m}"),
 }
+# A month as each language writes it ({n} its name, {y} the year; Unicode CLDR's month names, format "MMMM y").
+_MONTHS = {
+    "en": ("{n} {y}", "January February March April May June July August September October November December"),
+    "fr": ("{n} {y}", "janvier février mars avril mai juin juillet août septembre octobre novembre décembre"),
+    "de": ("{n} {y}", "Januar Februar März April Mai Juni Juli August September Oktober November Dezember"),
+    "es": ("{n} de {y}", "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre"),
+    "zh": ("{y}年{m}月", ""),
+}
+
+
+def _month_name(day: date, lang: str) -> str:
+    pattern, names = _MONTHS[lang]
+    name = names.split()[day.month - 1] if names else ""
+    return pattern.format(n=name, y=day.year, m=day.month)
 
 
 # Longest first inside each language, so "the day after tomorrow" is not read as "tomorrow".
@@ -208,6 +223,13 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ISO_OR_MONTH = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+
+
+def _date_of(written: str) -> str:
+    """The date part of a written expression ("on 2026-02-20 at 19:00" -> "2026-02-20", "in February 2026" ->
+    "February 2026")."""
+    iso = _ISO_OR_MONTH.search(written)
+    return iso.group(0) if iso else re.sub(r"^(?:in|en|im)\s+", "", written)
 # Clause boundaries in a quote: punctuation inside it, or a word joining two clauses.
 _CLAUSES = re.compile(r"[,;:，；：、]|\s(?:and|but|so|because|et|mais|und|aber|y|pero)\s", re.IGNORECASE)
 
@@ -234,7 +256,7 @@ def _clock(match: re.Match[str]) -> str | None:
 def _written(expression: _Expression, day: date, clock: str | None) -> str:
     on_day, in_week, at_time, in_month = _WORDS[expression.lang]
     if expression.month:
-        return in_month.format(m=day.isoformat()[:7])
+        return in_month.format(m=_month_name(day, expression.lang))
     if expression.week:
         return in_week.format(d=day.isoformat())
     return on_day.format(d=day.isoformat()) + (at_time.format(t=clock) if clock else "")
@@ -276,7 +298,7 @@ def resolve_fact(fact: str, quote: str, said_at: datetime | None, timezone: str 
     if cjk != bool(_CJK.search(quote)) or _CLAUSES.search(quote.strip().rstrip(".!?。！？")):
         return fact  # another language, or several clauses: the time may belong to another clause than the fact
     _, quoted = resolve(quote, today)
-    if not quoted or any(_ISO_OR_MONTH.search(w).group(0) in fact for w in quoted):
+    if not quoted or any(_date_of(w) in fact for w in quoted):
         return fact
     stem, end = (fact[:-1], fact[-1]) if fact[-1:] in ".。!！" else (fact, "" if cjk else ".")
     if cjk:

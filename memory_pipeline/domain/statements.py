@@ -3,7 +3,8 @@
 Reconciliation (`domain.reconcile`, `domain.near_duplicates`) uses these on facts in any language the product
 writes facts in (English, French, German, Spanish, Chinese), whatever backend wrote them:
 - `differs_in_substance(a, b)`: the texts differ in polarity (one is negated), in a number, in a date word
-  (month, weekday, ISO date) or in a named value (a capitalised word inside the sentence, a quoted string): they
+  (month, weekday, ISO date) or in a named value (a capitalised word inside the sentence, a quoted string, or
+  any content word put in place of another: "trip to ulanqab" / "trip to hohhot", `substituted_words`): they
   are never the same fact, however many characters they share;
 - `frame(text)`: the text with negations dropped and values masked; two facts with one frame say the same thing
   of the same subject, up to polarity and values;
@@ -18,6 +19,7 @@ word outside them is read as said.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 # Negators, one alternative per language. French counts "ne"/"n'" only ("ne ... pas" is one negation).
@@ -62,6 +64,26 @@ _RULED_OUT = re.compile(
     r"(?:而)?不是(?:去|在)?(?P<c>[^，。！？,.!?而]{1,12})",
     re.IGNORECASE,
 )
+# Words that name no value: articles, pronouns, auxiliaries, prepositions, conjunctions, intensifiers and the
+# product's own fact frame, in the five languages (a grammar's closed word classes). Every other word is content:
+# a lower-case place or brand ("going to ulanqab", "uses notion") is a value as much as a capitalised one.
+_FUNCTION = frozenset("""
+user user's users the a an this that these those some any each every all both their theirs them they themselves
+his her its it our my your is are was were be been being am has have had do does did will would shall should can
+could may might must to of in on at by for from with without into onto over under about as than then so such
+and or but nor also too very really quite just still even only especially now again more most much many lot lots
+well already always often usually sometimes there here not no never yes
+le la les l' un une des du de d' et ou à au aux en dans pour par sur avec sans que qui ce cette ces son sa ses
+leur leurs est sont a ont été être très aussi plus utilisateur l'utilisateur utilisatrice l'utilisatrice
+der die das den dem des ein eine einen einem einer und oder in im am an auf mit für von zu zum zur ist sind hat
+haben sehr auch noch nutzer nutzerin benutzer
+el la los las un una unos unas y o en con sin por para de del al es son está están muy también usuario usuaria
+""".split())
+_WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_CJK_WORD = re.compile(r"[\u3400-\u9fff]")
+# Positive stances are one another's wordings ("loves jazz" / "likes jazz"); a stance's opposite is not.
+_POSITIVE = frozenset("like likes love loves enjoy enjoys adore adores prefer prefers aime adore mag liebt "
+                      "gusta encanta".split())
 _SPACE = re.compile(r"\s+")
 _TRAIL = re.compile(r"[\s.!?。！？]+$")
 
@@ -87,7 +109,33 @@ def values(text: str) -> frozenset[str]:
 
 def differs_in_substance(a: str, b: str) -> bool:
     """True when `a` and `b` differ in polarity or in a value (module docstring): never one fact."""
-    return is_negated(a) != is_negated(b) or values(a) != values(b)
+    return is_negated(a) != is_negated(b) or values(a) != values(b) or bool(substituted_words(a, b))
+
+
+@lru_cache(maxsize=8192)
+def content_words(text: str) -> tuple[str, ...]:
+    """The words of `text` that may name a value, case-folded, in order: not a function word (`_FUNCTION`), not
+    Chinese (Chinese text has no spaces to cut words at; its values are compared by `values`)."""
+    return tuple(w for w in (m.group(0).casefold().replace("’", "'") for m in _WORDS.finditer(text))
+                 if w not in _FUNCTION and not _CJK_WORD.search(w))
+
+
+def substituted_words(a: str, b: str) -> list[tuple[str, str]]:
+    """The content words one text has *in place of* the other's ("trip to hohhot" / "trip to ulanqab" ->
+    [("hohhot", "ulanqab")]): a lower-case named value changed as much as a capitalised one. Words only added or
+    dropped ("really", "a lot") are a rewording, not a substitution; so are another spelling or inflection of
+    one word (similar letters, difflib ratio >= 0.8: "favourite"/"favorite", "invoice"/"invoices") and one
+    positive stance for another ("likes"/"loves")."""
+    wa, wb = content_words(a), content_words(b)
+    found = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        if tag != "replace":
+            continue
+        x, y = " ".join(wa[i1:i2]), " ".join(wb[j1:j2])
+        if SequenceMatcher(None, x, y).ratio() >= 0.8 or (x in _POSITIVE and y in _POSITIVE):
+            continue
+        found.append((x, y))
+    return found
 
 
 @lru_cache(maxsize=8192)
@@ -113,13 +161,23 @@ def is_correction(quote: str) -> bool:
 @lru_cache(maxsize=8192)
 def negated_values(quote: str) -> frozenset[str]:
     """Values the sentence rules out, case-folded ("Ulanqab, not Hohhot." -> {"hohhot"}). Only named values (a
-    capital, a digit, or Chinese text) count: "not allowed" rules out no value."""
+    capital, a digit, Chinese text, or a content word that ends its clause: "ulanqab, not hohhot.") count: "not
+    allowed on Fridays" rules out no value."""
     found = set()
     for m in _RULED_OUT.finditer(quote):
         word = (m.group("a") or m.group("b") or m.group("c") or "").strip()
-        if word and (word[0].isupper() or word[0].isdigit() or "\u3400" <= word[0] <= "\u9fff"):
+        if word and (word[0].isupper() or word[0].isdigit() or "\u3400" <= word[0] <= "\u9fff"
+                     or _set_against(quote, m, word)):
             found.add(word.casefold())
     return frozenset(found)
+
+
+def _set_against(quote: str, match: re.Match[str], word: str) -> bool:
+    """True for a lower-case word set against another ("ulanqab, not hohhot.", "instead of ryanair."): one
+    content word after ", not" or "instead of" that ends its clause. "deploys are not allowed" negates a verb."""
+    against = match.group("b") is not None or match.group(0).startswith(",")
+    ends = re.match(r"\s*(?:[.,;:!?。，！？]|$)", quote[match.end():]) is not None
+    return against and ends and " " not in word and word.casefold() not in _FUNCTION
 
 
 def names_value(text: str, value: str) -> bool:

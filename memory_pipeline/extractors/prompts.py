@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.extractors import slots
 
-PROMPT_VERSION = "llm-v2"
+PROMPT_VERSION = "llm-v3"  # v3: the `purchase` slot (a past purchase, several values)
 
 SPEAKERS = {"human": "user", "ai": "assistant", "tool": "tool"}
 TOOL_TEXT_CHARS = 400  # tool output is context for the assistant's turn, never a quote: a short excerpt will do

@@ -17,6 +17,7 @@ FIXED = {
     "name": "client_info", "home_location": "client_info", "hometown": "client_info", "job": "client_info",
     "employer": "client_info", "email": "client_info", "phone_number": "client_info",
     "shipping_address": "client_info", "skill": "client_info", "spoken_language": "client_info",
+    "purchase": "client_info",
     "preferred_name": "preference", "contact_channel": "preference", "diet": "preference",
     "delivery_instruction": "preference", "hobby": "preference", "interest": "preference",
     "activity": "preference",

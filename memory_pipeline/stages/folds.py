@@ -43,10 +43,11 @@ from memory_pipeline.store.erasure import erase_retracted_slots, forgotten_slots
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 2  # 2: corrections supersede, facts differing in substance never merge (issue 17)
+FOLD_VERSION = 3  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
+# time-to-live (names never expire, purchases 90 days), a name and the same "call me" name are one fact
 
 
-def fold_rule(ttl_days: Mapping[str, int], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
+def fold_rule(ttl_days: Mapping[str, int | None], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
     """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
     `v2;ttl:decision=365,preference=730;near:0.5;tz:UTC`: a user folded under another rule is folded from scratch
     (the timezone dates facts by their relative time: domain.relative_time.validity)."""
@@ -97,7 +98,7 @@ class FoldInputs:
 
 
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
-                     ttl_days: Mapping[str, int]) -> dict[str, FoldInputs]:
+                     ttl_days: Mapping[str, int | None]) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
     read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and
     unfolded candidates, then what the decision needs (active rows, or every row and the folded candidates, and
@@ -146,7 +147,7 @@ class FoldPlan:
     counts: Counter[str]
 
 
-def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int],
+def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, int | None],
                inputs: Mapping[str, FoldInputs]) -> FoldPlan:
     """Fold these users' candidates (minus forgotten ones) on what they hold, each incrementally when it can
     (module docstring); `inputs` are their `read_fold_inputs` under the same `ttl_days`. Writes nothing."""

@@ -40,9 +40,11 @@ def test_demo_on_embedded_default_twice(embedded_env):
     assert "Loaded 1132 MemoryBank messages" in out
     assert "10/10 partitions materialized; 15/15 users with facts; 0 quotes not found verbatim; " \
            "0 sample rows left in n8n's table, 1132 in the archive." in out
-    # 2023's facts are past their time-to-live today: none is active, each is listed as expired.
+    # 2023's facts are past their time-to-live today, listed as expired; each user's name does not expire.
     blocks = re.findall(r"^memorybank:\S+: (\d+) active facts?, (\d+) past their time-to-live", out, re.MULTILINE)
-    assert len(blocks) == 15 and all(int(active) == 0 and int(expired) >= 1 for active, expired in blocks)
+    assert len(blocks) == 15 and all(int(active) == 1 for active, _ in blocks)
+    assert sum(int(expired) for _, expired in blocks) >= 14
+    assert len(re.findall(r"^  - \[2023-04-27\] \(client_info\) User's name is [\w ]+\.$", out, re.MULTILINE)) == 15
     assert "NOT FOUND" not in out
     assert "memory-pipeline ui" in out
 
@@ -63,7 +65,7 @@ def test_demo_on_embedded_default_twice(embedded_env):
         lines = block.strip().splitlines()
         assert lines and all(re.fullmatch(r"- \[2023-0[45]-\d\d\] \S.*", line) for line in lines), lines
     today = run_cli(embedded_env, "recall", "--user", "memorybank:emily")
-    assert today.stdout.strip() == "(no recallable facts)"
+    assert today.stdout.strip() == "- [2023-04-27] User's name is Emily."  # today only the name, which never expires
     searched = run_cli(embedded_env, "recall", "--user", "memorybank:emily", "--query", "what do I like?",
                        "--as-of", "2023-05-06")
     assert searched.returncode == 0 and "text rank" in searched.stdout, searched.stderr[-2000:]

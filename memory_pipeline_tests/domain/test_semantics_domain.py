@@ -11,7 +11,8 @@ from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, reconcile_user
 from memory_pipeline.domain.relative_time import resolve, resolve_fact, validity
 from memory_pipeline.domain.retractions import is_forget_request, requested_slot
-from memory_pipeline.domain.statements import differs_in_substance, frame, is_correction, negated_values
+from memory_pipeline.domain.statements import (
+    differs_in_substance, frame, is_correction, negated_values, substituted_words)
 
 T0 = datetime(2026, 9, 10, 10, 0, tzinfo=timezone.utc)
 TTL = {"preference": 730, "decision": 365, "client_info": 1095}
@@ -52,6 +53,28 @@ def test_rewordings_of_one_fact_still_merge():
     assert RULE.same(fact("2", "User prefers invoices in PDF.", 1), fact("1", "User prefers invoices as PDF.", 0))
 
 
+@pytest.mark.parametrize("a, b", [
+    ("User is planning a trip to hohhot.", "User is planning a trip to ulanqab."),   # a place typed in lower case
+    ("User takes notes in notion every day.", "User takes notes in obsidian every day."),  # a lower-case brand
+    ("User decided to buy nike running shoes.", "User decided to buy adidas running shoes."),
+    ("User hates jazz.", "User likes jazz."),                                          # opposite stances
+])
+def test_texts_differing_in_a_lower_case_value_are_never_near_duplicates(a, b):
+    assert differs_in_substance(a, b)
+    assert not NearDuplicateRule(0.01, MULTI_VALUED_ATTRIBUTES).same(fact("2", b, 1), fact("1", a, 0))
+
+
+@pytest.mark.parametrize("a, b", [
+    ("User decided to cancel their gym membership.", "User decided to cancel the gym membership."),
+    ("User's favourite food is pizza.", "User's favorite food is pizza."),             # a spelling
+    ("User really likes hiking a lot.", "User likes hiking."),                         # words only added
+    ("User loves jazz.", "User likes jazz."),                                          # one positive stance
+    ("User needs invoices as PDF files.", "User needs invoice as PDF file."),          # an inflection
+])
+def test_rewordings_are_not_substitutions(a, b):
+    assert substituted_words(a, b) == [] and not differs_in_substance(a, b)
+
+
 def test_frames_ignore_negation_and_values():
     assert frame("User decided that deploys are allowed on Fridays.") == frame(
         "Correction: User decided that deploys are not allowed on Fridays.")
@@ -66,6 +89,10 @@ def test_frames_ignore_negation_and_values():
     ("Wir fahren nach München, nicht Berlin.", {"berlin"}),
     ("我们去乌兰察布，而不是呼和浩特。", {"呼和浩特"}),
     ("Production deploys are not allowed on Fridays.", set()),  # "not allowed" rules out no value
+    ("change of plan: we're going to ulanqab, not hohhot.", {"hohhot"}),  # typed in lower case
+    ("i'll fly klm instead of ryanair.", {"ryanair"}),
+    ("Production deploys are not allowed.", set()),  # a negated verb, even at the clause's end
+    ("I like it, not really.", set()),  # a function word is no value
 ])
 def test_values_a_sentence_rules_out(quote, values):
     assert negated_values(quote) == values
@@ -110,6 +137,40 @@ def test_a_corrected_value_supersedes_only_when_marked_or_a_decision():
     assert active(reconcile_user(decided, TTL, RULE.same)) == ["User decided to take the 11am train."]
 
 
+def test_a_lower_case_ruled_out_value_ends_the_fact_that_names_it():
+    trip = fact("1", "User is planning a road trip to hohhot in august.", 0)
+    change = fact("2", "User is going to ulanqab.", 1, quote="change of plan: we're going to ulanqab, not hohhot.")
+    assert active(reconcile_user([trip, change], TTL, RULE.same)) == ["User is going to ulanqab."]
+
+
+def test_a_name_said_as_name_and_as_call_me_is_one_fact_the_name():
+    name = fact("1", "User's name is Jack.", 0, "client_info", "name", "Jack")
+    call = fact("2", "User likes to be called Jack.", 1, "client_info", "preferred_name", "Jack")
+    for first, second in ((name, call), (call, AcceptedFact(**{**name.__dict__, "candidate_id": "3",
+                                                                "quote_message_id": 3, "said_at": T0 + timedelta(2)}))):
+        versions = reconcile_user([first, second], TTL, RULE.same)
+        assert active(versions) == ["User's name is Jack."]
+    other = fact("2", "User likes to be called Jo.", 1, "client_info", "preferred_name", "Jo")
+    assert active(reconcile_user([name, other], TTL, RULE.same)) == ["User likes to be called Jo.",
+                                                                      "User's name is Jack."]
+
+
+def test_names_and_hometowns_never_expire_and_purchases_expire_in_weeks():
+    from memory_pipeline.settings import DEFAULT_TTL_DAYS
+    facts = [fact("1", "User's name is Jack.", 0, "client_info", "name", "Jack"),
+             fact("2", "User likes to be called Jacky.", 0, "client_info", "preferred_name", "Jacky"),
+             fact("3", "User grew up in Ohio.", 0, "client_info", "hometown", "Ohio"),
+             fact("4", "User bought a new white dress.", 0, "client_info", "purchase", "a new white dress"),
+             fact("5", "User bought a suitcase.", 1, "client_info", "purchase", "a suitcase"),
+             fact("6", "User lives in Leeds.", 0, "client_info", "home_location", "Leeds")]
+    expiry = {v.fact: v.expires_at for v in reconcile_user(facts, DEFAULT_TTL_DAYS, RULE.same)}
+    assert expiry["User's name is Jack."] is None and expiry["User likes to be called Jacky."] is None
+    assert expiry["User grew up in Ohio."] is None
+    assert expiry["User bought a new white dress."] == T0 + timedelta(days=90)  # two purchases: both kept
+    assert expiry["User bought a suitcase."] == T0 + timedelta(days=91)
+    assert expiry["User lives in Leeds."] == T0 + timedelta(days=DEFAULT_TTL_DAYS["client_info"])
+
+
 def test_likes_of_different_things_never_supersede_each_other():
     facts = [fact("1", "User likes Paris.", 0, "preference"), fact("2", "User likes Rome.", 1, "preference")]
     assert len(active(reconcile_user(facts, TTL, RULE.same))) == 2
@@ -130,6 +191,7 @@ WEDNESDAY = date(2026, 3, 4)
     ("User bought a suitcase yesterday.", "User bought a suitcase on 2026-03-03."),
     ("User ran 5 km this morning.", "User ran 5 km on 2026-03-04."),
     ("User moved to Lisbon last week.", "User moved to Lisbon in the week of 2026-02-23."),
+    ("User moved to Lisbon last month.", "User moved to Lisbon in February 2026."),  # not "in 2026-02"
     ("User wants to book a table for tomorrow at 7pm.", "User wants to book a table for 2026-03-05 at 19:00."),
     ("User flies to Oslo next Friday.", "User flies to Oslo on 2026-03-13."),
     ("User flies to Oslo this Friday.", "User flies to Oslo on 2026-03-06."),

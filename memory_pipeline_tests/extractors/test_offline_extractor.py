@@ -70,7 +70,7 @@ def test_relative_time_words_are_kept_out_of_values_and_dated_in_the_fact():
     facts = facts_for(rows)
     assert [(f.attribute, f.value) for f in facts] == [("home_location", "Lisbon")]
     (conv,) = conversations_of(rows)
-    assert validate_candidate(facts[0], conv, 0).fact == "User moved to Lisbon in 2023-04."
+    assert validate_candidate(facts[0], conv, 0).fact == "User moved to Lisbon in April 2023."
 
 
 

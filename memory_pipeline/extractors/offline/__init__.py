@@ -29,7 +29,7 @@ from memory_pipeline.extractors.offline import english, languages
 from memory_pipeline.extractors.offline.retractions import forgotten, positive_form, withdrawn
 from memory_pipeline.extractors.offline.rules import build
 from memory_pipeline.extractors.offline.text import (
-    QUESTION_END, after_kidding, clause_starts, sentences, skip_sentence, strip_lead)
+    QUESTION_END, UNRESOLVED, after_kidding, clause_starts, sentences, skip_sentence, strip_lead)
 
 __all__ = ["OfflineExtractor", "sentences"]
 
@@ -51,13 +51,26 @@ _THIRD_PARTY = re.compile(
     re.IGNORECASE,
 )
 
+# Someone named just before "and I" / "and we" shares the clause's subject ("Samantha and I", "my wife and I"):
+# the fact would drop them ("User decided to move in together.").
+_CO_SUBJECT = re.compile(r"^(?:(?:my|our|mon|ma|mein|meine|mi) \w+|(?-i:[A-ZÀ-Þ][\w'-]+)(?: (?-i:[A-ZÀ-Þ][\w'-]+))?)"
+                         r"\s+(?:and|et|und|y)\s*$", re.IGNORECASE)
+
+# A definite thing ("the track", "the rink"; not "the feeling of ..."): after a clause that points back ("Although
+# it's just a hobby, ..."), it is the thing that clause points to, named elsewhere.
+_THE_THING = re.compile(r"\bthe (?-i:[a-z])[\w-]*(?![\w-]| of\b)", re.IGNORECASE)
+# A lead that points back (a pronoun) or sets the scene ('In "Dune", I love the world-building'): a definite thing
+# after it is that scene's, and the fact would drop which.
+_CONTEXT_LEAD = re.compile(UNRESOLVED.pattern + r"|^\W*(?:and |but |so )?(?:in|about|for|with|as for|of)\s+"
+                           r"(?:[\"“«]|the\s|(?-i:[A-Z]))", re.IGNORECASE)
+
 
 class OfflineExtractor:
     """Rule-based `Extractor`: deterministic, no network, zero tokens. See the module docstring for its limits."""
 
     name = "offline"
     model = "offline-rules"
-    prompt_version = "offline-v2"
+    prompt_version = "offline-v3"
     free_answers = True  # computed again in milliseconds: the stages write them in large batches
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
@@ -91,6 +104,8 @@ class OfflineExtractor:
             clause = strip_lead(sentence[start:clause_end])
             if _THIRD_PARTY.match(clause) or _INTERROGATIVE.match(clause):
                 continue
+            if index and _CO_SUBJECT.match(strip_lead(sentence[starts[index - 1]:start])):
+                continue  # "Samantha and I have decided to move in together": not the user's decision alone
             if is_question and clause_end == len(sentence):
                 continue  # the clause that carries the question mark asks, it does not tell
             positive = positive_form(clause)
@@ -108,6 +123,8 @@ class OfflineExtractor:
                 if built is None:
                     continue
                 fact, attribute, value = built
+                if start and _CONTEXT_LEAD.search(sentence[:start]) and _THE_THING.search(fact):
+                    continue  # "Although it's just a hobby, I enjoy ... on the track": the track of "it"
                 yield ExtractedFact(category=rule.category, fact=fact, quote=sentence, attribute=attribute, value=value)
                 if not rule.more:
                     break  # one fact per clause: the first, most specific rule wins

@@ -45,6 +45,18 @@ _VERBS = {
 _PAST = {"bought": "bought", "ordered": "ordered", "booked": "booked", "purchased": "purchased"}
 
 
+# "prefer X" with its other side ("tea to coffee", "invoices as PDF", "email over phone") is a preference; without
+# one ("I prefer artistic works", an answer to a question) "User prefers artistic works." asks "over what?": the
+# fact says what still holds without the question, that the user likes it.
+_OTHER_SIDE = re.compile(r"\b(?:to|over|than|instead of|as|in|on|for|by|via|with|without)\b", re.IGNORECASE)
+
+
+def _stance_verb(verb: str, value: str) -> str:
+    if verb == "prefer" and not _OTHER_SIDE.search(value):
+        return "likes"
+    return _VERBS.get(verb, verb)
+
+
 def _opinion(match: re.Match[str], value: str) -> str | None:
     return None if match.group("verb").casefold() == "prefer" else "opinion:" + value.casefold()
 
@@ -73,6 +85,9 @@ def _only(match: re.Match[str]) -> str:
 
 
 _P = {"person": third_person}
+# "going to <verb>" is a plan of doing, not a destination ("we're going to wait, not rush").
+_NOT_A_DESTINATION = frozenset("be do get go have make take try wait stay see buy use keep start stop need the a an my "
+                               "our your bed work school".split())
 _NAME_ONLY = NAME.replace("(?P<v>", "(?P<v>(?-i:") + ")"
 _WORK_AT = r"I (?:currently )?work (?:at|for) "
 
@@ -125,11 +140,12 @@ RULES = (
          "User asks to always {verb} {v}{rest}.", **_P),
     rule(r"(?:I'm|I am) (?:a )?(?P<v>vegetarian|vegan|pescatarian)", "preference", "diet", "User is {v}.",
          value=lambda m, v: v.casefold()),
-    rule(r"my (?:favou?rite) (?P<k>[\w ]{2,30}?) is " + VALUE, "preference", _favourite,
+    # not "my favorite one to jam to is ...": "one" stands for a thing named elsewhere
+    rule(r"my (?:favou?rite) (?!(?:one|ones|thing|things|part)\b)(?P<k>[\w ]{2,30}?) is " + VALUE, "preference", _favourite,
          "User's favourite {k} is {v}.", **_P),
     rule(r"I (?:really |absolutely |also |just |quite |truly |still |now )*(?P<verb>love|like|enjoy|adore|prefer|"
          r"hate|dislike|can't stand|don't like|do not like) " + VALUE, "preference", _opinion, "User {verb} {v}.",
-         value=_stance, verbs=_VERBS, **_P),
+         value=_stance, verbs=_stance_verb, **_P),
     # decision
     rule(r"(?:I|we)(?:'ve| have)? decided (?P<neg>not )?to " + VALUE, "decision", None, "User decided {neg}to {v}.",
          **_P),
@@ -148,12 +164,17 @@ RULES = (
     rule(r"(?:I'm|I am|we're|we are) (?:planning|organi[sz]ing|taking|going on) (?P<v>(?:a|an|our|my) (?:[\w-]+ )?"
          r"(?:trip|holiday|vacation|journey|visit) to " + VCHARS + r"{2,80}?)" + END, "decision", None,
          "User is planning {v}.", **_P),
+    # A destination set against another ("going to ulanqab, not hohhot"): a place even typed in lower case.
+    rule(r"(?:I'm|I am|we're|we are) (?:now )?(?:going|heading|travell?ing|flying|driving) to (?P<v>[^\W\d_]+"
+         r"(?: [^\W\d_]+)?)(?=,?\s+(?:not|instead of|rather than)\s)", "decision", None, "User is going to {v}.",
+         accepts=lambda v: v.split()[0].casefold() not in _NOT_A_DESTINATION, **_P),
     rule(r"(?:I'm|I am|we're|we are) (?:now )?(?:going|heading|travell?ing|flying|driving) to " + VALUE, "decision",
          None, "User is going to {v}.", accepts=lambda v: is_place(v.split(" on ")[0]), **_P),
     rule(r"(?:I|we) (?:just )?(?P<verb>switched to|subscribed to|signed up for|cancelled|canceled) " + VALUE,
          "decision", None, "User {verb} {v}.", **_P),
-    # past purchases: something the user did, not a decision still to carry out
-    rule(r"(?:I|we) (?:just )?(?P<verb>bought|ordered|booked|purchased) " + VALUE, "client_info", None,
+    # past purchases: something the user did, not a decision still to carry out; an event, not a trait, so its
+    # own slot (`purchase`, several values) with a time-to-live of weeks (settings.DEFAULT_TTL_DAYS)
+    rule(r"(?:I|we) (?:just )?(?P<verb>bought|ordered|booked|purchased) " + VALUE, "client_info", "purchase",
          "User {verb} {v}.", **_P),
 )
 

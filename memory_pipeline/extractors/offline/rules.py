@@ -25,7 +25,7 @@ END = (
     r"(?=\s*(?:[.!?;。！？；](?![\w@])|[,，]\s*(?:it|it's|that|this|but|so|because|which|and I|though|too|I|we|my|as|"
     r"like|by the way|btw|thanks|please|not|could|can|would|do|does|what|how|any|just|et|mais|pas|und|aber|nicht|"
     r"y|pero|no|je|ich|yo|mi)\b|,\s*and (?:often|usually|always|sometimes|also|then|really|never)\b|，|"
-    r"\s+(?:because|but|since|though|which|so that|as well|parce que|car|weil|"
+    r"\s+(?:because|but|since|though|which|so that|so (?=(?:I|we)\b)|as well|parce que|car|weil|"
     r"porque)\b|\s+[-–—]\s|$))"
 )
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
@@ -120,7 +120,7 @@ class Rule:
     template: str
     accepts: Callable[[str], bool] | None = None
     value: Callable[[re.Match[str], str], str | None] | None = None
-    verbs: dict[str, str] = field(default_factory=dict)
+    verbs: dict[str, str] | Callable[[str, str], str] = field(default_factory=dict)  # or (verb, value) -> verb
     person: Callable[[str], str] | None = None  # first person -> third person for the value
     subject: Callable[[str], str] | None = None  # the sentence's subject, agreeing with the value's gender
     more: bool = False
@@ -135,6 +135,7 @@ def clean_value(value: str) -> tuple[str, str]:
     """(value, time said after it): trimmed, without trailing filler words ("now", "too"), a dangling aside
     after a dash or unbalanced quote marks; the time ("last month") is returned apart."""
     value = re.split(r"\s+[-–—]\s+", value.strip(), maxsplit=1)[0].strip()
+    value = re.sub(r"^(?:also|too|even|still)\s+", "", value, flags=re.IGNORECASE)  # "I like also X": X
     head, _, tail = value.rpartition(", ")
     if head and UNRESOLVED.search(tail) and not UNRESOLVED.search(head):
         value = head  # a closing remark that points back ("..., a variety of them") is no part of the value
@@ -181,18 +182,36 @@ def balance_quotes(text: str) -> str:
 # A definite noun that needs a possessor said elsewhere ("the plot", "the actors": of what?).
 _RELATIONAL = re.compile(
     r"^the (?:plot|ending|end|beginning|actors?|cast|characters?|story|scenes?|part|idea|approach|price|design|"
-    r"colou?r|taste|rest|last one|first one|new one|one|way it|sound|lyrics|author|director)\b",
+    r"colou?r|taste|rest|last one|first one|new one|one|way it|sound|lyrics|author|director|thought)\b"
+    r"(?!\s+of\b)",  # "the sound of rain" names whose sound
     re.IGNORECASE,
 )
 # A comparison whose other term was said elsewhere ("I like the new approach better"): not self-contained.
 _COMPARED = re.compile(r"\s(?:better|more|less|instead)$", re.IGNORECASE)
+# A definite thing of the conversation, named without what it belongs to ("the track", "the inspirational and
+# profound literary style" of a book named in another clause): "of what?" has its answer elsewhere. "the art
+# style of the Renaissance" names it. Source: the demo's MemoryBank facts (issue 17).
+_ANAPHORIC = re.compile(
+    r"\bthe (?:[\w-]+,? (?:and )?){0,4}?(?:track|book|novel|movie|film|show|series|game|match|song|album|place|"
+    r"trip|event|course|class|lesson|style|feeling|atmosphere|mood|tone|vibe|experience|scenery|view|setting|"
+    r"writing|language|character|message|theme|version|plot|one|thing|stuff|way)s?\b(?!\s+(?:of|in|at|from|"
+    r"by|about|called|named)\b|\s+(?-i:[A-Z\"“]))|"
+    # "escaping to that world", "create one of my own": a demonstrative or "one" whose thing was named before
+    r"\b(?:to|in|into|with|from|at|on|about|for|of|like) that \w+|\bone of (?:their|my|our|his|her) own\b",
+    re.IGNORECASE,
+)
+# "shooting" with no object but a place: photography or a firearm, the reader cannot tell ("likes shooting near
+# beaches"; "shooting landscapes" names what is photographed).
+_AMBIGUOUS = re.compile(r"\bshoot(?:s|ing)?\s+(?:near|at|in|on|around|by|outdoors|outside)\b", re.IGNORECASE)
 
 
 def usable(value: str) -> bool:
     """False for a value that cannot make a fact: empty, too long, pointing back (a pronoun, a comparison
-    without its other term, "the plot" of something said before), or reading as violence."""
+    without its other term, "the plot" or "the track" of something said before), reading as violence, or
+    ambiguous between a hobby and a weapon ("shooting near beaches")."""
     return (bool(value) and len(value) <= 120 and not _VAGUE.match(value) and not UNRESOLVED.search(value)
-            and not _COMPARED.search(value) and not _RELATIONAL.search(value) and not _VIOLENT.search(value))
+            and not _COMPARED.search(value) and not _RELATIONAL.search(value) and not _ANAPHORIC.search(value)
+            and not _VIOLENT.search(value) and not _AMBIGUOUS.search(value))
 
 
 def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] | None:
@@ -207,7 +226,7 @@ def build(r: Rule, match: re.Match[str]) -> tuple[str, str | None, str | None] |
     work = re.search(r"work (at|for)\b", said, re.IGNORECASE)
     article = re.search(r"\b(an?) (?=" + re.escape(raw.strip()) + ")", said)
     person = r.person or (lambda text: text)
-    fields = dict(groups, v=person(value), verb=r.verbs.get(verb, verb), rest=person(groups.get("rest", "")),
+    fields = dict(groups, v=person(value), verb=r.verbs(verb, value) if callable(r.verbs) else r.verbs.get(verb, verb), rest=person(groups.get("rest", "")),
                   m=work.group(1).casefold() if work else "for",  # "works at" / "works for", as said
                   article=(article.group(1).casefold() + " ") if article else "",
                   subject=r.subject(value) if r.subject else "")
