@@ -112,11 +112,16 @@ _INVISIBLE = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 # Cached: `locate_quote`'s fallbacks (a quote not in a human turn's quotable text) normalise the same turns once
 # per such candidate. 128 entries cover a conversation's turns (at most a few dozen) and bound the memory held.
 @lru_cache(maxsize=128)
-def normalize_for_quote(text: str) -> str:
+def normalize_for_quote(text: str, keep_lines: bool = False) -> str:
     """What the quote check compares: NFKC form (the form message text is stored in, `clean_text`, so a quote in
     decomposed or full-width form still matches), invisible format characters dropped, whitespace collapsed and
-    typographic quote marks made straight. Case, words and other punctuation must match exactly."""
+    typographic quote marks made straight. Case, words and other punctuation must match exactly.
+    `keep_lines`: a run of whitespace holding a line break becomes one "\\n" instead of a space (same length, so
+    offsets agree): the gates read a line break as the end of a sentence."""
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    if keep_lines:
+        lines = (normalize_whitespace(line) for line in text.split("\n"))
+        return "\n".join(line for line in lines if line).translate(_QUOTE_MARKS)
     return normalize_whitespace(text).translate(_QUOTE_MARKS)
 
 
@@ -154,30 +159,34 @@ def contains_words(haystack: str, needle: str) -> bool:
 MIN_QUOTE_WORDS = 3
 _QUOTE_WORD = re.compile(f"[{_SPACELESS_CHARS}]|[^\\s{_SPACELESS_CHARS}]+")
 # What may stand next to a whole clause: clause or sentence punctuation, brackets and quote marks (normalised).
-_CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}\"'-\u2013\u2014")
+# A line break too: chat users end a sentence with Enter as often as with a full stop.
+_CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}\"'-\u2013\u2014\n")
 
 
 def _is_clause(haystack: str, start: int, end: int) -> bool:
-    before = haystack[:start].rstrip()
-    after = haystack[end:].lstrip()
+    before = haystack[:start].rstrip(" ")
+    after = haystack[end:].lstrip(" ")
     return ((not before or before[-1] in _CLAUSE_EDGE or haystack[start] in _CLAUSE_EDGE)
             and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE))
 
 
-def is_substantial_quote(haystack: str, needle: str) -> bool:
+def is_substantial_quote(haystack: str, needle: str, turn=None) -> bool:
     """True when `needle` (found as words in `haystack`; both normalised) is long enough to back a fact: at
-    least MIN_QUOTE_WORDS words, or a whole sentence or clause of the message ("Yes.", "I'm vegan," between
-    punctuation or the message's ends)."""
+    least MIN_QUOTE_WORDS words, or a whole sentence, line or clause of the message ("Yes.", "I'm vegan," between
+    punctuation, line breaks or the message's ends). `turn`: the `ParsedRow` `haystack` is the quotable text of,
+    read again with its line breaks."""
     if len(_QUOTE_WORD.findall(needle)) >= MIN_QUOTE_WORDS:
         return True
-    return any(_is_clause(haystack, start, end) for start, end in _word_occurrences(haystack, needle))
+    edges = quotable_text(turn, keep_lines=True) if turn is not None else haystack  # same length, same offsets
+    return any(_is_clause(edges, start, end) for start, end in _word_occurrences(haystack, needle))
 
 
-def quotable_text(turn) -> str:
+def quotable_text(turn, keep_lines: bool = False) -> str:
     """What a quote may come from in a turn (a `ParsedRow`): its text, less whatever a truncation left after the
-    last whole sentence (`quotable_chars`), normalised for the quote check."""
+    last whole sentence (`quotable_chars`), normalised for the quote check (`keep_lines`: as
+    `normalize_for_quote`'s)."""
     text = turn.text if turn.quotable_chars is None else turn.text[: turn.quotable_chars]
-    return normalize_for_quote(text)
+    return normalize_for_quote(text, keep_lines)
 
 
 def fact_key(fact: str) -> str:
@@ -245,7 +254,7 @@ def locate_quote(
     if not found and message_id is not None and sources.holding(needle):
         return "quote_not_in_cited_message", None
     if found:
-        substantial = [turn for turn, text in found if is_substantial_quote(text, needle)]
+        substantial = [turn for turn, text in found if is_substantial_quote(text, needle, turn)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
     turns = sources.turns
     for turn in turns:
@@ -276,8 +285,9 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
             break
         if earlier.role == "ai":
             answered.append(earlier.text)
-    return gate(normalize_for_quote(extracted.quote), quotable_text(turn), extracted.attribute, extracted.value,
-                extracted.retraction, extracted.verified, answered, fact=normalize_whitespace(extracted.fact))
+    return gate(normalize_for_quote(extracted.quote), quotable_text(turn, keep_lines=True), extracted.attribute,
+                extracted.value, extracted.retraction, extracted.verified, answered,
+                fact=normalize_whitespace(extracted.fact))
 
 
 def validate_candidate(

@@ -2,7 +2,8 @@
 
 import pytest
 
-from memory_pipeline.domain.gates import gate, is_about_other_person, is_instruction, supported
+from memory_pipeline.domain.gates import gate, supported
+from memory_pipeline.domain.speech import is_about_other_person, is_instruction
 
 
 @pytest.mark.parametrize("value,quote", [
@@ -140,3 +141,70 @@ def test_a_name_needs_a_phrase_that_states_it(quote, value, answered, reason):
 def test_a_fact_that_leans_on_a_pronoun_cannot_be_read_alone(fact, reason):
     quote = "I love hiking"
     assert gate(quote, quote, None, None, False, fact=fact) == reason
+
+
+# Sincere lines a tester found rejected by the first word lists (2026-12-01), each a fact a person would keep.
+@pytest.mark.parametrize("quote,attribute,value,fact,answered", [
+    ("Perfect, I live in Lyon then.", "home_location", "Lyon", "User lives in Lyon.", ()),
+    ("Great, my email is jane@example.com.", "email", "jane@example.com", "User's email is jane@example.com.", ()),
+    ("I don't like waiting in long queues.", "opinion:queues", "dislikes", "User dislikes waiting in queues.", ()),
+    ("Can you call me Jack from now on?", "preferred_name", "Jack", "User prefers to be called Jack.", ()),
+    ("Please call me Jack if that's ok.", "preferred_name", "Jack", "User prefers to be called Jack.", ()),
+    ("I'm allergic to peanuts, anything with nuts might kill me.", "allergy", "peanuts",
+     "User is allergic to peanuts.", ()),
+    ("I live in Lyon, hope that helps.", "home_location", "Lyon", "User lives in Lyon.", ()),
+    ("As I said, I'm vegetarian.", "diet", "vegetarian", "User is vegetarian.", ()),
+    ("我喜欢看科幻小说。", "opinion:科幻小说", "likes", "用户喜欢看科幻小说。", ()),
+    ("I work in insurance claims at Aviva.", "employer", "Aviva", "User works at Aviva.", ()),
+    ("I live in Oslo, no kidding.", "home_location", "Oslo", "User lives in Oslo.", ()),
+    ("My favourite author is JK Rowling.", "favourite:author", "JK Rowling", "User's favourite author is JK Rowling.",
+     ()),
+    ("I go by Jack.", "preferred_name", "Jack", "User goes by Jack.", ()),
+    ("Jonas.", "name", "Jonas", "User's name is Jonas.", ("Wie heißt du?",)),
+    ("I work in IT.", "job", "IT", "The user works in IT.", ()),
+    ("I hate it when meetings start late.", "opinion:late_meetings", "dislikes",
+     "User hates it when meetings start late.", ()),
+    ("I always forget the rules of bridge, but I love playing it.", "opinion:bridge", "likes",
+     "User loves playing bridge.", ()),
+])
+def test_sincere_lines_pass_every_gate(quote, attribute, value, fact, answered):
+    assert gate(quote, quote, attribute, value, False, answered=answered, fact=fact) is None
+
+
+@pytest.mark.parametrize("quote,message,attribute,value,reason", [
+    ("lives in Rome", "My sister lives in Rome and I live in Lyon.", "home_location", "Rome",
+     "quote_about_other_person"),
+    ("My sister lives in Rome and I live in Lyon.", None, "home_location", "Rome", "quote_about_other_person"),
+    ("My sister lives in Rome and I live in Lyon.", None, "home_location", "Lyon", None),
+    ("Her email is anna@example.com.", None, "email", "anna@example.com", "quote_about_other_person"),
+    ("Mi hermana vive en Madrid.", None, "home_location", "Madrid", "quote_about_other_person"),
+    ("I'm tired.", None, "preferred_name", "tired", "name_not_stated"),
+    ("It's raining in Lyon.", None, "preferred_name", "Lyon", "name_not_stated"),
+    ("Oh sure, I love paying $30 for shipping.", None, "opinion:shipping", "likes", "quote_is_sarcasm"),
+    ("I live in Paris", "I live in Paris. Wait, no, scratch that, I live in Lyon.", "home_location", "Paris",
+     "quote_taken_back"),
+    ("I live in Lyon", "I live in Paris. Wait, no, scratch that, I live in Lyon.", "home_location", "Lyon", None),
+    ("Vielleicht ziehe ich nach Berlin.", None, "home_location", "Berlin", "quote_is_hypothetical"),
+    ("If I get the job, I'll move to Zurich.", None, "home_location", "Zurich", "quote_is_hypothetical"),
+    ("¿Dónde está mi pedido 48213?", None, "order", "48213", "quote_is_question"),
+])
+def test_what_is_not_the_users_fact_is_caught(quote, message, attribute, value, reason):
+    assert gate(quote, message or quote, attribute, value, False) == reason
+
+
+def test_a_line_break_ends_a_sentence_for_the_quote_check_and_the_gates():
+    # Chat users end sentences with Enter, not a full stop: one line's hedge is not the next line's, and a short
+    # line is a whole sentence (a quote of it is not too short).
+    from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+    from memory_pipeline_tests.extractors.test_openai_extractor import conversation
+
+    def check(text, quote):
+        fact = ExtractedFact(category="preference", attribute="diet", value="vegan", fact="User is vegan.",
+                             quote=quote, quote_message_id=1)
+        return validate_candidate(fact, conversation(("human", text)), 0).reason
+
+    assert check("Not sure what to order tonight\nI'm vegan", "I'm vegan") is None
+    assert check("Not sure what to order tonight I'm vegan", "I'm vegan") == "quote_too_short"
+    assert check("Not sure what to order tonight\nI am vegan by the way", "I am vegan by the way") is None
+    assert check("Not sure what to order tonight I am vegan by the way",
+                 "I am vegan by the way") == "quote_is_hypothetical"

@@ -3,9 +3,9 @@
 Precision first: a sentence is skipped when it is a hypothetical, an instruction aimed at the assistant, sarcasm
 ("Oh great, I just love waiting in line"), someone else's words (reported speech, a first-person quotation), or
 a statement the user takes back ("just kidding"); a value is refused when it hangs on a pronoun the extractor
-cannot resolve ("it", "you", "this", "ça", "es", "eso", "它"). Word lists per language (English, French, German,
-Spanish, Chinese); sources: issue 17's probes (reported publicly against other memory systems: QuixiAI/Hexis#65
-for another person's words) and the common sarcasm frames of English ("Oh great", "just love" + an ordeal).
+cannot resolve ("it", "you", "this", "ça", "es", "eso", "它"). The lists of what a sentence does (conditions,
+hedges, instructions, sarcasm, reported speech, "just kidding") are domain.speech's, shared with the gates every
+backend passes; the pronoun list is this extractor's own (issue 17's probes).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory_pipeline.domain.gates import KIDDING, REPORTED_SPEECH, SARCASM
+from memory_pipeline.domain import speech
+from memory_pipeline.domain.speech import KIDDING
 
 # Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
 # text from elsewhere safe too).
@@ -30,16 +31,6 @@ LEAD = (r"(?:(?:hi|hello|hey|well|honestly|actually|also|now|oh|yes|yeah|ok|okay
         r"by the way|btw|friend|there|from now on|correction|update|et|mais|aussi|alors|bon|donc|en fait|"
         r"bonjour|salut|hallo|also|übrigens|und|aber|hola|bueno|pues|y|pero)[,!:]?\s+)*")
 
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|"
-    r"whether|someday|one day|hope|wish)\b|\b(?:peut-être|si|vielleicht|wenn|falls|quizás|quizá|tal vez|ojalá)\b|"
-    r"也许|如果|可能|要是",
-    re.IGNORECASE,
-)
-_INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|prompt|rules?)\b|\b(?:system prompt|you are now)\b",
-    re.IGNORECASE,
-)
 # Pronouns the extractor cannot resolve: a value holding one hangs on something said elsewhere.
 UNRESOLVED = re.compile(  # (not inside an address or a domain name: "ana@example.es")
     r"(?<![\w'.@/-])(?:it|it's|its|this|these|those|you|your|yours|he|him|his|she|her|hers|they|them|their|"
@@ -72,8 +63,8 @@ def strip_lead(clause: str) -> str:
 
 def skip_sentence(sentence: str) -> bool:
     """True when no fact may come from `sentence` (module docstring)."""
-    return bool(_HYPOTHETICAL.search(sentence) or _INJECTION.search(sentence) or SARCASM.search(sentence)
-                or REPORTED_SPEECH.search(sentence))
+    return (speech.is_conditional(sentence) or speech.is_hedged(sentence) or speech.is_instruction(sentence)
+            or speech.is_sarcasm(sentence) or speech.reports_speech(sentence))
 
 
 def after_kidding(text: str) -> str:
