@@ -54,7 +54,7 @@ MIN_DATE, MAX_DATE = date(1970, 1, 1), date(2999, 12, 31)
 OTHER_VARIABLES = frozenset({"DAGSTER_STORAGE_URL", "ALERT_WEBHOOK_URL", "UI_URL"})
 
 # Default time-to-live in days: per category, and per slot (`attribute:<slot>`, which wins over its category's).
-# The design rule (DESIGN.md section 4): "years for a contact preference, weeks for a purchase intent". None = no
+# The design rule: "years for a contact preference, weeks for a purchase intent". None = no
 # expiry: a name ("my name is", "call me") and where one grew up do not go stale with time the way a liking does;
 # they change only when the user says so (a new value supersedes, a retraction or forget request ends them). A
 # past purchase ("I bought a suitcase") is an event: it matters for the weeks a delivery, a return or a complaint

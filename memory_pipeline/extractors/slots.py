@@ -26,8 +26,9 @@ FIXED = {
 PREFIXED = {"favourite": "preference", "favorite": "preference", "opinion": "preference", "decision": "decision"}
 
 
-# A standing instruction ("from now on", "always") is a preference (DESIGN.md section 3), whatever slot the model
-# filed it under: a 1.5B model made "Please send invoices to billing@example.org from now on." a decision:invoices.
+# A standing instruction ("from now on", "always") is a preference (the design's extraction rules), whatever slot
+# the model filed it under: a 1.5B model made "Please send invoices to billing@example.org from now on." a
+# decision:invoices.
 # Not when the quote opens by accepting an offer ("Yes please. And from now on ..."): that accepts a decision.
 _STANDING = re.compile(r"\b(?:from now on|always|every time|going forward|désormais|à partir de maintenant|"
                        r"toujours)\b|以后|今后", re.IGNORECASE)

@@ -12,8 +12,8 @@ are close. Every request is recorded in `requests` (path, headers, parsed body, 
 tests can count calls and prompt tokens; `max_concurrent` is the most chat requests it ever held at once.
 
 `transcript_responder` answers like a model that follows the prompt, by reading the transcript lines back and
-applying the offline extractor's rules to the user's lines. The failures real small models show (issue 16;
-DESIGN.md section 8) are scripted too: `looping_answer` (one sentence repeated inside a quote until the token
+applying the offline extractor's rules to the user's lines. The failures real small models show (issue 16:
+Qwen2.5-Coder 0.5B and 1.5B behind llama.cpp) are scripted too: `looping_answer` (one sentence repeated inside a quote until the token
 cap), `example_copier` (every phrase the prompt quotes, returned as the chat's facts), `fact_answer` (any facts:
 an injection line's tail, a wrong message id, a value not in its quote, a slot in the wrong category). Run it as a server for the demo:
 
