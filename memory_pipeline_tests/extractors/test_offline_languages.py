@@ -57,6 +57,19 @@ def test_name_home_job_email_and_likes_in_five_languages(text, expected):
     assert slots(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # the employer named first, the job after it: each its own fact, neither holding the other
+    ("Je travaille chez Airbus comme ingénieure.", [
+        ("job", "L'utilisatrice travaille comme ingénieure."), ("employer", "L'utilisateur travaille chez Airbus.")]),
+    ("Ich arbeite bei Siemens als Ingenieurin.", [
+        ("job", "Die Nutzerin arbeitet als Ingenieurin."), ("employer", "Der Nutzer arbeitet bei Siemens.")]),
+    ("Trabajo en Telefónica como programador.", [
+        ("job", "El usuario trabaja como programador."), ("employer", "El usuario trabaja en Telefónica.")]),
+])
+def test_an_employer_said_before_the_job_is_not_stored_with_it(text, expected):
+    assert slots(text) == expected
+
+
 def test_a_chinese_change_of_preference_fills_the_old_slot_with_the_new_stance():
     assert [(f.attribute, f.value) for f in facts("我喜欢小狗。")] == [("opinion:小狗", "likes")]
     changed = facts("我现在更喜欢小猫，不太喜欢小狗了。")
