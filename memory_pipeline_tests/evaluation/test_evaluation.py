@@ -103,6 +103,7 @@ def test_offline_scores_follow_the_gold():
     assert "same-preference-three-ways" not in not_passed.index
     assert "forget-phone-number" not in not_passed.index and "n07_forget_as_question" not in not_passed.index
     assert "question-is-not-a-fact" not in not_passed.index
+    assert "sem-appointment-moved" not in not_passed.index  # the date it moved to supersedes, by its slot
 
 
 def test_a_backend_that_proposes_the_gold_is_scored_right():

@@ -85,6 +85,19 @@ def _only(match: re.Match[str]) -> str:
 
 
 _P = {"person": third_person}
+_DATE_WORD = re.compile(r"\d|\b(?:today|tonight|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday|saturday|"
+                        r"sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midnight|morning|afternoon|"
+                        r"evening)", re.IGNORECASE)
+
+
+def _names_a_date(value: str) -> bool:
+    """True when `value` holds a date or time word (an appointment "is on March 20", not "is on my mind")."""
+    return _DATE_WORD.search(value) is not None
+
+
+def _appointment(match: re.Match[str], value: str) -> str:
+    """The slot of an appointment: `appointment:<kind>` ("dentist appointment" -> appointment:dentist_appointment)."""
+    return "appointment:" + "_".join((match.group("k") + match.group("n")).casefold().split())
 # "going to <verb>" is a plan of doing, not a destination ("we're going to wait, not rush").
 _NOT_A_DESTINATION = frozenset("be do get go have make take try wait stay see buy use keep start stop need the a an my "
                                "our your bed work school".split())
@@ -172,6 +185,11 @@ RULES = (
          None, "User is going to {v}.", accepts=lambda v: is_place(v.split(" on ")[0]), **_P),
     rule(r"(?:I|we) (?:just )?(?P<verb>switched to|subscribed to|signed up for|cancelled|canceled) " + VALUE,
          "decision", None, "User {verb} {v}.", **_P),
+    # appointments: one slot per kind ("dentist appointment"), so the date it moved to supersedes the old one
+    rule(r"(?:my|our|the) (?P<k>(?:[\w'-]+ ){0,2})(?P<n>appointment|meeting|interview|check-?up|consultation|"
+         r"reservation|flight|call) (?:is |was |has been |got |'s )?(?:now )?(?:(?:moved|rescheduled|changed|"
+         r"pushed back|postponed|brought forward|set) )?(?P<verb>on|at|to|for) " + VALUE, "decision", _appointment,
+         "User's {k}{n} is {verb} {v}.", accepts=_names_a_date, verbs={"to": "on", "for": "on"}, **_P),
     # past purchases: something the user did, not a decision still to carry out; an event, not a trait, so its
     # own slot (`purchase`, several values) with a time-to-live of weeks (settings.DEFAULT_TTL_DAYS)
     rule(r"(?:I|we) (?:just )?(?P<verb>bought|ordered|booked|purchased) " + VALUE, "client_info", "purchase",
