@@ -92,6 +92,13 @@ _DATE_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunda
                         "june july august september october november december am pm".split())
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
+# ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
+# 0.5B model's answer).
+_STANCE_WORD = re.compile(
+    r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|best\b|worst\b|"
+    r"aim|ador|détest|deteste|préf|pref|mag|mög|liebe|hass|gern|lieblings|gust|encant|odi|prefier|favorit)"
+    r"|喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
+    re.IGNORECASE)
 _ASSENT = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good|oui|d'accord|"
                      r"好|可以)\b", re.IGNORECASE)
 
@@ -241,6 +248,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if supported(value, standing) and not supported(value, backing):
             return next((why for part, why in others if supported(value, part)), others[0][1] if others else None) \
                 or "value_not_in_quote"
+        if _fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing):
+            return "value_not_in_quote"
         evidence = [backing]
         if colon and (slot in ("opinion", "decision") or _fold(value.strip()) in _STANCES):
             if supported(thing.replace("_", " "), backing):

@@ -208,3 +208,11 @@ def test_a_line_break_ends_a_sentence_for_the_quote_check_and_the_gates():
     assert check("Not sure what to order tonight\nI am vegan by the way", "I am vegan by the way") is None
     assert check("Not sure what to order tonight I am vegan by the way",
                  "I am vegan by the way") == "quote_is_hypothetical"
+
+
+def test_a_stance_needs_a_word_that_takes_one():
+    quote = "emoji and RTL: 🙂 مرحبا reversed"  # a 0.5B model: "The user dislikes the reversed emoji."
+    assert gate(quote, quote, "opinion:reversed", "dislikes", False) == "value_not_in_quote"
+    for quote, thing in [("I'm a big fan of jazz.", "jazz"), ("J'adore le jazz.", "jazz"), ("Ich mag Jazz.", "jazz"),
+                         ("Me encanta el flamenco.", "flamenco"), ("我喜欢爬山。", "爬山")]:
+        assert gate(quote, quote, f"opinion:{thing}", "likes", False) is None, quote
