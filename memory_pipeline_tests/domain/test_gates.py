@@ -166,6 +166,8 @@ def test_a_fact_that_leans_on_a_pronoun_cannot_be_read_alone(fact, reason):
      "User hates it when meetings start late.", ()),
     ("I always forget the rules of bridge, but I love playing it.", "opinion:bridge", "likes",
      "User loves playing bridge.", ()),
+    ("Our team meeting was moved to Friday at 3pm.", "appointment:team_meeting", "Friday at 3pm",
+     "User's team meeting is on Friday at 3pm.", ()),
 ])
 def test_sincere_lines_pass_every_gate(quote, attribute, value, fact, answered):
     assert gate(quote, quote, attribute, value, False, answered=answered, fact=fact) is None
