@@ -77,6 +77,7 @@ def save_settings(environ: Mapping[str, str], values: Mapping[str, str]) -> Path
     path = saved_settings_path(environ)
     saved = {**saved_settings(environ), **{ENV_PREFIX + k.upper(): v for k, v in values.items()}}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# Written by memory-pipeline (the demo); the environment overrides these. Delete to undo.\n"
+    path.write_text("# Written by memory-pipeline (the demo's partition range, db n8n-credential's port); the environment"
+                    " overrides these. Remove a line to undo what it set.\n"
                     + "".join(f"{k}={v}\n" for k, v in sorted(saved.items())))
     return path

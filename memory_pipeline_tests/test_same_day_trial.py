@@ -140,7 +140,7 @@ def test_a_home_whose_partitions_ended_is_told_no_night_covers_today(make_settin
     assert cli.main(["materialize", "--today"]) == 0
     out = capsys.readouterr().out
     assert "no nightly run covers" in out and "the partitions end on 2023-05-06" in out
-    assert "tonight's run" not in out
+    assert "tonight's run of" not in out and "remove that line" in out
 
 
 def test_today_cannot_be_given_with_a_range(capsys):

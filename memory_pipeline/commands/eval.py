@@ -8,6 +8,7 @@ stops the run and prints the report of the cases finished before it (exit status
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from memory_pipeline.evaluation import GOLD_SETS, GoldSetError, evaluate
@@ -20,12 +21,26 @@ def _print_progress(gold_set: str, label: str, p: Progress) -> None:
           flush=True)
 
 
+def _first_interrupt_only():
+    """A SIGINT handler raising KeyboardInterrupt on the first signal only: a second Ctrl-C (an impatient user, or
+    `timeout -s INT`, which signals the process and its group) must not cut the partial report being printed."""
+    seen = []
+
+    def handler(signum, frame):
+        seen.append(signum)
+        if len(seen) == 1:
+            raise KeyboardInterrupt
+
+    return handler
+
+
 def run(args: argparse.Namespace) -> int:
     """Score the configured backend (`args.settings`) against the chosen gold sets; print the report.
     Returns 0, 2 on a malformed gold or LoCoMo file, 130 when interrupted (the partial report is printed)."""
     from memory_pipeline.extractors import make_extractor
 
     extractor = make_extractor(args.settings)
+    signal.signal(signal.SIGINT, _first_interrupt_only())
     try:
         result = evaluate(extractor, args.gold_set or GOLD_SETS, args.locomo, limit=args.limit, cases=args.case,
                           progress=None if args.quiet else _print_progress)

@@ -7,7 +7,7 @@ import os
 import sys
 
 from memory_pipeline.db import get_pool
-from memory_pipeline.settings_env import save_settings
+from memory_pipeline.settings_env import save_settings, saved_settings_path
 from memory_pipeline.n8n_access import (
     embedded_credential, ensure_n8n_role, ensure_source_table, grants, n8n_password, own_server_credential,
 )
@@ -84,7 +84,9 @@ def materialize_today(args: argparse.Namespace) -> int:
     end = env.settings.partitions_end
     if end is not None and end < today:  # a home whose partitions end earlier (the demo's) has no run tonight
         print(f"Not recorded in Dagster, and no nightly run covers {today}: the partitions end on {end} "
-              "(MEMORY_PIPELINE_PARTITIONS_END).")
+              f"(MEMORY_PIPELINE_PARTITIONS_END, saved by the demo in {saved_settings_path(os.environ)}). For "
+              "tonight's run to cover today, remove that line (and MEMORY_PIPELINE_PARTITIONS_START's) there, or "
+              "use a MEMORY_PIPELINE_HOME of its own.")
     else:
         print(f"Not recorded in Dagster: tonight's run of {today} consolidates the conversations still open, and "
               "the UI shows the day once that run is done.")

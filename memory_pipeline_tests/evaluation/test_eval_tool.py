@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from memory_pipeline.cli import main
 from memory_pipeline.domain.facts import ExtractedFact
 from memory_pipeline.evaluation import evaluate
@@ -108,3 +110,15 @@ def test_ctrl_c_ends_a_request_in_flight_and_prints_the_partial_report(tmp_path)
     assert process.returncode == 130, err
     assert "INTERRUPTED" in out and re.search(rf"^\s*cases\s+{CASES[0].name}\s", out, re.MULTILINE)
     assert "Traceback" not in err
+
+
+def test_only_the_first_ctrl_c_interrupts_eval():
+    # `timeout -s INT` signals the process and its group, and users press Ctrl-C again: a newcomer saw the second
+    # signal cut the partial report with a traceback. The first stops the run; later ones are ignored.
+    from memory_pipeline.commands.eval import _first_interrupt_only
+
+    handler = _first_interrupt_only()
+    with pytest.raises(KeyboardInterrupt):
+        handler(signal.SIGINT, None)
+    handler(signal.SIGINT, None)
+    handler(signal.SIGINT, None)
