@@ -67,13 +67,15 @@ _WEAK_NAMING = r"(?:I'm|I am|it's|this is|je suis|moi,? c'est|ich bin|soy|我是
 # offline extractor's list: a fact says "their" and "them" of the user ("movies that give them feelings"), and
 # "es" is Spanish for "is". Lower-case only: "IT" is a trade, "It" a novel. "it" before to/that/when/if is the
 # dummy subject ("finds it hard to ...", "hates it when ..."); "this" before a time word is a date ("this
-# Friday"); "there" before a verb of being is no place.
+# Friday"); "there" before a verb of being is no place; "that" points when it ends the fact or follows a
+# preposition ("retreating into that world"), not as a conjunction ("decided that ...").
 _TIME_WORD = (r"(?:morning|afternoon|evening|week|weekend|month|year|quarter|spring|summer|autumn|fall|winter|"
               r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|time)")
 _FACT_PRONOUN = re.compile(
     rf"(?<![\w'.@/-])(?:(?-i:it)(?!\s+(?:\w+\s+){{0,2}}(?:to|that|when|if|whether)\b)|(?-i:this)(?!\s+{_TIME_WORD}\b)|"
     rf"(?-i:these|those)|him|her(?!\s+\w)|there(?!\s+(?:is|are|was|were|will|has|have)\b)|the (?:latter|former|above)|"
-    rf"that(?=\s*[.!?]?\s*$)|ça|cela|ceci|dies|dieses|eso|esto|ello)(?![\w'@/-])|它",
+    rf"that(?=\s*[.!?]?\s*$)|(?:into|in|on|at|of|with|from|about|for) that(?=\s+\w)|ça|cela|ceci|dies|dieses|eso|"
+    rf"esto|ello)(?![\w'@/-])|它",
     re.IGNORECASE)
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user(?:'s)?|l'utilisateur(?:rice)?|(?:der\s+)?(?:be)?nutzer(?:in)?|"

@@ -109,23 +109,26 @@ class GoldRetraction(BaseModel):
 
 
 class Trap(BaseModel):
-    """Something that must never become a fact. Without `forbidden` and `quotes`, any accepted candidate of the
-    case springs it; otherwise a candidate whose fact or quote holds a forbidden keyword, or whose quote overlaps
-    one of `quotes`."""
+    """Something that must never become a fact. Without `forbidden`, `forbidden_in_fact` and `quotes`, any
+    accepted candidate of the case springs it; otherwise a candidate whose fact or quote holds a `forbidden`
+    keyword, whose fact holds a `forbidden_in_fact` one (words the quote may hold: "blue" in "My favourite colour
+    is blue, just kidding, it is green."), or whose quote overlaps one of `quotes`."""
 
     model_config = ConfigDict(extra="forbid")
 
     kind: str
     forbidden: list[str] = Field(default_factory=list)
+    forbidden_in_fact: list[str] = Field(default_factory=list)
     quotes: list[str] = Field(default_factory=list)
 
     def sprung_by(self, candidate: Candidate) -> bool:
         """True when the accepted `candidate` is what this trap forbids."""
-        if not self.forbidden and not self.quotes:
+        if not self.forbidden and not self.forbidden_in_fact and not self.quotes:
             return True
         text = f"{candidate.fact} {candidate.quote}"
-        return any(keyword_found(k, text) for k in self.forbidden) or any(
-            quotes_overlap(q, candidate.quote) for q in self.quotes)
+        return (any(keyword_found(k, text) for k in self.forbidden)
+                or any(keyword_found(k, candidate.fact) for k in self.forbidden_in_fact)
+                or any(quotes_overlap(q, candidate.quote) for q in self.quotes))
 
 
 class Expect(BaseModel):

@@ -136,6 +136,8 @@ def test_a_name_needs_a_phrase_that_states_it(quote, value, answered, reason):
     ("User likes movies that give them different kinds of feelings.", None),  # "them" is the user
     ("El usuario es vegetariano.", None),                 # Spanish "es" is "is"
     ("The user decided to keep it.", "fact_hangs_on_pronoun"),
+    ("The user loves retreating into that world.", "fact_hangs_on_pronoun"),  # a 1.5B model's fact
+    ("User decided that production deploys are not allowed on Fridays.", None),
     ("The user prefers email because it is faster.", None),  # "it" is the email, named before it
 ])
 def test_a_fact_that_leans_on_a_pronoun_cannot_be_read_alone(fact, reason):

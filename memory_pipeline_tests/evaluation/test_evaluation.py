@@ -13,7 +13,7 @@ from memory_pipeline.domain.gates import GATE_REASONS
 from memory_pipeline.domain.retractions import is_forget_request
 from memory_pipeline.evaluation import GoldSetError, evaluate
 from memory_pipeline.evaluation.gold import (
-    GoldFact, behaviour_cases, eval_data, keyword_found, message_shape_cases, parse_behaviour_cases)
+    GoldFact, Trap, behaviour_cases, eval_data, keyword_found, message_shape_cases, parse_behaviour_cases)
 from memory_pipeline.evaluation.locomo import evaluate_locomo
 from memory_pipeline.evaluation.memorybank import hobby_gold
 from memory_pipeline.evaluation.runs import conversations_of, extract
@@ -291,3 +291,16 @@ def test_eval_scores_the_llm_backend_through_the_scripted_server(monkeypatch, ca
     assert runs and int(runs.group(2)) > 0  # the server's prompt tokens are reported
     # The model cites message ids: its quotes are checked against the cited message and accepted.
     assert "quote_not_in_cited_message" not in out and "Cases not passed" in out
+
+
+def test_a_trap_on_the_fact_ignores_the_words_its_quote_must_hold():
+    # "My favourite colour is blue, just kidding, it is green.": green may stand, and its quote holds "blue".
+    case = parse_behaviour_cases(json.dumps({"case": "c", "sessions": [{"session_id": "u", "messages": [
+        {"role": "human", "content": "My favourite colour is blue, just kidding, it is green.",
+         "at": "2025-03-04T10:00:00Z"}]}], "expect": {"gold": []}}))[0]
+    trap = Trap(kind="taken_back", forbidden_in_fact=["blue"])
+    said = "My favourite colour is blue, just kidding, it is green."
+    for fact, sprung in (("User's favourite colour is green.", False), ("User's favourite colour is blue.", True)):
+        run = extract(ScriptedExtractor(lambda c, fact=fact: [ExtractedFact(
+            category="preference", fact=fact, quote=said)]), case.rows)
+        assert [trap.sprung_by(c) for c in run.candidates] == [sprung], fact
