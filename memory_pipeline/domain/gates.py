@@ -33,6 +33,8 @@ not asking); "My sister lives in Rome and I live in Lyon" backs Lyon, never Rome
   "it's", "this is" only right before a capitalised value, "here" right after it: "I'm Jack", "Jack here", never
   "I'm tired"), unless the assistant line before asked for one: a 1.5B model made "emoji and RTL: 🙂 ..." a
   preferred name;
+- `home_not_stated`: a home slot (`home_location` ...) whose quote says nothing of living there ("live",
+  "moved", "based", "habite", "wohne", "vivo", "住" ...): a 1.5B model filed a road trip's destination as home;
 - `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
   prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
   this way). Said of the fact's text, not the quote: a model may resolve the quote's pronoun;
@@ -50,8 +52,8 @@ from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "value_not_in_quote", "name_not_stated", "fact_hangs_on_pronoun",
-                "not_confirmed")
+                "quote_is_hypothetical", "value_not_in_quote", "name_not_stated", "home_not_stated",
+                "fact_hangs_on_pronoun", "not_confirmed")
 
 # Slots that hold a name, and the phrases by which people state one (English, French, German, Spanish, Chinese):
 # strong ones anywhere in the quote, weak ones only right next to the value.
@@ -63,6 +65,13 @@ _NAMING = re.compile(
     r"llamo|llamas|llámame|llamame|llamarme|nombre|me dicen)\b|叫|名字|姓",
     re.IGNORECASE)
 _WEAK_NAMING = r"(?:I'm|I am|it's|this is|je suis|moi,? c'est|ich bin|soy|我是)"
+# Slots that hold where the user lives, and the words by which people say it: a trip's destination is no home
+# ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
+_HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
+_LIVING = re.compile(
+    r"\b(?:live|lives|living|lived|moved|move|moving|relocated|based|home|reside|resident|habite|habitons|vis|vit|"
+    r"installée?s?|wohne|wohnen|lebe|leben|umgezogen|vivo|vivimos|resido|mudé|mudamos)\b|住|搬",
+    re.IGNORECASE)
 # Words in a fact's own text that point at something it does not say ("The user loves it."). Narrower than the
 # offline extractor's list: a fact says "their" and "them" of the user ("movies that give them feelings"), and
 # "es" is Spanish for "is". Lower-case only: "IT" is a trade, "It" a novel. "it" before to/that/when/if is the
@@ -263,6 +272,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if _NAME_SLOT.match(slot.strip()) and not (states_a_name(quote, value)
                                                or any(states_a_name(text, None) for text in answered)):
         return "name_not_stated"
+    if _HOME_SLOT.match(slot.strip()) and not _LIVING.search(backing):
+        return "home_not_stated"
     if fact and hangs_on_pronoun(fact):
         return "fact_hangs_on_pronoun"
     if verified is False:

@@ -220,3 +220,17 @@ def test_a_stance_needs_a_word_that_takes_one():
     for quote, thing in [("I'm a big fan of jazz.", "jazz"), ("J'adore le jazz.", "jazz"), ("Ich mag Jazz.", "jazz"),
                          ("Me encanta el flamenco.", "flamenco"), ("我喜欢爬山。", "爬山")]:
         assert gate(quote, quote, f"opinion:{thing}", "likes", False) is None, quote
+
+
+@pytest.mark.parametrize("quote,reason", [
+    ("We're planning a road trip to Hohhot in August.", "home_not_stated"),  # a 1.5B model: home_location = Hohhot
+    ("I live in Hohhot.", None),
+    ("We just moved to Hohhot.", None),
+    ("J'habite à Hohhot.", None),
+    ("Ich wohne in Hohhot.", None),
+    ("Vivo en Hohhot.", None),
+    ("我住在呼和浩特。", None),
+])
+def test_a_home_needs_words_of_living_there(quote, reason):
+    value = "呼和浩特" if "呼" in quote else "Hohhot"
+    assert gate(quote, quote, "home_location", value, False) == reason
