@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from datetime import datetime
@@ -256,23 +257,28 @@ def locate_quote(
     if found:
         substantial = [turn for turn, text in found if is_substantial_quote(text, needle, turn)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
-    turns = sources.turns
+    return why_not_found(needle, sources.turns), None
+
+
+def why_not_found(needle: str, turns: Sequence) -> str:
+    """The rejection reason of a quote (`needle`, normalised) that no human turn's quotable text holds: where it
+    is instead, in this order of precedence, or `quote_not_found`."""
     for turn in turns:
         if (turn.role == "human" and turn.quotable_chars is not None
                 and contains_words(normalize_for_quote(turn.text), needle)):
-            return "quote_cut_by_truncation", None  # only in the part a truncation left incomplete
+            return "quote_cut_by_truncation"  # only in the part a truncation left incomplete
     for turn in turns:
         if turn.machine_text and needle in normalize_for_quote(turn.machine_text):
-            return "quote_from_machine_text", None  # an image/voice analysis in the user's row, not their words
+            return "quote_from_machine_text"  # an image/voice analysis in the user's row, not their words
     for turn in turns:
         if turn.role == "tool" and needle in normalize_for_quote(turn.text):
-            return "quote_from_tool_output", None
+            return "quote_from_tool_output"
         if turn.tool_evidence and needle in normalize_for_quote(turn.tool_evidence):
-            return "quote_from_tool_output", None
+            return "quote_from_tool_output"
     for turn in turns:
         if turn.role == "ai" and needle in normalize_for_quote(turn.text):
-            return "quote_not_from_user", None
-    return "quote_not_found", None
+            return "quote_not_from_user"
+    return "quote_not_found"
 
 
 def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | None:

@@ -228,10 +228,12 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "retraction_without_attribute"
     if speech.is_instruction(message):
         return "quote_is_instruction"
-    found = message.replace("\n", " ").find(quote)
-    start, end = (found, found + len(quote)) if found >= 0 else (0, len(message))
-    first, last = sentence_around(message, start, end) if found >= 0 else (0, len(message))
-    sentence = message[first:last] if found >= 0 else quote
+    start = message.replace("\n", " ").find(quote)
+    if start < 0:  # a quote read on its own (the pipeline always passes the message it was found in)
+        message, start = quote, 0
+    end = start + len(quote)
+    first, last = sentence_around(message, start, end)
+    sentence = message[first:last]
     if speech.reports_speech(sentence):
         return "quote_about_other_person"
     if speech.is_pleasantry(quote):
@@ -242,13 +244,13 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_sarcasm"
     if speech.is_conditional(sentence):
         return "quote_is_hypothetical"
-    standing = speech.standing_part(message, start, end) if found >= 0 else quote
+    standing = speech.standing_part(message, start, end)
     if not _words(standing):
         return "quote_taken_back"
     if retraction:
         return "not_confirmed" if verified is False else None
     kept_from = end - len(standing)  # the standing part is the end of the quote's span
-    backing, others = _backing(sentence, kept_from - first, end - first) if found >= 0 else (standing, [])
+    backing, others = _backing(sentence, kept_from - first, end - first)
     if not _words(backing) and others:
         return others[0][1]
     backing = backing if _words(backing) else standing  # an assent ("Yes.") backs what it answers
@@ -257,8 +259,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
         if supported(value, standing) and not supported(value, backing):
-            return next((why for part, why in others if supported(value, part)), others[0][1] if others else None) \
-                or "value_not_in_quote"
+            return next((why for part, why in others if supported(value, part)),
+                        others[0][1] if others else "value_not_in_quote")
         if _fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing):
             return "value_not_in_quote"
         evidence = [backing]

@@ -18,6 +18,7 @@ from memory_pipeline.domain.facts import (
     normalize_for_quote,
     quotable_text,
     validate_candidate,
+    why_not_found,
 )
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.store import Store
@@ -46,24 +47,9 @@ def reference_locate_quote(quote, conversation, message_id=None):
             found = [t for t in found if t.message_id == message_id]
             if not found:
                 return "quote_not_in_cited_message", None
-        substantial = [t for t in found if is_substantial_quote(quotable_text(t), needle)]
+        substantial = [t for t in found if is_substantial_quote(quotable_text(t), needle, t)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
-    for turn in turns:
-        if (turn.role == "human" and turn.quotable_chars is not None
-                and contains_words(normalize_for_quote(turn.text), needle)):
-            return "quote_cut_by_truncation", None
-    for turn in turns:
-        if turn.machine_text and needle in normalize_for_quote(turn.machine_text):
-            return "quote_from_machine_text", None
-    for turn in turns:
-        if turn.role == "tool" and needle in normalize_for_quote(turn.text):
-            return "quote_from_tool_output", None
-        if turn.tool_evidence and needle in normalize_for_quote(turn.tool_evidence):
-            return "quote_from_tool_output", None
-    for turn in turns:
-        if turn.role == "ai" and needle in normalize_for_quote(turn.text):
-            return "quote_not_from_user", None
-    return "quote_not_found", None
+    return why_not_found(needle, turns), None  # the same reasons once no human turn holds it
 
 
 WORDS = ["I", "like", "chess", "Oslo.", "email", "only,", "not", "phone.", "Yes.", "my", "plan", "is", "gold",

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from memory_pipeline.extractors.offline.rules import (
-    EMAIL, END, NAME, VALUE, VCHARS, is_person_name, is_place, is_proper_name, is_role, rule)
+    EMAIL, END, NAME, VALUE, VCHARS, is_person_name, is_place, is_proper_name, is_role, rule,
+    value_before)
 
 _PRONOUNS = [
     (re.compile(r"\bI'm\b"), "they're"),
@@ -128,7 +129,7 @@ RULES = (
     # "I work at Northwind as a platform engineer": the job, then the employer from the same clause.
     rule(_WORK_AT + r"[^,.;!?]+? as (?:an? )?" + VALUE, "client_info", "job", "User works as {article}{v}.",
          accepts=is_role, more=True, **_P),
-    rule(_WORK_AT + r"(?P<v>" + VCHARS + r"{2,80}?)(?=\s+as\s|" + END[3:], "client_info", "employer",
+    rule(_WORK_AT + value_before("as"), "client_info", "employer",
          "User works {m} {v}.", accepts=is_proper_name),
     rule(r"(?:I'm|I am) the (?P<v>(?:[\w-]+ ){0,3}(?:" + _ROLE_NOUNS + r"))(?:\b|$)", "client_info", "job",
          "User is the {v}."),

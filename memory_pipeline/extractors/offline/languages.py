@@ -8,13 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipeline.extractors.offline.rules import (
-    END, EMAIL, NAME, VALUE, VCHARS, is_person_name, is_place, is_proper_name, rule)
-
-
-def _employer(job_words: str) -> str:
-    """An employer's name, ended before the job said after it ("chez Airbus comme ingénieure" -> Airbus)."""
-    return r"(?P<v>" + VCHARS + r"{2,80}?)(?=\s+(?:" + job_words + r")\s|" + END[3:]
-
+    EMAIL, NAME, VALUE, is_person_name, is_place, is_proper_name, rule, value_before)
 
 _NAME_ONLY = NAME.replace("(?P<v>", "(?P<v>(?-i:") + ")"
 
@@ -94,7 +88,7 @@ RULES = (
          subject=_fr_subject),
     rule(r"je travaille (?:chez|à|dans) [^,.;!?]+? (?:comme|en tant que) (?P<v>" + _FR_JOBS + r"(?: [\w-]+){0,3}?)"
          r"(?=\s*[,.;!?]|$)", "client_info", "job", "{subject} travaille comme {v}.", more=True, subject=_fr_subject),
-    rule(r"je travaille (?:comme [^,.;!?]+? )?chez " + _employer("comme|en tant que"), "client_info", "employer",
+    rule(r"je travaille (?:comme [^,.;!?]+? )?chez " + value_before("comme|en tant que"), "client_info", "employer",
          "L'utilisateur travaille chez {v}.", accepts=is_proper_name),
     rule(r"mon (?:adresse )?(?:e-?mail|courriel|mail)(?: est|:)\s*" + EMAIL, "client_info", "email",
          "L'adresse e-mail de l'utilisateur est {v}."),
@@ -119,7 +113,7 @@ RULES = (
     rule(r"ich bin (?P<v>" + _DE_JOBS + r")\b", "client_info", "job", "{subject} ist {v}.", subject=_de_subject),
     rule(r"ich arbeite (?:bei|in|für) [^,.;!?]+? als (?P<v>" + _DE_JOBS + r"(?: [\w-]+){0,2}?)(?=\s*[,.;!?]|$)",
          "client_info", "job", "{subject} arbeitet als {v}.", more=True, subject=_de_subject),
-    rule(r"ich arbeite (?:als [^,.;!?]+? )?bei " + _employer("als"), "client_info", "employer",
+    rule(r"ich arbeite (?:als [^,.;!?]+? )?bei " + value_before("als"), "client_info", "employer",
          "Der Nutzer arbeitet bei {v}.",
          accepts=is_proper_name),
     rule(r"meine (?:e-?mail(?:-adresse)?|mailadresse|e-?mail adresse) (?:ist|lautet) " + EMAIL, "client_info",
@@ -142,7 +136,7 @@ RULES = (
     rule(r"soy (?P<v>" + _ES_JOBS + r")\b", "client_info", "job", "{subject} es {v}.", subject=_es_subject),
     rule(r"trabajo (?:en|para) [^,.;!?]+? (?:como|de) (?P<v>" + _ES_JOBS + r"(?: [\w-]+){0,2}?)(?=\s*[,.;!?]|$)",
          "client_info", "job", "{subject} trabaja como {v}.", more=True, subject=_es_subject),
-    rule(r"trabajo (?:como [^,.;!?]+? )?(?:en|para) " + _employer("como|de"), "client_info", "employer",
+    rule(r"trabajo (?:como [^,.;!?]+? )?(?:en|para) " + value_before("como|de"), "client_info", "employer",
          "El usuario trabaja en {v}.",
          accepts=is_proper_name),
     rule(r"mi (?:correo(?: electrónico)?|e-?mail|email) es " + EMAIL, "client_info", "email",

@@ -31,6 +31,12 @@ END = (
 # Value characters: a period directly followed by a word character (an email, a decimal) stays inside.
 VCHARS = r"(?:[^.!?;。！？；，" + BREAKS + r"]|[.](?=[\w@]))"
 VALUE = r"(?P<v>" + VCHARS + r"{2,120}?)" + END
+
+
+def value_before(words: str) -> str:
+    """A value (up to 80 characters) that ends at `END` or before one of `words` (a regex alternation): the
+    employer said before the job ("at Northwind as a platform engineer", "chez Airbus comme ingénieure")."""
+    return r"(?P<v>" + VCHARS + r"{2,80}?)(?=\s+(?:" + words + r")\s|" + END[3:]
 NAME = r"(?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+(?: [A-ZÀ-ÖØ-Þ][\w'-]+)?)"
 EMAIL = r"(?P<v>[^\s@]+@[^\s@]+?\.[^\s@]*?\w)(?=[,;!?.]?(?:\s|$))"
 

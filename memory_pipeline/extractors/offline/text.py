@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator
 
 from memory_pipeline.domain import speech
-from memory_pipeline.domain.speech import KIDDING
 
 # Line breaks: every line/paragraph boundary Unicode defines (the transcript already holds them as "\n"; this keeps
 # text from elsewhere safe too).
@@ -68,11 +67,7 @@ def skip_sentence(sentence: str) -> bool:
 
 
 def after_kidding(text: str) -> str:
-    """What of a turn still stands: the text after the last "just kidding" (all of it when there is none)."""
-    last = None
-    for last in KIDDING.finditer(text):
-        pass
-    if last is None:
-        return text
-    rest = text[last.end():]
+    """What of a turn still stands: the text after the last "just kidding" (`speech.standing_part`), without the
+    punctuation that opened it (all of the text when there is no marker)."""
+    rest = speech.standing_part(text, 0, len(text))
     return rest[re.match(r"[\s,.!;:，。！]*", rest).end():]
