@@ -53,12 +53,26 @@ def quotes_overlap(a: str, b: str) -> bool:
     return bool(na) and bool(nb) and (na in nb or nb in na)
 
 
+class GoldAnswer(BaseModel):
+    """What a model that answers right returns for a gold fact or retraction (the scripted right-answer model of
+    `eval`'s ceiling): the slot `attribute` (None: no slot), its `value`, the `fact` sentence in the
+    conversation's language, and the `quote`, the user's exact words (None: the gold's own `quote`). The category
+    is the gold's first one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fact: str
+    attribute: str | None = None
+    value: str | None = None
+    quote: str | None = None
+
+
 class GoldFact(BaseModel):
     """A fact a correct extraction proposes. `category`: one or several categories separated by `|`;
     `keywords`: strings (each with `|` alternatives) that must all be in the fact text; `quote`: the user's
     words the fact rests on; `strict`: the keywords are required (a date the model must resolve);
     `user`: a string the candidate's user key must contain (group chats); `alternatives`: other acceptable
-    shapes of the same fact."""
+    shapes of the same fact; `answer`: what a model answering right returns for it (`GoldAnswer`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -68,6 +82,7 @@ class GoldFact(BaseModel):
     strict: bool = False
     user: str | None = None
     alternatives: list["GoldFact"] = Field(default_factory=list)
+    answer: GoldAnswer | None = None
 
     @property
     def categories(self) -> list[str]:
@@ -101,6 +116,7 @@ class GoldRetraction(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     keywords: list[str]
+    answer: GoldAnswer | None = None
 
     def matches(self, candidate: Candidate) -> bool:
         """True when `candidate` is a retraction naming these keywords."""
