@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -189,8 +190,13 @@ class _Session(BaseModel):
     messages: list[_Message]
 
 
+# A BCP-47 tag as people write them ("it", "pt-BR", "zh-Hant", "es-419"): a language subtag, then subtags.
+BCP47 = r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+
+
 class _CaseLine(BaseModel):
     case: str
+    language: str | None = Field(None, pattern=BCP47)
     sessions: list[_Session]
     expect: Expect
 
@@ -202,12 +208,14 @@ class _ShapeExpectLine(BaseModel):
 
 @dataclass(frozen=True)
 class GoldCase:
-    """One case: n8n rows (`SourceRow`, ids ascending in the order said) and what their consolidation gives."""
+    """One case: n8n rows (`SourceRow`, ids ascending in the order said) and what their consolidation gives;
+    `language`: the case's BCP-47 tag when its line gives one ("it", "pt-BR"), for the per-language figures."""
 
     gold_set: str
     name: str
     rows: tuple[SourceRow, ...]
     expect: Expect
+    language: str | None = None
 
 
 def _lines(text: str, source: str) -> list[tuple[int, dict]]:
@@ -222,21 +230,30 @@ def _lines(text: str, source: str) -> list[tuple[int, dict]]:
     return out
 
 
-def parse_behaviour_cases(text: str, source: str = "extraction_cases.jsonl") -> list[GoldCase]:
-    """Cases of the `{"case", "sessions": [{"session_id", "messages": [{"role", "content", "at"}]}], "expect"}`
-    shape; rows get ids 1, 2, ... in file order. Raises GoldSetError on a malformed line."""
+def _first_error(exc: ValidationError) -> str:
+    """`expect.gold.0.category: Field required`: where the first error is and what it is, on one line."""
+    error = exc.errors()[0]
+    place = ".".join(str(part) for part in error["loc"])
+    return f"{place}: {error['msg']}" if place else error["msg"]
+
+
+def parse_behaviour_cases(text: str, source: str = "extraction_cases.jsonl", gold_set: str = "cases"
+                          ) -> list[GoldCase]:
+    """Cases of the `{"case", "language"?, "sessions": [{"session_id", "messages": [{"role", "content", "at"}]}],
+    "expect"}` shape, in gold set `gold_set`; rows get ids 1, 2, ... in file order. Raises GoldSetError naming
+    `source` and the line on a malformed line."""
     cases = []
     for number, record in _lines(text, source):
         try:
             line = _CaseLine.model_validate(record)
         except ValidationError as exc:
-            raise GoldSetError(f"{source} line {number}: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
+            raise GoldSetError(f"{source} line {number}: {_first_error(exc)}") from None
         rows = []
         for session in line.sessions:
             for message in session.messages:
                 rows.append(SourceRow(len(rows) + 1, session.session_id,
                                       {"type": message.role, "content": message.content}, message.at))
-        cases.append(GoldCase("cases", line.case, tuple(rows), line.expect))
+        cases.append(GoldCase(gold_set, line.case, tuple(rows), line.expect, line.language))
     return cases
 
 
@@ -277,3 +294,26 @@ def behaviour_cases() -> list[GoldCase]:
 def message_shape_cases() -> list[GoldCase]:
     """The shipped n8n row shapes with their expected facts."""
     return parse_message_shape_cases(eval_data("message_shapes.jsonl"), eval_data("message_shapes_expect.jsonl"))
+
+
+def multilingual_cases() -> list[GoldCase]:
+    """The shipped multilingual behaviour cases (`multilingual_cases.jsonl`, each with its `language`)."""
+    return parse_behaviour_cases(eval_data("multilingual_cases.jsonl"), "multilingual_cases.jsonl", "multilingual")
+
+
+def gold_file_cases(path: Path) -> list[GoldCase]:
+    """A user's own behaviour cases (the `extraction_cases.jsonl` format), in a gold set named by the file's
+    stem. Raises GoldSetError naming the file (and the line) when it is missing, not UTF-8, empty or malformed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GoldSetError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise GoldSetError(f"{path} line {line}: not UTF-8 text") from None
+    except OSError as exc:
+        raise GoldSetError(f"{path}: {exc.strerror}") from None
+    cases = parse_behaviour_cases(text, str(path), path.stem)
+    if not cases:
+        raise GoldSetError(f"{path}: no case in it (one JSON object a line)")
+    return cases
