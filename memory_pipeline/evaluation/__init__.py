@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from memory_pipeline.evaluation import report
-from memory_pipeline.evaluation.ceiling import in_ceiling, right_answer_backend, serve_answers_of
 from memory_pipeline.evaluation.details import DETAIL_CHOICES, details as case_details
 from memory_pipeline.evaluation.gold import (
     GoldCase, GoldSetError, behaviour_cases, gold_file_cases, message_shape_cases, multilingual_cases)
@@ -84,6 +83,9 @@ def _run_cases(extractor: Extractor, chosen: dict[str, list[GoldCase]], scores: 
 def _ceiling(settings: Settings, chosen: dict[str, list[GoldCase]], scores: list[CaseScore],
              progress: OnProgress | None) -> None:
     """Run the cases the ceiling can run (`ceiling.in_ceiling`) against the right-answer model."""
+    # Imported here: the ceiling needs the openai SDK and the test server, an offline eval neither.
+    from memory_pipeline.evaluation.ceiling import in_ceiling, right_answer_backend, serve_answers_of
+
     runnable = {name: [c for c in cases if in_ceiling(c)] for name, cases in chosen.items()}
     with right_answer_backend(settings) as (extractor, server):
         _run_cases(extractor, runnable, scores, {}, progress, "ceiling ", lambda case: serve_answers_of(server, case))

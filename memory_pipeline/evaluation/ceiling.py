@@ -26,16 +26,15 @@ RETRACTION_CATEGORY = "preference"
 
 def answers_of(case: GoldCase) -> list[RightAnswer]:
     """The right answers of `case`: one per gold fact and retraction with an `answer` (category: the gold's first;
-    quote: the answer's, else the gold's). A gold fact with neither quote has no right answer to give."""
+    quote: the answer's, else the gold's; the gold format requires one of them)."""
     answers = []
     for gold in case.expect.gold:
-        quote = gold.answer and (gold.answer.quote or gold.quote)
-        if quote:
-            answers.append(RightAnswer(gold.categories[0], gold.answer.fact, quote, gold.answer.attribute,
-                                       gold.answer.value))
+        if gold.answer:
+            answers.append(RightAnswer(gold.categories[0], gold.answer.fact, gold.answer.quote or gold.quote or "",
+                                       gold.answer.attribute, gold.answer.value))
     for retraction in case.expect.retractions:
-        if retraction.answer and retraction.answer.quote:
-            answers.append(RightAnswer(RETRACTION_CATEGORY, retraction.answer.fact, retraction.answer.quote,
+        if retraction.answer:
+            answers.append(RightAnswer(RETRACTION_CATEGORY, retraction.answer.fact, retraction.answer.quote or "",
                                        retraction.answer.attribute, retraction.answer.value, retraction=True))
     return answers
 

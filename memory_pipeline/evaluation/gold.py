@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_pipeline.domain.facts import Candidate, normalize_for_quote
 from memory_pipeline.domain.messages import SourceRow
@@ -85,6 +85,12 @@ class GoldFact(BaseModel):
     alternatives: list["GoldFact"] = Field(default_factory=list)
     answer: GoldAnswer | None = None
 
+    @model_validator(mode="after")
+    def _answer_has_a_quote(self) -> "GoldFact":
+        if self.answer and not (self.answer.quote or self.quote):
+            raise ValueError("an answer needs a quote: its own, or the gold fact's")
+        return self
+
     @property
     def categories(self) -> list[str]:
         """The accepted categories; the first one is where the gold fact is counted."""
@@ -118,6 +124,12 @@ class GoldRetraction(BaseModel):
 
     keywords: list[str]
     answer: GoldAnswer | None = None
+
+    @model_validator(mode="after")
+    def _answer_has_a_quote(self) -> "GoldRetraction":
+        if self.answer and not self.answer.quote:
+            raise ValueError("a retraction's answer needs its quote")
+        return self
 
     def matches(self, candidate: Candidate) -> bool:
         """True when `candidate` is a retraction naming these keywords."""

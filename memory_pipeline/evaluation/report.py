@@ -237,4 +237,4 @@ class EvalReport:
         list of records under its title, and `details` (run -> per-case records)."""
         tables = {title: json.loads(table.to_json(orient="records")) for title, table in self.tables.items()}
         return json.dumps({"backend": self.backend, "interrupted": self.interrupted, "tables": tables,
-                           "details": self.details}, ensure_ascii=False, indent=1, default=str)
+                           "details": self.details}, ensure_ascii=False, indent=1)

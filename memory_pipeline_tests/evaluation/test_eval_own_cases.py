@@ -120,6 +120,22 @@ def test_a_sprung_trap_and_a_failed_update_show_the_fact_and_the_case_versions(t
     assert records["moved"]["missed"] == [] and records["moved"]["wrong"] == []
 
 
+def test_details_name_the_cases_asked_for_and_an_accepted_fact_of_another_category(tmp_path):
+    plan = {"category": "client_info", "keywords": ["annual"], "quote": "I use the annual plan."}
+    path = write_cases(tmp_path / "mine.jsonl", case("tea", ["I drink green tea every morning."], [TEA]),
+                       case("plan", ["I use the annual plan."], [plan]))
+
+    def detailed(which):  # FilesEveryTurn files everything as client_info: tea is missed, the plan passes
+        return evaluate(FilesEveryTurn(), [], gold_files=[path], details=which).details.get("backend", [])
+
+    assert [r["case"] for r in detailed("problems")] == ["tea"]
+    assert [(r["case"], r["passed"]) for r in detailed("all")] == [("tea", False), ("plan", True)]
+    assert detailed("none") == []
+    [tea] = detailed("problems")
+    assert tea["missed"] == [{"gold": "preference:tea", "quote": TEA["quote"],
+                              "why": ["accepted as client_info, not preference"]}]
+
+
 def test_a_malformed_gold_file_exits_2_with_one_line_naming_the_file_and_line(tmp_path, capsys):
     bad = tmp_path / "mine.jsonl"
     bad.write_text(json.dumps(SUPPORT) + "\n" + json.dumps({"case": "x", "sessions": []}) + "\n")
@@ -127,7 +143,10 @@ def test_a_malformed_gold_file_exits_2_with_one_line_naming_the_file_and_line(tm
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [f"memory-pipeline: {bad} line 2: expect: Field required"]
     for text, where in (("{not json\n", "line 1: not JSON"), ("", "no case in it"),
-                        (json.dumps({**SUPPORT, "language": "Italian!"}) + "\n", "line 1: language: String should")):
+                        (json.dumps({**SUPPORT, "language": "Italian!"}) + "\n", "line 1: language: String should"),
+                        (json.dumps(case("x", ["Hi."], [{"category": "preference", "keywords": ["hi"],
+                                                         "answer": {"fact": "The user says hi."}}])) + "\n",
+                         "line 1: expect.gold.0: Value error, an answer needs a quote")):
         bad.write_text(text)
         assert main(["eval", "--gold-file", str(bad), "--gold-set", "cases", "--quiet"]) == 2
         out, err = capsys.readouterr()
@@ -159,7 +178,9 @@ RETRACTED = {"keywords": ["email"], "answer": {"fact": "The user withdrew their 
                                                "quote": "Please forget my email."}}
 
 
-def test_the_ceiling_keeps_right_answers_and_shows_why_the_pipeline_rejects_one(tmp_path, capsys):
+def test_the_ceiling_keeps_right_answers_and_shows_why_the_pipeline_rejects_one(tmp_path, monkeypatch, capsys):
+    for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MEMORY_PIPELINE_EXTRACTOR"):
+        monkeypatch.delenv(variable, raising=False)
     path = write_cases(
         tmp_path / "ceiling_cases.jsonl", SUPPORT,
         case("normalised-value", ["I'm based in Oslo these days."], [NORMALISED], language="en"),
