@@ -213,12 +213,14 @@ def test_the_ceiling_keeps_right_answers_and_shows_why_the_pipeline_rejects_one(
                      captured.err, re.MULTILINE), captured.err
 
 
-def test_the_right_answer_model_answers_the_combined_and_the_facts_only_request(tmp_path):
+def test_the_right_answer_model_answers_every_request_shape_of_the_llm_backend(tmp_path):
     [support] = gold_file_cases(write_cases(tmp_path / "c.jsonl", SUPPORT))
     assert [a.quote for a in answers_of(support)] == [LYON["quote"], TEA["quote"]]
+    verify_shape = prompts.VERIFY_SYSTEM.splitlines()[-1]
     for models, shapes in (({}, [prompts.COMBINED_SHAPE]),
                            ({"summary_model": "small", "extraction_model": "big"},
-                            [prompts.SUMMARY_SHAPE, prompts.FACTS_SHAPE])):
+                            [prompts.SUMMARY_SHAPE, prompts.FACTS_SHAPE]),
+                           ({"llm_verify": True}, [prompts.COMBINED_SHAPE, verify_shape])):
         with right_answer_backend(Settings(**models)) as (extractor, server):
             serve_answers_of(server, support)
             score = score_case(support, extract(extractor, support.rows))
