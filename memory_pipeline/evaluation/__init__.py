@@ -102,6 +102,8 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
     Ctrl-C (KeyboardInterrupt) stops the run: the report then holds the cases finished before it and says so in
     `interrupted`. Raises GoldSetError on a malformed gold or LoCoMo file, FileNotFoundError on a missing
     LoCoMo file."""
+    if details not in DETAIL_CHOICES:  # before the run, not after it
+        raise ValueError(f"details: {details!r}, not one of {', '.join(DETAIL_CHOICES)}")
     wanted = list(dict.fromkeys(gold_sets))
     chosen = case_sets(wanted, gold_files, cases, limit)
     scores: list[CaseScore] = []
