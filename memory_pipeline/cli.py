@@ -99,12 +99,20 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(command_body="benchmarks:benchmark")
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
-    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "memorybank"],
-                    help="only this gold set (repeatable); default all three")
+    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "multilingual", "memorybank"],
+                    help="only this shipped gold set (repeatable); default all four, or none with --gold-file")
+    ev.add_argument("--gold-file", action="append", default=[], type=Path, metavar="PATH",
+                    help="also score your own cases (repeatable): one JSON case a line, in the format of "
+                    "memory_pipeline/eval_data/README.md; reported as a gold set named by the file's stem")
+    ev.add_argument("--ceiling", action="store_true",
+                    help="also run the case sets through the LLM backend against a scripted model giving the gold "
+                    "answers (started here, no key needed): what the pipeline loses of right answers")
+    ev.add_argument("--details", choices=["all", "problems", "none"], default="problems",
+                    help="per-case details with the fact text: the cases not passed (default), all, or none")
     ev.add_argument("--locomo", type=Path, metavar="PATH",
                     help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
     ev.add_argument("--limit", type=_positive_int, metavar="N",
-                    help="only the first N cases of each of the cases and n8n gold sets")
+                    help="only the first N cases of each gold set of cases (all but memorybank)")
     ev.add_argument("--case", action="append", default=[], metavar="NAME",
                     help="only the case of this name (repeatable; a session key for the n8n set)")
     ev.add_argument("--json", action="store_true", help="print the report as one JSON object")

@@ -1,8 +1,10 @@
-"""`memory-pipeline eval`: the configured backend scored against the gold sets.
+"""`memory-pipeline eval`: the configured backend scored against the gold sets (and the user's gold files), and
+with `--ceiling` the pipeline itself on right answers.
 
 Progress goes to stderr, one line per conversation (gold set, case, seconds, facts proposed and accepted, or the
-failure's reason: never chat text); the report to stdout, as tables or with `--json` as one JSON object. Ctrl-C
-stops the run and prints the report of the cases finished before it (exit status 130).
+failure's reason: never chat text); the report to stdout, as tables then per-case details (with the gold sets'
+text), or with `--json` as one JSON object. Ctrl-C stops the run and prints the report of the cases finished
+before it (exit status 130).
 """
 
 from __future__ import annotations
@@ -36,14 +38,18 @@ def _first_interrupt_only():
 
 def run(args: argparse.Namespace) -> int:
     """Score the configured backend (`args.settings`) against the chosen gold sets; print the report.
-    Returns 0, 2 on a malformed gold or LoCoMo file, 130 when interrupted (the partial report is printed)."""
+    Without `--gold-set`, every shipped set, or none when `--gold-file` is given (your own cases alone).
+    Returns 0, 2 on a malformed gold or LoCoMo file (one line naming the file and line), 130 when interrupted
+    (the partial report is printed)."""
     from memory_pipeline.extractors import make_extractor
 
     extractor = make_extractor(args.settings)
+    gold_sets = args.gold_set or ([] if args.gold_file else GOLD_SETS)
     signal.signal(signal.SIGINT, _first_interrupt_only())
     try:
-        result = evaluate(extractor, args.gold_set or GOLD_SETS, args.locomo, limit=args.limit, cases=args.case,
-                          progress=None if args.quiet else _print_progress)
+        result = evaluate(extractor, gold_sets, args.locomo, gold_files=args.gold_file, limit=args.limit,
+                          cases=args.case, progress=None if args.quiet else _print_progress,
+                          ceiling=args.settings if args.ceiling else None, details=args.details)
     except GoldSetError as exc:
         print(f"memory-pipeline: {exc}", file=sys.stderr)
         return 2

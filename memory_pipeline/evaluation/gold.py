@@ -3,7 +3,7 @@ fact to a gold fact.
 
 Matching rules (documented again in memory_pipeline/eval_data/README.md):
 - a keyword matches where one of its `|`-separated alternatives starts a word of the text, case-insensitive
-  ("like" matches "likes", not "dislikes");
+  ("like" matches "likes", not "dislikes"); in a script written without spaces, anywhere in the text;
 - two quotes overlap when, after whitespace and quote marks are normalised and case is folded, one contains the
   other;
 - a gold fact is matched by an accepted candidate of one of its categories (`|`-separated) whose fact text holds
@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_pipeline.domain.facts import Candidate, normalize_for_quote
 from memory_pipeline.domain.messages import SourceRow
@@ -31,14 +32,21 @@ class GoldSetError(ValueError):
     """A gold file (or a LoCoMo file) is not in the documented shape; the message names the file and place."""
 
 
+# Scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao, Myanmar, Khmer): a word start
+# cannot be told there, so a keyword opening with one of their letters matches anywhere.
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
 @lru_cache(maxsize=512)
 def _keyword_pattern(keyword: str) -> re.Pattern[str]:
     alternatives = [a.strip() for a in keyword.split("|") if a.strip()]
-    return re.compile("|".join(r"(?<!\w)" + re.escape(a) for a in alternatives), re.IGNORECASE)
+    return re.compile("|".join(("" if _UNSPACED.match(a) else r"(?<!\w)") + re.escape(a) for a in alternatives),
+                      re.IGNORECASE)
 
 
 def keyword_found(keyword: str, text: str) -> bool:
-    """True when one `|`-separated alternative of `keyword` starts a word of `text` (case-insensitive)."""
+    """True when one `|`-separated alternative of `keyword` starts a word of `text` (case-insensitive); in a
+    script without spaces (`_UNSPACED`), when it is anywhere in `text`."""
     return bool(_keyword_pattern(keyword).search(text))
 
 
@@ -84,6 +92,12 @@ class GoldFact(BaseModel):
     alternatives: list["GoldFact"] = Field(default_factory=list)
     answer: GoldAnswer | None = None
 
+    @model_validator(mode="after")
+    def _answer_has_a_quote(self) -> "GoldFact":
+        if self.answer and not (self.answer.quote or self.quote):
+            raise ValueError("an answer needs a quote: its own, or the gold fact's")
+        return self
+
     @property
     def categories(self) -> list[str]:
         """The accepted categories; the first one is where the gold fact is counted."""
@@ -117,6 +131,12 @@ class GoldRetraction(BaseModel):
 
     keywords: list[str]
     answer: GoldAnswer | None = None
+
+    @model_validator(mode="after")
+    def _answer_has_a_quote(self) -> "GoldRetraction":
+        if self.answer and not self.answer.quote:
+            raise ValueError("a retraction's answer needs its quote")
+        return self
 
     def matches(self, candidate: Candidate) -> bool:
         """True when `candidate` is a retraction naming these keywords."""
@@ -189,8 +209,13 @@ class _Session(BaseModel):
     messages: list[_Message]
 
 
+# A BCP-47 tag as people write them ("it", "pt-BR", "zh-Hant", "es-419"): a language subtag, then subtags.
+BCP47 = r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+
+
 class _CaseLine(BaseModel):
     case: str
+    language: str | None = Field(None, pattern=BCP47)
     sessions: list[_Session]
     expect: Expect
 
@@ -202,12 +227,14 @@ class _ShapeExpectLine(BaseModel):
 
 @dataclass(frozen=True)
 class GoldCase:
-    """One case: n8n rows (`SourceRow`, ids ascending in the order said) and what their consolidation gives."""
+    """One case: n8n rows (`SourceRow`, ids ascending in the order said) and what their consolidation gives;
+    `language`: the case's BCP-47 tag when its line gives one ("it", "pt-BR"), for the per-language figures."""
 
     gold_set: str
     name: str
     rows: tuple[SourceRow, ...]
     expect: Expect
+    language: str | None = None
 
 
 def _lines(text: str, source: str) -> list[tuple[int, dict]]:
@@ -222,21 +249,30 @@ def _lines(text: str, source: str) -> list[tuple[int, dict]]:
     return out
 
 
-def parse_behaviour_cases(text: str, source: str = "extraction_cases.jsonl") -> list[GoldCase]:
-    """Cases of the `{"case", "sessions": [{"session_id", "messages": [{"role", "content", "at"}]}], "expect"}`
-    shape; rows get ids 1, 2, ... in file order. Raises GoldSetError on a malformed line."""
+def _first_error(exc: ValidationError) -> str:
+    """`expect.gold.0.category: Field required`: where the first error is and what it is, on one line."""
+    error = exc.errors()[0]
+    place = ".".join(str(part) for part in error["loc"])
+    return f"{place}: {error['msg']}" if place else error["msg"]
+
+
+def parse_behaviour_cases(text: str, source: str = "extraction_cases.jsonl", gold_set: str = "cases"
+                          ) -> list[GoldCase]:
+    """Cases of the `{"case", "language"?, "sessions": [{"session_id", "messages": [{"role", "content", "at"}]}],
+    "expect"}` shape, in gold set `gold_set`; rows get ids 1, 2, ... in file order. Raises GoldSetError naming
+    `source` and the line on a malformed line."""
     cases = []
     for number, record in _lines(text, source):
         try:
             line = _CaseLine.model_validate(record)
         except ValidationError as exc:
-            raise GoldSetError(f"{source} line {number}: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
+            raise GoldSetError(f"{source} line {number}: {_first_error(exc)}") from None
         rows = []
         for session in line.sessions:
             for message in session.messages:
                 rows.append(SourceRow(len(rows) + 1, session.session_id,
                                       {"type": message.role, "content": message.content}, message.at))
-        cases.append(GoldCase("cases", line.case, tuple(rows), line.expect))
+        cases.append(GoldCase(gold_set, line.case, tuple(rows), line.expect, line.language))
     return cases
 
 
@@ -277,3 +313,26 @@ def behaviour_cases() -> list[GoldCase]:
 def message_shape_cases() -> list[GoldCase]:
     """The shipped n8n row shapes with their expected facts."""
     return parse_message_shape_cases(eval_data("message_shapes.jsonl"), eval_data("message_shapes_expect.jsonl"))
+
+
+def multilingual_cases() -> list[GoldCase]:
+    """The shipped multilingual behaviour cases (`multilingual_cases.jsonl`, each with its `language`)."""
+    return parse_behaviour_cases(eval_data("multilingual_cases.jsonl"), "multilingual_cases.jsonl", "multilingual")
+
+
+def gold_file_cases(path: Path) -> list[GoldCase]:
+    """A user's own behaviour cases (the `extraction_cases.jsonl` format), in a gold set named by the file's
+    stem. Raises GoldSetError naming the file (and the line) when it is missing, not UTF-8, empty or malformed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GoldSetError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise GoldSetError(f"{path} line {line}: not UTF-8 text") from None
+    except OSError as exc:
+        raise GoldSetError(f"{path}: {exc.strerror}") from None
+    cases = parse_behaviour_cases(text, str(path), path.stem)
+    if not cases:
+        raise GoldSetError(f"{path}: no case in it (one JSON object a line)")
+    return cases

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from memory_pipeline.evaluation.details import render_details
 from memory_pipeline.evaluation.locomo import LocomoScore
 from memory_pipeline.evaluation.memorybank import MemoryBankScore
 from memory_pipeline.evaluation.runs import ExtractionRun
@@ -37,6 +38,18 @@ def facts_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def _figures(scores: Sequence[CaseScore]) -> dict:
+    """Extraction recall and precision (all categories and retractions), traps sprung of traps, update checks
+    right of all, over `scores`."""
+    gold = sum(sum(s.gold.values()) for s in scores)
+    accepted = sum(sum(s.accepted.values()) for s in scores)
+    updates = sum((s.updates for s in scores), start=Counter())
+    return {"recall": _share(sum(sum(s.recalled.values()) for s in scores), gold),
+            "precision": _share(sum(sum(s.correct.values()) for s in scores), accepted),
+            "traps_sprung": f"{sum(len(s.sprung) for s in scores)}/{sum(len(s.traps) for s in scores)}",
+            "updates_right": f"{updates['right']}/{sum(updates.values())}"}
+
+
 def summary_table(scores: Sequence[CaseScore], runs: dict[str, ExtractionRun]) -> pd.DataFrame:
     """Per gold set, extraction apart from updating: cases, conversations and failed ones; extraction recall and
     precision against the gold facts (all categories and retractions); traps sprung of traps; update checks
@@ -46,22 +59,62 @@ def summary_table(scores: Sequence[CaseScore], runs: dict[str, ExtractionRun]) -
     for gold_set in dict.fromkeys(s.gold_set for s in scores):
         mine = [s for s in scores if s.gold_set == gold_set]
         run = runs.get(gold_set, ExtractionRun())
-        gold = sum(sum(s.gold.values()) for s in mine)
-        accepted = sum(sum(s.accepted.values()) for s in mine)
         updates = sum((s.updates for s in mine), start=Counter())
         records.append({
             "gold_set": gold_set, "cases": len(mine), "conversations": len(run.conversations),
-            "failed": run.conversations_failed,
-            "recall": _share(sum(sum(s.recalled.values()) for s in mine), gold),
-            "precision": _share(sum(sum(s.correct.values()) for s in mine), accepted),
-            "traps_sprung": f"{sum(len(s.sprung) for s in mine)}/{sum(len(s.traps) for s in mine)}",
-            "updates_right": f"{updates['right']}/{sum(updates.values())}",
+            "failed": run.conversations_failed, **_figures(mine),
             **{f"updates_{o}": updates[o] for o in UPDATE_OUTCOMES[1:]},
             "s_per_conversation": round(sum(run.seconds) / len(run.seconds), 1) if run.seconds else None,
             "max_s": round(max(run.seconds), 1) if run.seconds else None,
             "prompt_growth": round(run.prompt_growth, 2) if run.prompt_growth is not None else None,
         })
     return pd.DataFrame.from_records(records)
+
+
+def languages_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
+    """Per case language (cases that give one): cases, recall, precision, traps sprung, updates right."""
+    tagged = [s for s in scores if s.language]
+    return pd.DataFrame.from_records(
+        [{"language": language, "cases": len(mine), **_figures(mine)}
+         for language in sorted(dict.fromkeys(s.language for s in tagged))
+         for mine in [[s for s in tagged if s.language == language]]],
+        columns=["language", "cases", "recall", "precision", "traps_sprung", "updates_right"])
+
+
+def ceiling_table(backend: Sequence[CaseScore], ceiling: Sequence[CaseScore], by: str) -> pd.DataFrame:
+    """Per gold set (`by="gold_set"`) or case language (`by="language"`, cases that give one): the cases, those
+    the ceiling ran and those it left out for want of answers (`no_answers`); the backend's figures and the
+    ceiling's (`_figures`) on the same cases, the ones the ceiling ran; `kept`: gold facts and retractions with an
+    answer that the ceiling recalled, of all with an answer."""
+    ran = {(s.gold_set, s.case) for s in ceiling}
+    records = []
+    groups = dict.fromkeys(getattr(s, by) for s in (*backend, *ceiling) if getattr(s, by))
+    for group in groups:
+        mine = [s for s in backend if getattr(s, by) == group]
+        same = [s for s in mine if (s.gold_set, s.case) in ran]
+        theirs = [s for s in ceiling if getattr(s, by) == group]
+        kept, answered = sum(s.kept for s in theirs), sum(s.answered for s in theirs)
+        records.append({by: group, "cases": len(mine), "ceiling_cases": len(theirs),
+                        "no_answers": len(mine) - len(same),
+                        **{f"backend_{k}": v for k, v in _figures(same).items()},
+                        **{f"ceiling_{k}": v for k, v in _figures(theirs).items()},
+                        "kept": f"{kept}/{answered}", "kept_share": _share(kept, answered)})
+    return pd.DataFrame.from_records(records)
+
+
+def ceiling_cases_table(backend: Sequence[CaseScore], ceiling: Sequence[CaseScore]) -> pd.DataFrame:
+    """One line per case the ceiling ran: gold recalled by the backend and by the ceiling, the ceiling's correct
+    facts, traps sprung and update checks right, `kept` (answered gold recalled) and whether the ceiling passed."""
+    by_case = {(s.gold_set, s.case): s for s in backend}
+    return pd.DataFrame.from_records([{
+        "gold_set": c.gold_set, "case": c.case, "language": c.language,
+        "backend_recalled": (f"{sum(b.recalled.values())}/{sum(b.gold.values())}"
+                             if (b := by_case.get((c.gold_set, c.case))) else None),
+        "ceiling_recalled": f"{sum(c.recalled.values())}/{sum(c.gold.values())}",
+        "ceiling_correct": f"{sum(c.correct.values())}/{sum(c.accepted.values())}",
+        "ceiling_traps_sprung": f"{len(c.sprung)}/{len(c.traps)}",
+        "ceiling_updates_right": f"{c.updates['right']}/{sum(c.updates.values())}" if c.updates else "",
+        "kept": f"{c.kept}/{c.answered}", "ceiling_passed": c.passed} for c in ceiling])
 
 
 def cases_table(scores: Sequence[CaseScore]) -> pd.DataFrame:
@@ -157,14 +210,16 @@ def locomo_table(score: LocomoScore) -> pd.DataFrame:
 
 @dataclass
 class EvalReport:
-    """Every table of one evaluation, keyed by title, in print order."""
+    """Every table of one evaluation, keyed by title, in print order; `details`: per run (`backend`, `ceiling`)
+    the per-case detail records (`evaluation.details`), printed after the tables."""
 
     backend: str
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     interrupted: str | None = None
+    details: dict[str, list[dict]] = field(default_factory=dict)
 
     def render(self) -> str:
-        """The tables as text, each under its title (every column and row shown)."""
+        """The tables as text, each under its title (every column and row shown), then the per-case details."""
         parts = [f"memory-pipeline eval: backend {self.backend}"]
         if self.interrupted:
             parts.append(f"INTERRUPTED: {self.interrupted}")
@@ -173,11 +228,13 @@ class EvalReport:
             for title, table in self.tables.items():
                 body = "(none)" if table.empty else table.to_string(index=False, na_rep="-")
                 parts.append(f"\n== {title}\n{body}")
+        for run, records in self.details.items():
+            parts.append(f"\n== Per case details: {run}\n{render_details(records) or '(none)'}")
         return "\n".join(parts)
 
     def to_json(self) -> str:
-        """The report as one JSON object: backend, interrupted (null or what was left out), and every table as
-        a list of records under its title."""
+        """The report as one JSON object: backend, interrupted (null or what was left out), every table as a
+        list of records under its title, and `details` (run -> per-case records)."""
         tables = {title: json.loads(table.to_json(orient="records")) for title, table in self.tables.items()}
-        return json.dumps({"backend": self.backend, "interrupted": self.interrupted, "tables": tables},
-                          ensure_ascii=False, indent=1)
+        return json.dumps({"backend": self.backend, "interrupted": self.interrupted, "tables": tables,
+                           "details": self.details}, ensure_ascii=False, indent=1)

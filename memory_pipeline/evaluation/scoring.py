@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from memory_pipeline.domain.facts import CATEGORIES, Candidate
-from memory_pipeline.evaluation.gold import GoldCase, keywords_found
+from memory_pipeline.domain.reconcile import FactVersion
+from memory_pipeline.evaluation.gold import GoldCase, GoldFact, GoldRetraction, keywords_found
 from memory_pipeline.evaluation.runs import ExtractionRun, reconcile
 
 RETRACTION = "retraction"  # the fourth row of the facts table: retractions are scored like a category
@@ -25,10 +26,16 @@ class CaseScore:
     """Counts for one case. Per row of `ROWS`: `gold` facts, `recalled` (gold facts matched, one candidate per
     gold fact), `accepted` candidates and `correct` ones (matching a gold or optional fact). `traps`/`sprung`:
     trap kinds of the case and those a candidate sprang. `resolved`: None when the case does not check
-    reconciliation, else whether the expected facts are active/superseded. `missed`: gold descriptions."""
+    reconciliation, else whether the expected facts are active/superseded. `missed`: gold descriptions.
+    `answered`: gold facts and retractions with an `answer`; `kept`: those recalled.
+    What went wrong, for the per-case details (`evaluation.details`): `wrong_facts` (accepted candidates matching
+    no gold), `missed_gold`, `sprung_by` (trap kind, the accepted candidate that sprang it), `failed_checks`
+    (reconciliation's reasons), `versions` (the case's reconciled fact versions), `candidates` (all, rejected
+    ones included) and `failed_by_reason` (conversations the backend failed on)."""
 
     gold_set: str
     case: str
+    language: str | None = None
     gold: Counter[str] = field(default_factory=Counter)
     recalled: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
@@ -44,6 +51,15 @@ class CaseScore:
     updates: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     prompt_growth: float | None = None
+    answered: int = 0
+    kept: int = 0
+    wrong_facts: list[Candidate] = field(default_factory=list)
+    missed_gold: list[GoldFact | GoldRetraction] = field(default_factory=list)
+    sprung_by: list[tuple[str, Candidate]] = field(default_factory=list)
+    failed_checks: list[str] = field(default_factory=list)
+    versions: list[FactVersion] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    failed_by_reason: Counter[str] = field(default_factory=Counter)
 
     @property
     def wrong(self) -> int:
@@ -87,9 +103,10 @@ def _max_matching(gold_count: int, edges: dict[int, list[int]], preferred: dict[
 def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
     """Score `run` (the backend's extraction of `case.rows`) against `case.expect`."""
     expect = case.expect
-    score = CaseScore(case.gold_set, case.name, conversations_failed=run.conversations_failed,
+    score = CaseScore(case.gold_set, case.name, case.language, conversations_failed=run.conversations_failed,
                       conversations=len(run.conversations), seconds=sum(run.seconds),
-                      prompt_growth=run.prompt_growth)
+                      prompt_growth=run.prompt_growth, candidates=list(run.candidates),
+                      failed_by_reason=Counter(run.failed_by_reason))
     score.rejected.update(c.reason for c in run.candidates if c.reason)
     accepted = run.accepted
     facts = [c for c in accepted if not c.retraction]
@@ -100,41 +117,59 @@ def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
     recalled = _max_matching(len(expect.gold), edges, named)
     for g, gold in enumerate(expect.gold):
         score.gold[gold.categories[0]] += 1
+        score.answered += gold.answer is not None
         if g in recalled:
             score.recalled[gold.categories[0]] += 1
+            score.kept += gold.answer is not None
         else:
             score.missed.append(gold.describe())
+            score.missed_gold.append(gold)
     for candidate in facts:
         score.accepted[candidate.category] += 1
         if any(g.matches(candidate) for g in (*expect.gold, *expect.optional)):
             score.correct[candidate.category] += 1
+        else:
+            score.wrong_facts.append(candidate)
 
     redges = {g: [i for i, c in enumerate(retractions) if r.matches(c)] for g, r in enumerate(expect.retractions)}
     rrecalled = _max_matching(len(expect.retractions), redges, redges)
     score.gold[RETRACTION] += len(expect.retractions)
     score.recalled[RETRACTION] += len(rrecalled)
-    score.missed += [f"{RETRACTION}:{'+'.join(r.keywords)}" for g, r in enumerate(expect.retractions)
-                     if g not in rrecalled]
+    for g, retraction in enumerate(expect.retractions):
+        score.answered += retraction.answer is not None
+        if g in rrecalled:
+            score.kept += retraction.answer is not None
+        else:
+            score.missed.append(f"{RETRACTION}:{'+'.join(retraction.keywords)}")
+            score.missed_gold.append(retraction)
     score.accepted[RETRACTION] += len(retractions)
-    score.correct[RETRACTION] += sum(1 for c in retractions if any(r.matches(c) for r in expect.retractions))
+    for candidate in retractions:
+        if any(r.matches(candidate) for r in expect.retractions):
+            score.correct[RETRACTION] += 1
+        else:
+            score.wrong_facts.append(candidate)
 
     for trap in expect.all_traps:
         score.traps.append(trap.kind)
-        if any(trap.sprung_by(c) for c in accepted):
+        springing = next((c for c in accepted if trap.sprung_by(c)), None)
+        if springing is not None:
             score.sprung.append(trap.kind)
+            score.sprung_by.append((trap.kind, springing))
 
     if expect.checks_reconciliation:
-        checks = _reconciliation_checks(case, accepted)
+        score.versions = reconcile(accepted)
+        checks = _reconciliation_checks(case, score.versions)
         score.updates.update(outcome for outcome, _ in checks)
-        failures = [why for outcome, why in checks if outcome != "right"]
-        score.resolved, score.unresolved_because = not failures, (failures[0] if failures else "")
+        score.failed_checks = [why for outcome, why in checks if outcome != "right"]
+        score.resolved = not score.failed_checks
+        score.unresolved_because = score.failed_checks[0] if score.failed_checks else ""
     return score
 
 
-def _reconciliation_checks(case: GoldCase, accepted: list[Candidate]) -> list[tuple[str, str]]:
-    """(outcome in UPDATE_OUTCOMES, why when not right) per expected state of the case after reconciliation."""
+def _reconciliation_checks(case: GoldCase, versions: list[FactVersion]) -> list[tuple[str, str]]:
+    """(outcome in UPDATE_OUTCOMES, why when not right) per expected state of the case after reconciliation
+    (`versions`: the case's reconciled fact versions)."""
     expect = case.expect
-    versions = reconcile(accepted)
     active = [v.fact for v in versions if v.is_active]
     superseded = [v.fact for v in versions if not v.is_active]
     checks: list[tuple[str, str]] = []

@@ -232,7 +232,8 @@ class ScriptedOpenAIServer:
 
 # -- a responder that reads the prompt back ---------------------------------------------------------------
 # `[id|when|speaker] text`; a group chat's speaker is `user NAME`; a machine-written block follows in braces.
-_LINE = re.compile(r"^\[(\d+|-)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
+TRANSCRIPT_LINE = re.compile(
+    r"^\[(\d+|-)\|[^|\]]*\|(user|assistant|tool)(?: [^\]]*)?\] (.*?)(?: \{machine-written, [^{}]*\})?$")
 _ROLES = {"user": "human", "assistant": "ai", "tool": "tool"}
 
 
@@ -255,7 +256,7 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     shape = next((line for line in system.splitlines() if line.startswith(SHAPE_PREFIX)), "")
     rows = []
     for line in chat.splitlines():
-        match = _LINE.match(line)
+        match = TRANSCRIPT_LINE.match(line)
         if match:
             rows.append(ParsedRow(int(match.group(1).replace("-", "0")), None, "turn", role=_ROLES[match.group(2)],
                                   text=match.group(3)))
@@ -323,7 +324,8 @@ def example_copier(body: dict[str, Any]) -> Reply:
     messages = body.get("messages") or []
     system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
     chat = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
-    first = next((int(m.group(1)) for m in map(_LINE.match, chat.splitlines()) if m and m.group(2) == "user"), 1)
+    first = next((int(m.group(1)) for m in map(TRANSCRIPT_LINE.match, chat.splitlines())
+                  if m and m.group(2) == "user"), 1)
     phrases = dict.fromkeys(p for p in _QUOTED.findall(system) if p.strip(". ") and " " in p)
     return Reply(content=_answer(body, [fact(p, first, value=p) for p in phrases]))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -97,7 +98,8 @@ def test_offline_scores_follow_the_gold():
     for column in ("gold", "recalled", "accepted", "correct"):
         assert facts.loc["all", column] == facts.drop(index="all")[column].sum()
     not_passed = report.tables["Cases not passed"].set_index("case")
-    assert "I'd like" not in report.render()  # gold terms and counts only, never the users' text
+    # The tables hold gold terms and counts only; the text of the gold sets is printed in the per-case details.
+    assert "I'd like" not in dataclasses.replace(report, details={}).render()
     # The pipeline's own fold merges near-duplicates: "favourite colour is blue" / "like blue" / "prefer blue" end
     # as one active fact, and a forget request (issue 17) ends the phone number.
     assert "same-preference-three-ways" not in not_passed.index
@@ -304,3 +306,9 @@ def test_a_trap_on_the_fact_ignores_the_words_its_quote_must_hold():
         run = extract(ScriptedExtractor(lambda c, fact=fact: [ExtractedFact(
             category="preference", fact=fact, quote=said)]), case.rows)
         assert [trap.sprung_by(c) for c in run.candidates] == [sprung], fact
+
+
+def test_keyword_in_a_script_without_spaces_matches_inside_a_word():
+    assert keyword_found("福冈", "用户现在住在福冈。")
+    assert keyword_found("เชียงใหม่", "ผู้ใช้อาศัยอยู่ที่เชียงใหม่")
+    assert not keyword_found("like", "The user dislikes tea.")

@@ -1,0 +1,63 @@
+"""The pipeline's own ceiling: the gold cases answered right by a scripted model, through the LLM backend.
+
+The right answers are the gold `answer` fields (`gold.GoldAnswer`); `testing.right_answers` serves them from a
+`ScriptedOpenAIServer` started in-process, and the cases run through the `openai` backend with the user's own
+LLM settings (structured output, max tokens, chunking, verification pass), then the same validation, gates and
+reconciliation as the backend's run. What is lost there is the pipeline's loss, not the model's. No key and no
+network beyond 127.0.0.1 are needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import openai
+
+from memory_pipeline.evaluation.gold import GoldCase
+from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
+from memory_pipeline.settings import Settings
+from memory_pipeline.testing.openai_server import ScriptedOpenAIServer
+from memory_pipeline.testing.right_answers import RightAnswer, right_answer_responder
+
+# A retraction's gold names no category: the slot of its answer fixes one (`slots.category_of`), else this.
+RETRACTION_CATEGORY = "preference"
+
+
+def answers_of(case: GoldCase) -> list[RightAnswer]:
+    """The right answers of `case`: one per gold fact and retraction with an `answer` (category: the gold's first;
+    quote: the answer's, else the gold's; the gold format requires one of them)."""
+    answers = []
+    for gold in case.expect.gold:
+        if gold.answer:
+            answers.append(RightAnswer(gold.categories[0], gold.answer.fact, gold.answer.quote or gold.quote or "",
+                                       gold.answer.attribute, gold.answer.value))
+    for retraction in case.expect.retractions:
+        if retraction.answer:
+            answers.append(RightAnswer(RETRACTION_CATEGORY, retraction.answer.fact, retraction.answer.quote or "",
+                                       retraction.answer.attribute, retraction.answer.value, retraction=True))
+    return answers
+
+
+def in_ceiling(case: GoldCase) -> bool:
+    """True when the ceiling can run `case`: it has a right answer, or it is a trap case with no gold fact (whose
+    right answer is no fact)."""
+    return bool(answers_of(case)) or bool(case.expect.trap and not case.expect.gold and not case.expect.retractions)
+
+
+def serve_answers_of(server: ScriptedOpenAIServer, case: GoldCase) -> None:
+    """Have `server` answer with `case`'s right answers from now on (no request of another case in flight)."""
+    server.responder = right_answer_responder(answers_of(case))
+
+
+@contextmanager
+def right_answer_backend(settings: Settings) -> Iterator[tuple[OpenAIExtractor, ScriptedOpenAIServer]]:
+    """The `openai` backend with `settings`' LLM settings, in front of a scripted server started here (answering
+    no fact until `serve_answers_of`); server and client are closed on the way out."""
+    with ScriptedOpenAIServer(right_answer_responder([])) as server:
+        client = openai.OpenAI(api_key=LOCAL_SERVER_KEY, base_url=server.base_url,
+                               timeout=settings.llm_timeout_seconds, max_retries=settings.llm_max_retries)
+        try:
+            yield OpenAIExtractor(settings.model_copy(update={"extractor": "openai"}), client=client), server
+        finally:
+            client.close()
