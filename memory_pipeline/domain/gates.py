@@ -47,7 +47,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from memory_pipeline.domain import speech
+from memory_pipeline.domain import lexicon, speech
 from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
@@ -55,40 +55,21 @@ GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_a
                 "quote_is_hypothetical", "value_not_in_quote", "name_not_stated", "home_not_stated",
                 "fact_hangs_on_pronoun", "not_confirmed")
 
-# Slots that hold a name, and the phrases by which people state one (English, French, German, Spanish, Chinese):
-# strong ones anywhere in the quote, weak ones only right next to the value.
+# Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
+# anywhere in the quote, weak ones only right next to the value.
 _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|display_|user_?|sur|nick)?name$",
                         re.IGNORECASE)
-_NAMING = re.compile(
-    r"\b(?:name|names|named|call me|call you|called|go by|goes by|address me|address you|addressed as|sign(?:ed)? as|nickname|"
-    r"surname|nom|prénom|appelle|appelez|appeler|heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname|"
-    r"llamo|llamas|llámame|llamame|llamarme|nombre|me dicen)\b|叫|名字|姓",
-    re.IGNORECASE)
-_WEAK_NAMING = r"(?:I'm|I am|it's|this is|je suis|moi,? c'est|ich bin|soy|我是)"
-# Slots that hold where the user lives, and the words by which people say it: a trip's destination is no home
-# ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
+_NAMING = lexicon.pattern("naming")
+_WEAK_NAMING = "(?:" + lexicon.alternation("weak_naming") + ")"
+_WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
+# Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
+# no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
-_LIVING = re.compile(
-    r"\b(?:live|lives|living|lived|moved|move|moving|relocated|based|home|reside|resident|habite|habitons|vis|vit|"
-    r"installée?s?|wohne|wohnen|lebe|leben|umgezogen|vivo|vivimos|resido|mudé|mudamos)\b|住|搬",
-    re.IGNORECASE)
-# Words in a fact's own text that point at something it does not say ("The user loves it."). Narrower than the
-# offline extractor's list: a fact says "their" and "them" of the user ("movies that give them feelings"), and
-# "es" is Spanish for "is". Lower-case only: "IT" is a trade, "It" a novel. "it" before to/that/when/if is the
-# dummy subject ("finds it hard to ...", "hates it when ..."); "this" before a time word is a date ("this
-# Friday"); "there" before a verb of being is no place; "that" points when it ends the fact or follows a
-# preposition ("retreating into that world"), not as a conjunction ("decided that ...").
-_TIME_WORD = (r"(?:morning|afternoon|evening|week|weekend|month|year|quarter|spring|summer|autumn|fall|winter|"
-              r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|time)")
-_FACT_PRONOUN = re.compile(
-    rf"(?<![\w'.@/-])(?:(?-i:it)(?!\s+(?:\w+\s+){{0,2}}(?:to|that|when|if|whether)\b)|(?-i:this)(?!\s+{_TIME_WORD}\b)|"
-    rf"(?-i:these|those)|him|her(?!\s+\w)|there(?!\s+(?:is|are|was|were|will|has|have)\b)|the (?:latter|former|above)|"
-    rf"that(?=\s*[.!?]?\s*$)|(?:into|in|on|at|of|with|from|about|for) that(?=\s+\w)|ça|cela|ceci|dies|dieses|eso|"
-    rf"esto|ello)(?![\w'@/-])|它",
-    re.IGNORECASE)
+_LIVING = lexicon.pattern("living")
+# Words in a fact's own text that point at something it does not say ("The user loves it."; `fact_pronoun`).
+_FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
-_USER_SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user(?:'s)?|l'utilisateur(?:rice)?|(?:der\s+)?(?:be)?nutzer(?:in)?|"
-                           r"(?:el\s+|la\s+)?usuari[oa])\b|^\s*用户", re.IGNORECASE)
+_USER_SUBJECT = lexicon.pattern("user_subject")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
@@ -97,21 +78,14 @@ _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
 _DATE_OR_TIME = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s*(?:am|pm|h)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b"
     rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b(?:19|20)\d{{2}}\b", re.IGNORECASE)
-_STOPWORDS = frozenset("the a an of to in on at for and or by my me is are be with from as at it de la le les "
-                       "du des et en un une au aux".split())
-_DATE_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
-                        "june july august september october november december am pm".split())
+_STOPWORDS = lexicon.words("stopwords")
+_DATE_WORDS = lexicon.words("date_words")
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
 # 0.5B model's answer).
-_STANCE_WORD = re.compile(
-    r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|best\b|worst\b|"
-    r"aim|ador|détest|deteste|préf|pref|mag|mög|liebe|hass|gern|lieblings|gust|encant|odi|prefier|favorit)"
-    r"|喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
-    re.IGNORECASE)
-_ASSENT = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good|oui|d'accord|"
-                     r"好|可以)\b", re.IGNORECASE)
+_STANCE_WORD = lexicon.pattern("stance")
+_ASSENT = lexicon.pattern("assent")
 
 
 def _fold(text: str) -> str:
@@ -175,7 +149,8 @@ def states_a_name(quote: str, value: str | None) -> bool:
     if not name or (name[0].isalpha() and name[0].isascii() and not name[0].isupper()):
         return False
     named = re.escape(name)
-    return re.search(rf"{_WEAK_NAMING}\s+{named}(?!\w)|(?<!\w){named}\s+here\b", quote, re.IGNORECASE) is not None
+    return re.search(rf"{_WEAK_NAMING}\s+{named}(?!\w)|(?<!\w){named}\s+{_WEAK_NAMING_AFTER}\b", quote,
+                     re.IGNORECASE) is not None
 
 
 def hangs_on_pronoun(fact: str) -> bool:

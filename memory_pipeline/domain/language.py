@@ -6,33 +6,21 @@ words, no stemming, no stop words), which is also right for scripts without spac
 Japanese), where a stemmer has nothing to do.
 
 The rule is a heuristic: count the words of the text that are frequent function words (and the offline
-extractor's fact verbs) of each language below; the language with most hits wins if it has at least one and
-the text is mostly Latin script. The configuration names are those PostgreSQL ships (`\\dF` in psql).
+extractor's fact verbs) of each language with a `marker_words` entry in domain/languages/; the language with most
+hits wins if it has at least one and the text is mostly Latin script. The configuration names are those
+PostgreSQL ships (`\\dF` in psql).
 """
 
 from __future__ import annotations
 
 import re
 
+from memory_pipeline.domain import lexicon
+
+# PostgreSQL configuration name -> the frequent words of its language (domain/languages/: `marker_words`).
 _MARKERS: dict[str, frozenset[str]] = {
-    "english": frozenset("""
-        the a an and or of to in on at for with from by as is are was were be been has have had not no
-        i my me you your he his she her they their it its this that who which user likes loves hates prefers
-        lives works wants would will should does do did about like
-    """.split()),
-    "french": frozenset("""
-        le la les un une des et ou de du au aux en est sont je mon ma mes il elle ils elles pour avec dans
-        sur pas ne que qui utilisateur aime adore déteste préfère habite travaille veut son sa ses ce cette
-    """.split()),
-    "german": frozenset("""
-        der die das und oder ist sind ich mein meine nicht mit ein eine zu von für auf im den dem des
-        benutzer nutzer mag liebt wohnt arbeitet möchte sein seine ihr ihre er sie es
-    """.split()),
-    "spanish": frozenset("""
-        el la los las y o es son de del en un una que mi mis con por para no usuario gusta vive trabaja
-        quiere su sus este esta lo al
-    """.split()),
-}
+    config: frozenset(str(lexicon.MODULES[code].LEXICON.get("marker_words", "")).split())
+    for code, config in sorted(lexicon.text_search_configs().items(), key=lambda item: item[1])}  # a tie: first
 _WORD = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
@@ -47,3 +35,4 @@ def text_search_config(text: str) -> str:
     scores = {name: sum(w in markers for w in words) for name, markers in _MARKERS.items()}
     best = max(scores, key=lambda name: scores[name])
     return best if scores[best] > 0 else "simple"
+

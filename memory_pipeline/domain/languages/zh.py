@@ -1,0 +1,38 @@
+"""Chinese: what the gates and the speech-act reader know of it, by kind (the kinds: domain/lexicon.py)."""
+
+LEXICON = {
+    "instruction": r"忽略.{0,10}(?:指令|指示|提示)|记录(?:下)?我",
+    "reported_speech": r"(?<![小我])说|告诉我",
+    "quoted_first_person": r"我",
+    "self_report": r"我(?:已经)?说过",
+    "other_person": r"我的(?:朋友|同事|家人|妈妈|爸爸|老板|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|女儿)"
+                    r"|(?:他|她|他们)(?:不)?(?:喜欢|是|住)",
+    "self": r"我(?!的)",
+    "sarcasm": r"^\W*真是太好了\b",
+    "kidding": r"开玩笑|逗你的",
+    "conditional": r"如果|要是|假如",
+    "hedge": r"也许|可能",
+    "question_particle": r"(?:吗|呢|什么|怎么|哪|多少|几)[^。！]*[?？]\s*$",
+    "request": r"^\W*请",
+    "standing": r"以后|今后|一直",
+    "pleasantry_whole": r"^(?:谢谢|多谢|你好|好的|再见|感谢)+(?:你|您)?$",
+    "filler_words": "嗯 哦 好吧",
+    "clause_joiner": r"而|但",
+    "naming": r"叫|名字|姓",
+    "weak_naming": r"我是",
+    "living": r"住|搬",
+    "stance": r"喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
+    "assent": r"^\s*(?:好|可以)\b",
+    "user_subject": r"^\s*用户",
+    "fact_pronoun": r"它",
+    "forget_nouns": {
+        "email": r"邮箱(?:地址)?|电子邮件|电子邮箱",
+        "phone_number": r"电话号码|手机号码?|电话|号码",
+        "home_location": r"地址|住址",
+        "name": r"名字|姓名",
+        "job": r"工作|职业",
+        "employer": r"公司",
+    },
+    "possessive": r"我的",
+    "forget_verb": r"忘掉|忘记|忘了|删除|删掉|清除",
+}
