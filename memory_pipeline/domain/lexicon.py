@@ -40,9 +40,13 @@ MODULES: dict[str, ModuleType] = _load()
 CODES: tuple[str, ...] = tuple(MODULES)
 
 
-def entries(kind: str) -> list[tuple[str, object]]:
-    """(language code, entry) of every language whose data has `kind`, in code order."""
-    return [(code, m.LEXICON[kind]) for code, m in MODULES.items() if kind in m.LEXICON]
+Codes = frozenset[str] | None  # a set of language codes; None: every language
+
+
+def entries(kind: str, codes: Codes = None) -> list[tuple[str, object]]:
+    """(language code, entry) of every language (of `codes`) whose data has `kind`, in code order."""
+    return [(code, m.LEXICON[kind]) for code, m in MODULES.items()
+            if kind in m.LEXICON and (codes is None or code in codes)]
 
 
 @cache
@@ -52,23 +56,33 @@ def knowing(kind: str) -> frozenset[str]:
 
 
 @cache
-def alternation(kind: str) -> str:
-    """Every language's entry of `kind` as one regular expression source, each a group: "(?:a)|(?:b)"; "(?!)"
-    (matches nothing) when no language has one."""
-    parts = [f"(?:{entry})" for _, entry in entries(kind)]
+def alternation(kind: str, codes: Codes = None) -> str:
+    """Every language's (of `codes`) entry of `kind` as one regular expression source, each a group:
+    "(?:a)|(?:b)"; "(?!)" (matches nothing) when none has one."""
+    parts = [f"(?:{entry})" for _, entry in entries(kind, codes)]
     return "|".join(parts) if parts else "(?!)"
 
 
 @cache
-def pattern(kind: str) -> re.Pattern[str]:
-    """`alternation(kind)` compiled case-insensitive."""
-    return re.compile(alternation(kind), re.IGNORECASE)
+def pattern(kind: str, codes: Codes = None) -> re.Pattern[str]:
+    """`alternation(kind, codes)` compiled case-insensitive."""
+    return re.compile(alternation(kind, codes), re.IGNORECASE)
+
+
+def codes_for(code: str | None) -> Codes:
+    """The languages whose words apply to a text identified as `code` (domain/language.identify): every one when
+    it is not told; its own and English when it is one of them (a text mixes in English: "ok", "just kidding";
+    Spanish "y" is no joining word in "Je vais y réfléchir"); none when it is a language without data (Italian
+    "Il mio nome" is no French "il", a third person)."""
+    if code is None:
+        return None
+    return frozenset({code, "en"}) if code in MODULES else frozenset()
 
 
 @cache
-def words(kind: str) -> frozenset[str]:
-    """The union of every language's word list of `kind` (space-separated entries)."""
-    return frozenset(w for _, entry in entries(kind) for w in str(entry).split())
+def words(kind: str, codes: Codes = None) -> frozenset[str]:
+    """The union of every language's (of `codes`) word list of `kind` (space-separated entries)."""
+    return frozenset(w for _, entry in entries(kind, codes) for w in str(entry).split())
 
 
 @cache

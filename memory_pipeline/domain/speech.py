@@ -13,49 +13,36 @@ kidding.", "Can you call me Jack from now on?").
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from memory_pipeline.domain import lexicon
 
-_L = lexicon.pattern
-# Telling the assistant to drop its instructions or to write something into its memory: an injection, whatever
-# else the message says. "forget my phone number" is a retraction and "forget the rules of bridge" a remark.
-INSTRUCTION = _L("instruction")
-# Someone else's words: a reporting verb, or a quotation that speaks in the first person ('The guy kept saying
-# "I live in Oslo."'). The user quoting themself ("As I said, I'm vegetarian") is not someone else.
-_REPORTED_SPEECH = re.compile(
-    lexicon.alternation("reported_speech") + r"|[\"“„«「]\s*(?:" + lexicon.alternation("quoted_first_person") + ")",
-    re.IGNORECASE)
-_SELF_REPORT = _L("self_report")
-# Someone other than the user as the subject: a relative, friend or colleague, or a third-person pronoun.
-_OTHER_PERSON = _L("other_person")
-# The user as a subject: a first-person pronoun outside a possessive ("I", "me", "we"; je, moi; ich, wir; yo;
-# 我 not followed by 的).
-_SELF = _L("self")
-# Mock enthusiasm: "Oh great, ...", "Yeah right", loving an ordeal ("I just love waiting in line", not "I don't
-# like waiting"), "I just love how ...", "Awesome, another outage", or "/s". A sincere "Great, my email is ..."
-# opens with the same word, so an opener alone is not sarcasm.
-SARCASM = _L("sarcasm")
-# Taking back what was just said: what comes before the marker no longer stands.
-KIDDING = _L("kidding")
-# A conditional sentence ("If I get the job, I'll move to Zurich"): the whole sentence is hypothetical. "if"
-# later in a sentence is mostly politeness ("call me Jack if that's ok", "window seats if available").
-_CONDITIONAL = _L("conditional")
-# Hedges: a clause holding one states nothing durable ("maybe we'll take it next quarter, not sure yet").
-_HEDGE = _L("hedge")
-_INTERROGATIVE = _L("interrogative")
-_CJK_QUESTION = _L("question_particle")
-# A request that sets how things go from now on is a standing instruction, not a question ("Can you call me
-# Jack from now on?", "Could you always reply in French?").
-_REQUEST = _L("request")
-_STANDING = _L("standing")
-_PLEASANTRY_WORDS = lexicon.words("pleasantry_words")
-_FILLER_WORDS = lexicon.words("filler_words")
-_PLEASANTRY_CJK = _L("pleasantry_whole")
-_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
-# Where a clause ends inside a sentence: punctuation, or a joining word ("My sister lives in Rome and I live in
-# Lyon").
-_CLAUSE_BREAK = re.compile(r"[,;:，；：]\s*|" + lexicon.alternation("clause_joiner"), re.IGNORECASE)
+Codes = lexicon.Codes  # the languages whose words apply (`lexicon.codes_for`); None: all of them
+_p = lexicon.pattern
+# Telling the assistant to drop its instructions or to write something into its memory (`instruction`): an
+# injection, whatever else the message says, read in every language. "forget my phone number" is a retraction
+# and "forget the rules of bridge" a remark.
+INSTRUCTION = _p("instruction")
+_SENTENCE = re.compile(r"[^.!?。！？\u061f\u06d4\u0964]+[.!?。！？\u061f\u06d4\u0964]*")  # and "؟", "۔", "।"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _reported_speech(codes: Codes) -> re.Pattern[str]:
+    """Someone else's words (`reported_speech`), or a quotation that speaks in the first person ('The guy kept
+    saying "I live in Oslo."'; `quoted_first_person`)."""
+    return _compiled(lexicon.alternation("reported_speech", codes) + r"|[\"“„«「]\s*(?:"
+                     + lexicon.alternation("quoted_first_person", codes) + ")")
+
+
+def _clause_break(codes: Codes) -> re.Pattern[str]:
+    """Where a clause ends inside a sentence: punctuation, or a joining word (`clause_joiner`: "My sister lives
+    in Rome and I live in Lyon")."""
+    return _compiled(r"[,;:，；：]\s*|" + lexicon.alternation("clause_joiner", codes))
+
+
+@cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source, re.IGNORECASE)
 
 
 def sentences(text: str) -> list[str]:
@@ -63,9 +50,9 @@ def sentences(text: str) -> list[str]:
     return [s for s in (m.group(0).strip() for m in _SENTENCE.finditer(text)) if s.strip(" .!?。！？")]
 
 
-def clauses(sentence: str) -> list[str]:
-    """The clauses of `sentence`, split at punctuation and joining words (`_CLAUSE_BREAK`)."""
-    return [c for c in (part.strip() for part in _CLAUSE_BREAK.split(sentence)) if c]
+def clauses(sentence: str, codes: Codes = None) -> list[str]:
+    """The clauses of `sentence`, split at punctuation and joining words (`_clause_break`)."""
+    return [c for c in (part.strip() for part in _clause_break(codes).split(sentence)) if c]
 
 
 def is_instruction(message: str) -> bool:
@@ -73,73 +60,98 @@ def is_instruction(message: str) -> bool:
     return INSTRUCTION.search(message) is not None
 
 
-def reports_speech(sentence: str) -> bool:
-    """True when `sentence` gives someone else's words (`_REPORTED_SPEECH`), the user quoting themself aside."""
-    return _REPORTED_SPEECH.search(_SELF_REPORT.sub(" ", sentence)) is not None
+def reports_speech(sentence: str, codes: Codes = None) -> bool:
+    """True when `sentence` gives someone else's words (`_reported_speech`), the user quoting themself aside
+    (`self_report`: "As I said, I'm vegetarian")."""
+    return _reported_speech(codes).search(_p("self_report", codes).sub(" ", sentence)) is not None
 
 
-def is_about_other_person(clause: str) -> bool:
-    """True when `clause` names someone else as its subject (`_OTHER_PERSON`) and has no first-person subject
-    ("My wife and I love sushi" is the user's too)."""
-    return _OTHER_PERSON.search(clause) is not None and _SELF.search(_OTHER_PERSON.sub(" ", clause)) is None
+def is_about_other_person(clause: str, codes: Codes = None) -> bool:
+    """True when `clause` names someone else as its subject (`other_person`: a relative, friend or colleague, or a
+    third-person pronoun) and has no first-person subject (`self`: "My wife and I love sushi" is the user's
+    too)."""
+    other = _p("other_person", codes)
+    return other.search(clause) is not None and _p("self", codes).search(other.sub(" ", clause)) is None
 
 
-def speaks_of_self(clause: str) -> bool:
-    """True when `clause` has a first-person word (`_SELF`)."""
-    return _SELF.search(clause) is not None
+def speaks_of_self(clause: str, codes: Codes = None) -> bool:
+    """True when `clause` has a first-person word outside a possessive (`self`: I, me, we; je, moi; ich, wir; yo;
+    我 not followed by 的)."""
+    return _p("self", codes).search(clause) is not None
 
 
-def is_sarcasm(text: str) -> bool:
-    """True when a sentence of `text` is mock enthusiasm (`SARCASM`)."""
-    return any(SARCASM.search(s) for s in sentences(text))
+def is_sarcasm(text: str, codes: Codes = None) -> bool:
+    """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
+    ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ...")."""
+    sarcasm = _p("sarcasm", codes)
+    return any(sarcasm.search(s) for s in sentences(text))
 
 
-def is_conditional(sentence: str) -> bool:
-    """True when `sentence` opens with a condition (`_CONDITIONAL`): nothing in it is stated as so."""
-    return _CONDITIONAL.search(sentence) is not None
+def is_conditional(sentence: str, codes: Codes = None) -> bool:
+    """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"):
+    nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok")."""
+    return _p("conditional", codes).search(sentence) is not None
 
 
-def is_hedged(clause: str) -> bool:
-    """True when `clause` holds a hedge (`_HEDGE`): maybe, not sure, probably, peut-être, vielleicht, 也许 ..."""
-    return _HEDGE.search(clause) is not None
+def is_hedged(clause: str, codes: Codes = None) -> bool:
+    """True when `clause` holds a hedge (`hedge`): maybe, not sure, probably, peut-être, vielleicht, 也许 ..."""
+    return _p("hedge", codes).search(clause) is not None
 
 
-def is_question(quote: str) -> bool:
+def is_undecided(clause: str, codes: Codes = None) -> bool:
+    """True when `clause` leaves a choice open or puts a question off (`undecided`: "I'll think about it", "I'm
+    hesitating between ...", "I'll decide next week", "j'hésite", "ich überlege noch", "lo pensaré", "考虑一下"):
+    no decision, no preference, whatever it names."""
+    return _p("undecided", codes).search(clause) is not None
+
+
+def _standing_request(text: str, codes: Codes) -> bool:
+    """A request that sets how things go from now on is a standing instruction, not a question (`request` and
+    `standing`: "Can you call me Jack from now on?", "Could you always reply in French?")."""
+    return _p("request", codes).match(text) is not None and _p("standing", codes).search(text) is not None
+
+
+def is_question(quote: str, codes: Codes = None) -> bool:
     """True when every sentence of `quote` asks: it ends with a question mark and opens with an interrogative
-    word (or, in Chinese, holds a question particle), and is not a standing request (`_REQUEST` + `_STANDING`)."""
+    word (`interrogative`) or holds a question particle (`question_particle`, Chinese), and is not a standing
+    request (`_standing_request`)."""
     found = sentences(quote)
+    opener, particle = _p("interrogative", codes), _p("question_particle", codes)
     return bool(found) and all(
-        s.endswith(("?", "？")) and (_INTERROGATIVE.match(s) is not None or _CJK_QUESTION.search(s) is not None)
-        and not (_REQUEST.match(s) and _STANDING.search(s)) for s in found)
+        s.endswith(("?", "？")) and (opener.match(s) is not None or particle.search(s) is not None)
+        and not _standing_request(s, codes) for s in found)
 
 
-def asks(clause: str, sentence: str) -> bool:
+def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     """True when `clause`, part of `sentence`, is a question clause: the sentence ends with a question mark and
     the clause opens with an interrogative word ("..., can we just write to /tmp instead?")."""
-    return (sentence.rstrip().endswith(("?", "？")) and _INTERROGATIVE.match(clause) is not None
-            and not (_REQUEST.match(clause) and _STANDING.search(clause)))
+    return (sentence.rstrip().endswith(("?", "？")) and _p("interrogative", codes).match(clause) is not None
+            and not _standing_request(clause, codes))
 
 
-def is_pleasantry(quote: str) -> bool:
-    """True when `quote` is only thanks, greetings or acknowledgement words (`_PLEASANTRY_WORDS`)."""
+def is_pleasantry(quote: str, codes: Codes = None) -> bool:
+    """True when `quote` is only thanks, greetings or acknowledgement words (`pleasantry_words`), or one run of
+    them in a script without spaces (`pleasantry_whole`: 谢谢)."""
     words = _WORD.findall(quote.casefold())
-    if len(words) == 1 and _PLEASANTRY_CJK.match(words[0]):
+    if len(words) == 1 and _p("pleasantry_whole", codes).match(words[0]):
         return True
-    return bool(words) and all(w in _PLEASANTRY_WORDS for w in words)
+    pleasantries = lexicon.words("pleasantry_words", codes)
+    return bool(words) and all(w in pleasantries for w in words)
 
 
-def is_filler(clause: str) -> bool:
-    """True when `clause` is only pleasantry or filler words ("Hmm", "Well", "Oh yes", "Thanks"): it states
-    nothing, and backs nothing."""
-    return all(w in _PLEASANTRY_WORDS or w in _FILLER_WORDS for w in _WORD.findall(clause.casefold()))
+def is_filler(clause: str, codes: Codes = None) -> bool:
+    """True when `clause` is only pleasantry or filler words (`filler_words`: "Hmm", "Well", "Oh yes",
+    "Thanks"): it states nothing, and backs nothing."""
+    known = lexicon.words("pleasantry_words", codes) | lexicon.words("filler_words", codes)
+    return all(w in known for w in _WORD.findall(clause.casefold()))
 
 
-def standing_part(message: str, start: int, end: int) -> str:
+def standing_part(message: str, start: int, end: int, codes: Codes = None) -> str:
     """What of the span [start, end) of `message` still stands: nothing when a marker that takes words back
-    (`KIDDING`) follows it, the part after the last marker inside it, all of it when no marker follows its
-    start."""
+    (`kidding`: "just kidding", "scratch that", "je plaisante", "开玩笑"; not "no kidding" or "JK Rowling")
+    follows it, the part after the last marker inside it, all of it when no marker follows its start."""
     marker = None
-    for found in KIDDING.finditer(message):
+    for found in _p("kidding", codes).finditer(message):
         if found.end() > start:
             marker = found
     if marker is None:

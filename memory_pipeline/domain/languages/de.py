@@ -14,7 +14,14 @@ LEXICON = {
     "sarcasm": r"^\W*(?:na toll|na super)\b",
     "kidding": r"\b(?:nur spaß|nur ein scherz|war nur ein witz|war ein scherz)\b",
     "conditional": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\b(?!,)",
-    "hedge": r"\bvielleicht\b",
+    "hedge": r"\b(?:vielleicht|ob)\b",  # "ob": whether
+    "undecided": r"\b(?:ich (?:überlege|muss (?:noch )?(?:überlegen|nachdenken)|denke (?:noch )?darüber nach|werde "
+                 r"(?:darüber nachdenken|mich (?:später|nächste woche) entscheiden))|ich schwanke|unschlüssig|"
+                 r"noch nicht entschieden|ich entscheide (?:mich )?(?:später|nächste woche|morgen))\b",
+    "moving_away": r"\b(?:kommen|kommt)\s+(?:immer noch|weiterhin|ständig)\b|\bimmer noch\s+in\b",
+    "away_from": r"\b(?:statt|anstatt|anstelle von)\s+",
+    "wanted": r"\b(?:wir brauchen|ich brauche|ich möchte|wir möchten|ich will|wir wollen|ab jetzt|künftig|"
+              r"in zukunft)\b",
     "interrogative": r"^\W*(?:wo|wann|warum|wieso|wie|wer|welche[rsmn]?|kann|kannst|können|ist|sind|hast|haben)\b",
     "request": r"^\W*(?:kannst|können|könnten)\s+(?:du|sie)\b",
     "standing": r"\b(?:ab jetzt|künftig|immer)\b",

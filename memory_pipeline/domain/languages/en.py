@@ -46,6 +46,23 @@ LEXICON = {
     "hedge":
         r"\b(?:maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|whether|"
         r"someday|one day,? (?:I|we)|I hope to|hoping to|hopefully|I wish(?! to))\b",
+    # a choice left open, a question put off (issue 25: "OK, I'll think about it." after a price became "The user
+    # decides to think about buying an annual plan."; "I'm hesitating between the Team plan and the Business plan,
+    # I'll decide next week." a decision)
+    "undecided":
+        r"\b(?:(?:I'll|I will|I'd like to|I want to|I need to|I have to|let me|I'm going to|I am going to|gonna)\s+"
+        r"(?:(?:have to|need to)\s+)?(?:think (?:about|it over|this over|on)|sleep on it|decide|mull)"
+        r"|hesitat\w*|torn between|deciding between|choosing between|undecided|on the fence|(?:haven't|have not|"
+        r"not yet|didn't|did not) decided?|not decided|(?:get|come) back to you|let you know)\b",
+    # the value as it is and should not be ("Our invoices keep coming in dollars. We need them in euros, always."
+    # is no fact of dollars), the words before a value left ("euros instead of dollars"), and the value as wanted
+    "moving_away":
+        r"\b(?:keeps?|kept)\s+(?:on\s+)?(?:coming|getting|arriving|showing|being|sending|charging|billing|using)\b"
+        r"|\bstill\s+(?:comes?|coming|arrives?|arriving|gets?|getting|shows?|being|sent|charged|billed|in)\b",
+    "away_from": r"\b(?:instead of|rather than|(?:switch|switching|switched|change|changing|changed|move|moving|"
+                 r"moved)\s+(?:away\s+)?from|away from)\s+",
+    "wanted": r"\b(?:need|needs|want|wants|would like|'d like|should be|must be|has to be|have to be|from now on|"
+              r"going forward|instead|in future)\b",
     "interrogative":
         r"^\W*(?:what|what's|where|where's|when|why|who|whom|whose|which|how|do|does|did|can|could|would|will|is|"
         r"are|was|were|should|shall|have|has|may|am)\b",
@@ -59,11 +76,12 @@ LEXICON = {
     "clause_joiner": r"\s+(?:and|but|while|whereas)\s+",
     # gates (domain/gates.py)
     "naming":
-        r"\b(?:name|names|named|call me|call you|called|go by|goes by|address me|address you|addressed as|"
+        r"\b(?:name|names|named|call(?:s|ed)? me|call you|called|go by|goes by|address me|address you|addressed as|"
         r"sign(?:ed)? as|nickname|surname)\b",
     "weak_naming": r"I'm|I am|it's|this is",
     "weak_naming_after": r"here",
-    "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|based|home|reside|resident)\b",
+    "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|based|home|reside|resides|resident|"
+              r"house|flat|apartment|hometown|settled)\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",
     "assent": r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good)\b",

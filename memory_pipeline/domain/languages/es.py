@@ -15,6 +15,11 @@ LEXICON = {
     "kidding": r"\b(?:es broma|era broma|bromeo|estoy bromeando)\b",
     "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,)",
     "hedge": r"\b(?:quizás|quizá|tal vez|ojalá)\b",
+    "undecided": r"\b(?:lo (?:voy a )?pensar[ée]?|voy a pensarlo|lo pensaré|dudo entre|estoy dudando|no (?:lo )?he "
+                 r"decidido|todavía no (?:lo )?he decidido|aún no (?:lo )?he decidido|decidiré|te (?:diré|aviso))\b",
+    "moving_away": r"\b(?:siguen?\s+(?:llegando|viniendo|saliendo|cobrando)|todavía (?:llegan?|vienen?))\b",
+    "away_from": r"\b(?:en lugar de|en vez de)\s+",
+    "wanted": r"\b(?:necesito|necesitamos|quiero|queremos|de ahora en adelante|a partir de ahora)\b",
     "interrogative": r"^\W*(?:dónde|qué|cuándo|cómo|por qué|quién|cuál|puedes|puede)\b|^\W*¿",
     "request": r"^\W*(?:puedes|podrías|podría)\b",
     "standing": r"\b(?:de ahora en adelante|siempre|llámame|llamarme)\b",

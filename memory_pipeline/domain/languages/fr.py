@@ -15,6 +15,14 @@ LEXICON = {
     "kidding": r"\b(?:je plaisante|c'est une blague|je rigole)\b",
     "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
     "hedge": r"\bpeut-être\b",
+    "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
+                 r"laisse[zr]?-moi réfléchir|j'hésite|j'hésitais|je ne sais pas encore|(?:je n'ai|on n'a|nous "
+                 r"n'avons) pas encore (?:décidé|choisi)|je déciderai|je (?:vous|te) (?:dirai|redirai)|"
+                 r"pas encore décidé)\b",
+    "moving_away": r"\b(?:continuent?\s+(?:d'|de\s+)|arrivent toujours|toujours en)",
+    "away_from": r"\b(?:au lieu (?:de |d')|plutôt que |à la place (?:de |d'))",
+    "wanted": r"\b(?:il (?:nous|me) (?:les |la |le )?faut|(?:nous )?avons besoin|j'ai besoin|je veux|nous voulons|"
+              r"je voudrais|nous voudrions|désormais|à partir de maintenant|dorénavant)\b",
     "interrogative": r"^\W*(?:est-ce|où|quand|comment|pourquoi|quel|quelle|quels|quelles|combien)\b",
     "request": r"^\W*(?:pourriez|pouvez|peux)[- ]vous\b",
     "standing": r"\b(?:à partir de maintenant|désormais|toujours)\b",
