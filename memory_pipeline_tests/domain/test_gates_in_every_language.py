@@ -124,3 +124,21 @@ def test_a_name_looks_like_one():
     assert looks_like_name("ليلى", "اسمي ليلى.")
     assert not looks_like_name("🙂", "🙂 ciao")
     assert not looks_like_name("Giulia", "Mi chiamo Anna.")
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", [
+    ("Mio fratello abita a Roma.", "home_location", "Roma", "quote_about_other_person"),
+    ("Forse mi trasferisco a Milano l'anno prossimo.", "home_location", "Milano", "quote_is_hypothetical"),
+    ("Ci penserò, grazie.", "decision:piano_annuale", "piano annuale", "quote_is_undecided"),
+    ("Meu irmão mora em Recife.", "home_location", "Recife", "quote_about_other_person"),
+    ("Vou pensar, obrigado.", "decision:plano_anual", "plano anual", "quote_is_undecided"),
+])
+def test_a_language_added_as_data_gets_its_speech_acts_read(quote, attribute, value, reason):
+    # Italian and Portuguese data hold speech-act words but no naming or living phrases.
+    assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_known_languages_words_are_not_read_in_another_language():
+    # French "il" (he) opens the Italian sentence; Spanish "y" is no joining word in French.
+    assert gate("Il mio nome è Marco.", "Il mio nome è Marco.", "name", "Marco", False) is None
+    assert gate("Je vais y réfléchir.", "Je vais y réfléchir.", "decision", None, False) == "quote_is_undecided"
