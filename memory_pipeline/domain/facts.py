@@ -160,8 +160,10 @@ def contains_words(haystack: str, needle: str) -> bool:
 MIN_QUOTE_WORDS = 3
 _QUOTE_WORD = re.compile(f"[{_SPACELESS_CHARS}]|[^\\s{_SPACELESS_CHARS}]+")
 # What may stand next to a whole clause: clause or sentence punctuation, brackets and quote marks (normalised).
-# A line break too: chat users end a sentence with Enter as often as with a full stop.
-_CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}\"'-\u2013\u2014\n")
+# A line break too: chat users end a sentence with Enter as often as with a full stop. Other scripts' own marks:
+# Arabic comma, semicolon and question mark, Urdu full stop, Devanagari danda, Armenian and Ethiopic full stops.
+_CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}\"'-\u2013\u2014\n"
+                   "\u060c\u061b\u061f\u06d4\u0964\u0965\u0589\u1362")
 
 
 def _is_clause(haystack: str, start: int, end: int) -> bool:

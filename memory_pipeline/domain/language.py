@@ -6,33 +6,22 @@ words, no stemming, no stop words), which is also right for scripts without spac
 Japanese), where a stemmer has nothing to do.
 
 The rule is a heuristic: count the words of the text that are frequent function words (and the offline
-extractor's fact verbs) of each language below; the language with most hits wins if it has at least one and
-the text is mostly Latin script. The configuration names are those PostgreSQL ships (`\\dF` in psql).
+extractor's fact verbs) of each language with a `marker_words` entry in domain/languages/; the language with most
+hits wins if it has at least one and the text is mostly Latin script. The configuration names are those
+PostgreSQL ships (`\\dF` in psql).
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache, lru_cache
 
+from memory_pipeline.domain import lexicon
+
+# PostgreSQL configuration name -> the frequent words of its language (domain/languages/: `marker_words`).
 _MARKERS: dict[str, frozenset[str]] = {
-    "english": frozenset("""
-        the a an and or of to in on at for with from by as is are was were be been has have had not no
-        i my me you your he his she her they their it its this that who which user likes loves hates prefers
-        lives works wants would will should does do did about like
-    """.split()),
-    "french": frozenset("""
-        le la les un une des et ou de du au aux en est sont je mon ma mes il elle ils elles pour avec dans
-        sur pas ne que qui utilisateur aime adore déteste préfère habite travaille veut son sa ses ce cette
-    """.split()),
-    "german": frozenset("""
-        der die das und oder ist sind ich mein meine nicht mit ein eine zu von für auf im den dem des
-        benutzer nutzer mag liebt wohnt arbeitet möchte sein seine ihr ihre er sie es
-    """.split()),
-    "spanish": frozenset("""
-        el la los las y o es son de del en un una que mi mis con por para no usuario gusta vive trabaja
-        quiere su sus este esta lo al
-    """.split()),
-}
+    config: frozenset(str(lexicon.MODULES[code].LEXICON.get("marker_words", "")).split())
+    for code, config in sorted(lexicon.text_search_configs().items(), key=lambda item: item[1])}  # a tie: first
 _WORD = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
@@ -47,3 +36,57 @@ def text_search_config(text: str) -> str:
     scores = {name: sum(w in markers for w in words) for name, markers in _MARKERS.items()}
     best = max(scores, key=lambda name: scores[name])
     return best if scores[best] > 0 else "simple"
+
+
+# Language identification (py3langid: a naive Bayes model over byte n-grams, 4.5 MB, ~0.1-1 ms a call). Limited to
+# the languages people write to a support desk in: left open, short English lines come out as Xhosa ("thanks"),
+# Afrikaans ("ok") or Quechua ("Me llamo Ana").
+_IDENTIFIABLE = tuple(
+    "en fr de es zh it pt nl ru uk ko ja tr sv da no nb fi pl cs sk hu ro bg el he ar fa ur hi bn ta te mr th vi "
+    "id ms tl sw ca eu gl hr sr sl lt lv et is ga cy".split())
+_ALIASES = {"nb": "no", "yue": "zh", "wuu": "zh"}
+# Languages written in a script of their own: a mostly Latin-script text given one of them is a mixed line
+# ("emoji and RTL: 🙂 مرحبا reversed" scores Arabic), not told.
+_OWN_SCRIPT = frozenset("ru uk bg sr el he ar fa ur hi bn ta te mr th ko ja zh".split())
+# Below this probability a Latin-script line is not identified: one or two words ("Updated.", "Nice!") score
+# under 0.3 for whatever language comes first.
+_LATIN_CONFIDENCE = 0.3
+# A language without data is not told when one with data scores this much beside it (a short line between
+# Spanish and Portuguese).
+_RUNNER_UP = 0.1
+_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+@cache
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # 1-4 s to load: only when first asked
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages([code for code in _IDENTIFIABLE if code in identifier.labels])
+    return identifier
+
+
+@lru_cache(maxsize=4096)  # the gates ask once per fact, of the same message
+def identify(text: str) -> str | None:
+    """The ISO 639-1 code of the language `text` is written in, or None when it cannot be told: no letters, or a
+    mostly Latin-script text that the model scores under `_LATIN_CONFIDENCE` or gives a language of another
+    script, or a language without data (domain/languages/) with one with data scoring `_RUNNER_UP` beside it.
+    A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese; any other is the
+    model's first guess among `_IDENTIFIABLE`."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return None
+    share = lambda script: sum(script.match(c) is not None for c in letters) / len(letters)  # noqa: E731
+    if share(_HANGUL) >= 0.5:
+        return "ko"
+    if share(_HAN) + share(_KANA) >= 0.5:
+        return "ja" if share(_KANA) > 0 else "zh"
+    ranked = _identifier().rank(text)
+    code, probability = _ALIASES.get(ranked[0][0], ranked[0][0]), ranked[0][1]
+    if share(_LATIN) >= 0.5 and (probability < _LATIN_CONFIDENCE or code in _OWN_SCRIPT):
+        return None
+    if code not in lexicon.MODULES and any(p >= _RUNNER_UP for c, p in ranked[1:] if c in lexicon.MODULES):
+        return None  # close to a language whose words are known: read as that one might be
+    return code

@@ -1,0 +1,50 @@
+"""German: what the gates and the speech-act reader know of it, by kind (the kinds: domain/lexicon.py)."""
+
+TEXT_SEARCH = "german"
+
+LEXICON = {
+    "reported_speech": r"\b(?:hat gesagt|sagte|sagt|meinte|meint)\b",
+    "quoted_first_person": r"ich\b",
+    "self_report": r"\bwie ich (?:schon )?(?:sagte|gesagt habe)\b",
+    "other_person":
+        r"\b(?:mein|meine|meinem|meinen|meiner|unser|unsere)\s+(?:freund|freundin|frau|mann|bruder|schwester|"
+        r"mutter|vater|sohn|tochter|chef|chefin|kollege|kollegin|nachbar|nachbarin|eltern|kinder)\b"
+        r"|^\W*er\b(?!\s+(?:gibt|regnet)\b)",
+    "self": r"\b(?:ich|mich|mir|wir|uns)\b",
+    "sarcasm": r"^\W*(?:na toll|na super)\b",
+    "kidding": r"\b(?:nur spaß|nur ein scherz|war nur ein witz|war ein scherz)\b",
+    "conditional": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\b(?!,)",
+    "hedge": r"\b(?:vielleicht|ob)\b",  # "ob": whether
+    "undecided": r"\b(?:ich (?:überlege|muss (?:noch )?(?:überlegen|nachdenken)|denke (?:noch )?darüber nach|werde "
+                 r"(?:darüber nachdenken|mich (?:später|nächste woche) entscheiden))|ich schwanke|unschlüssig|"
+                 r"noch nicht entschieden|ich entscheide (?:mich )?(?:später|nächste woche|morgen))\b",
+    "moving_away": r"\b(?:kommen|kommt)\s+(?:immer noch|weiterhin|ständig)\b|\bimmer noch\s+in\b",
+    "away_from": r"\b(?:statt|anstatt|anstelle von)\s+",
+    "wanted": r"\b(?:wir brauchen|ich brauche|ich möchte|wir möchten|ich will|wir wollen|ab jetzt|künftig|"
+              r"in zukunft)\b",
+    "interrogative": r"^\W*(?:wo|wann|warum|wieso|wie|wer|welche[rsmn]?|kann|kannst|können|ist|sind|hast|haben)\b",
+    "request": r"^\W*(?:kannst|können|könnten)\s+(?:du|sie)\b",
+    "standing": r"\b(?:ab jetzt|künftig|immer)\b",
+    "pleasantry_words": "danke vielen dank schön hallo tschüss",
+    "filler_words": "also naja gut",
+    "clause_joiner": r"\s+(?:und|aber)\s+",
+    "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
+    "weak_naming": r"ich bin",
+    "living": r"\b(?:wohne|wohnen|lebe|leben|umgezogen)\b",
+    "stance": r"\b(?:mag|mög|liebe|hass|gern|lieblings)",
+    "user_subject": r"^\s*(?:der\s+)?(?:be)?nutzer(?:in)?\b",
+    "fact_pronoun": r"(?<![\w'.@/-])(?:dies|dieses)(?![\w'@/-])",
+    "forget_nouns": {
+        "email": r"e-?mail-adresse|mailadresse",
+        "phone_number": r"telefonnummer|handynummer|nummer",
+        "home_location": r"wohnort|anschrift",
+        "name": r"namen?",
+        "job": r"beruf",
+        "employer": r"arbeitgeber|firma",
+    },
+    "possessive": r"meinen|meine|mein",
+    "forget_verb": r"vergiss|vergessen|lösch(?:e|en)?|loesch(?:e|en)?|entfern(?:e|en)?",
+    "forget_verb_after": r"vergessen|löschen|loeschen|entfernen",  # "meine Telefonnummer löschen"
+    "marker_words": "der die das und oder ist sind ich mein meine nicht mit ein eine zu von für auf im den dem des "
+                    "benutzer nutzer mag liebt wohnt arbeitet möchte sein seine ihr ihre er sie es",
+}

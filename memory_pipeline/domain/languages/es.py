@@ -1,0 +1,47 @@
+"""Spanish: what the gates and the speech-act reader know of it, by kind (the kinds: domain/lexicon.py)."""
+
+TEXT_SEARCH = "spanish"
+
+LEXICON = {
+    "reported_speech": r"\b(?:dijo|decía|dice que|me dijo)\b",
+    "quoted_first_person": r"yo\b|mi\b|me\b",
+    "self_report": r"\bcomo (?:te )?dije\b",
+    "other_person":
+        r"\b(?:mi|mis|nuestr[oa]s?)\s+(?:amig[oa]s?|espos[oa]|marido|mujer|herman[oa]s?|madre|padre|mamá|papá|"
+        r"hij[oa]s?|jef[ea]|novi[oa]|compañer[oa]s?|vecin[oa]s?|prim[oa]s?)\b"
+        r"|^\W*(?:él|ella|ellos|ellas)\b",
+    "self": r"\b(?:yo|nosotr[oa]s)\b",
+    "sarcasm": r"^\W*qué bien\b",
+    "kidding": r"\b(?:es broma|era broma|bromeo|estoy bromeando)\b",
+    "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,)",
+    "hedge": r"\b(?:quizás|quizá|tal vez|ojalá)\b",
+    "undecided": r"\b(?:lo (?:voy a )?pensar[ée]?|voy a pensarlo|lo pensaré|dudo entre|estoy dudando|no (?:lo )?he "
+                 r"decidido|todavía no (?:lo )?he decidido|aún no (?:lo )?he decidido|decidiré|te (?:diré|aviso))\b",
+    "moving_away": r"\b(?:siguen?\s+(?:llegando|viniendo|saliendo|cobrando)|todavía (?:llegan?|vienen?))\b",
+    "away_from": r"\b(?:en lugar de|en vez de)\s+",
+    "wanted": r"\b(?:necesito|necesitamos|quiero|queremos|de ahora en adelante|a partir de ahora)\b",
+    "interrogative": r"^\W*(?:dónde|qué|cuándo|cómo|por qué|quién|cuál|puedes|puede)\b|^\W*¿",
+    "request": r"^\W*(?:puedes|podrías|podría)\b",
+    "standing": r"\b(?:de ahora en adelante|siempre|llámame|llamarme)\b",
+    "pleasantry_words": "gracias muchas hola adiós",
+    "filler_words": "bueno pues vale",
+    "clause_joiner": r"\s+(?:y|pero)\s+",
+    "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen)\b",
+    "weak_naming": r"soy",
+    "living": r"\b(?:vivo|vivimos|resido|mudé|mudamos)\b",
+    "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
+    "user_subject": r"^\s*(?:el\s+|la\s+)?usuari[oa]\b",
+    "fact_pronoun": r"(?<![\w'.@/-])(?:eso|esto|ello)(?![\w'@/-])",
+    "forget_nouns": {
+        "email": r"correo(?: electrónico)?",
+        "phone_number": r"(?:número(?: de)? )?(?:teléfono|móvil|celular)|número",
+        "home_location": r"dirección|domicilio",
+        "name": r"nombre",
+        "job": r"trabajo|profesión",
+        "employer": r"empresa",
+    },
+    "possessive": r"mis|mi",
+    "forget_verb": r"olvida(?:r)?|borra(?:r)?|elimina(?:r)?",
+    "marker_words": "el la los las y o es son de del en un una que mi mis con por para no usuario gusta vive "
+                    "trabaja quiere su sus este esta lo al",
+}

@@ -1,0 +1,54 @@
+"""French: what the gates and the speech-act reader know of it, by kind (the kinds: domain/lexicon.py)."""
+
+TEXT_SEARCH = "french"
+
+LEXICON = {
+    "instruction": r"\benregistre[sz]?\s+que\b",
+    "reported_speech": r"\b(?:a dit|disait|dit que|m'a dit)\b",
+    "quoted_first_person": r"je\b|j'",
+    "self_report": r"\bcomme je (?:l'ai )?(?:dit|disais)\b",
+    "other_person":
+        r"\b(?:mon|ma|mes|notre|nos)\s+(?:ami|amie|amis|femme|mari|fr[eè]re|s[oœ]ur|m[eè]re|p[eè]re|fils|fille|"
+        r"coll[eè]gue|patron|cousin|cousine)\b"
+        r"|^\W*(?:il|elle|ils|elles)\b(?!\s+(?:fait|faut|pleut|y a)\b)",
+    "self": r"\b(?:je|j'|moi|nous)\b",
+    "kidding": r"\b(?:je plaisante|c'est une blague|je rigole)\b",
+    "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
+    "hedge": r"\bpeut-être\b",
+    "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
+                 r"laisse[zr]?-moi réfléchir|j'hésite|j'hésitais|je ne sais pas encore|(?:je n'ai|on n'a|nous "
+                 r"n'avons) pas encore (?:décidé|choisi)|je déciderai|je (?:vous|te) (?:dirai|redirai)|"
+                 r"pas encore décidé)\b",
+    "moving_away": r"\b(?:continuent?\s+(?:d'|de\s+)|arrivent toujours|toujours en)",
+    "away_from": r"\b(?:au lieu (?:de |d')|plutôt que |à la place (?:de |d'))",
+    "wanted": r"\b(?:il (?:nous|me) (?:les |la |le )?faut|(?:nous )?avons besoin|j'ai besoin|je veux|nous voulons|"
+              r"je voudrais|nous voudrions|désormais|à partir de maintenant|dorénavant)\b",
+    "interrogative": r"^\W*(?:est-ce|où|quand|comment|pourquoi|quel|quelle|quels|quelles|combien)\b",
+    "request": r"^\W*(?:pourriez|pouvez|peux)[- ]vous\b",
+    "standing": r"\b(?:à partir de maintenant|désormais|toujours)\b",
+    "pleasantry_words": "merci beaucoup bonjour salut bonsoir au revoir",
+    "filler_words": "bon alors ben eh",
+    "clause_joiner": r"\s+(?:et|mais)\s+",
+    "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
+    "weak_naming": r"je suis|moi,? c'est",
+    "living": r"\b(?:habite|habitons|vis|vit|installée?s?)\b",
+    "stance": r"\b(?:aim|ador|détest|deteste|préf|pref)",
+    "assent": r"^\s*(?:oui|d'accord)\b",
+    "user_subject": r"^\s*l'utilisateur(?:rice)?\b",
+    "fact_pronoun": r"(?<![\w'.@/-])(?:ça|cela|ceci)(?![\w'@/-])",
+    "stopwords": "de la le les du des et en un une au aux",
+    "forget_nouns": {
+        "email": r"adresse (?:e-?mail|mail|électronique)|courriel",
+        "phone_number": r"numéro(?: de (?:téléphone|portable))?|téléphone|portable",
+        "home_location": r"adresse|domicile",
+        "name": r"nom|prénom",
+        "job": r"métier|travail",
+        "employer": r"employeur|entreprise",
+    },
+    "possessive": r"mon|ma|mes",
+    "forget_verb": r"oublie[rz]?|supprime[rz]?|efface[rz]?",
+    "forget_not": ("n'oublie pas ",),
+    "marker_words": "le la les un une des et ou de du au aux en est sont je mon ma mes il elle ils elles pour avec "
+                    "dans sur pas ne que qui utilisateur aime adore déteste préfère habite travaille veut son sa ses "
+                    "ce cette",
+}

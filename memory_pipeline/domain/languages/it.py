@@ -1,0 +1,28 @@
+"""Italian: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words yet: the gates that reject for a missing one let Italian through to the checks of every language."""
+
+LEXICON = {
+    "reported_speech": r"\b(?:ha detto|dice che|diceva|mi ha detto)\b",
+    "self_report": r"\bcome (?:ti )?ho (?:già )?detto\b",
+    "other_person":
+        r"\b(?:mio|mia|miei|mie|nostro|nostra|nostri|nostre)\s+(?:amic[oaie]|moglie|marito|fratell[oi]|"
+        r"sorell[ae]|madre|padre|mamma|papà|figli[oae]?|capo|collega|colleghi|vicin[oaie]|cugin[oaie]|ragazz[oa]|"
+        r"fidanzat[oa]|genitori)\b|^\W*(?:lui|lei|loro)\b",
+    "self": r"\b(?:io|noi)\b",
+    "kidding": r"\b(?:sto scherzando|scherzo|scherzavo|era uno scherzo)\b",
+    "conditional": r"^\W*(?:(?:e|ma)\s+)?se\b(?!,)",
+    "hedge": r"\b(?:forse|magari|probabilmente|non sono sicur[oa]|chissà)\b",
+    "undecided": r"\b(?:ci penserò|ci penso|ci devo pensare|devo pensarci|ci voglio pensare|sono indecis[oa]|"
+                 r"esito tra|non ho ancora deciso|deciderò)\b",
+    "moving_away": r"\b(?:continuano a (?:arrivare|essere)|arrivano ancora)\b",
+    "away_from": r"\b(?:invece di|anziché|piuttosto che)\s+",
+    "wanted": r"\b(?:ci servono|ci serve|mi serve|mi servono|abbiamo bisogno|ho bisogno|voglio|vogliamo|"
+              r"d'ora in poi|da ora in poi)\b",
+    "interrogative": r"^\W*(?:cosa|che cosa|dove|quando|perché|chi|quale|quali|come|quanto|quanta|quanti|quante|"
+                     r"puoi|può|potresti)\b",
+    "request": r"^\W*(?:puoi|potresti|può|potrebbe)\b",
+    "standing": r"\b(?:d'ora in poi|da ora in poi|sempre|in futuro)\b",
+    "pleasantry_words": "grazie mille ciao buongiorno buonasera salve arrivederci prego",
+    "filler_words": "beh allora cioè boh",
+    "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
+}

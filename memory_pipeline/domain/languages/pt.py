@@ -1,0 +1,28 @@
+"""Portuguese: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living
+or stance words yet: the gates that reject for a missing one let Portuguese through to the checks of every
+language."""
+
+LEXICON = {
+    "reported_speech": r"\b(?:disse que|disse|diz que|falou que|me disse)\b",
+    "self_report": r"\bcomo (?:eu )?(?:já )?(?:disse|falei)\b",
+    "other_person":
+        r"\b(?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas)\s+(?:amig[oa]s?|espos[oa]|marido|mulher|irmã|"
+        r"irmão|irmãos|irmãs|mãe|pai|filh[oa]s?|chefe|colegas?|vizinh[oa]s?|prim[oa]s?|namorad[oa]|pais)\b"
+        r"|^\W*(?:ele|ela|eles|elas)\b",
+    "self": r"\b(?:eu|nós)\b",
+    "kidding": r"\b(?:(?:estou|tô|to) brincando|é brincadeira|brincadeira)\b",
+    "conditional": r"^\W*(?:(?:e|mas)\s+)?se\b(?!,)",
+    "hedge": r"\b(?:talvez|quem sabe|provavelmente|não tenho certeza|não sei se)\b",
+    "undecided": r"\b(?:vou pensar|vou ver|estou em dúvida|estou indecis[oa]|ainda não decidi|não decidi|"
+                 r"decido (?:depois|semana que vem))\b",
+    "moving_away": r"\b(?:continuam (?:chegando|vindo|a chegar)|ainda (?:chegam|vêm))\b",
+    "away_from": r"\b(?:em vez de|ao invés de)\s+",
+    "wanted": r"\b(?:precisamos|preciso|queremos|quero|a partir de agora|daqui pra frente)\b",
+    "interrogative": r"^\W*(?:o que|onde|quando|por que|quem|qual|quais|como|quanto|quanta|quantos|quantas|pode|"
+                     r"podes|poderia)\b",
+    "request": r"^\W*(?:pode|podes|poderia)\b",
+    "standing": r"\b(?:a partir de agora|daqui pra frente|sempre|no futuro)\b",
+    "pleasantry_words": "obrigado obrigada muito valeu olá oi tchau bom dia boa tarde noite",
+    "filler_words": "bem então tipo né",
+    "clause_joiner": r"\s+(?:e|mas|enquanto)\s+",
+}

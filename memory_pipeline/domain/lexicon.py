@@ -1,0 +1,108 @@
+"""The one engine over the language data in domain/languages/: every language's entries of a kind joined into one
+pattern, word set or table, and which languages know a kind (the gates reject for a missing word only in those).
+
+Kinds (each optional in a language's `LEXICON`; a regular expression unless said otherwise):
+- speech acts (domain/speech.py): `instruction`, `reported_speech`, `quoted_first_person` (words that open a
+  quotation spoken in the first person), `self_report` ("as I said"), `other_person`, `self`, `sarcasm`,
+  `kidding`, `conditional`, `hedge`, `undecided` (a choice left open, a question put off: "I'll think about
+  it", "hesitating between"), `interrogative`, `question_particle`, `request`, `standing`, `clause_joiner`,
+  `pleasantry_whole`, and the word lists `pleasantry_words`, `filler_words`;
+- moving away from a value (domain/gates.py): `moving_away` (the value as it is and should not be: "keep coming
+  in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");
+- gates (domain/gates.py): `naming`, `weak_naming` and `weak_naming_after` (alternations put next to the value),
+  `living`, `stance`, `assent`, `user_subject`, `fact_pronoun`, word lists `stopwords`, `date_words`;
+- forget requests (domain/retractions.py): `forget_nouns` (slot -> noun alternation), `possessive`, `forget_verb`,
+  `forget_verb_after`, `forget_about` (alternations), `forget_not` (a tuple of fixed strings);
+- language.py: the word list `marker_words`, with the module's `TEXT_SEARCH`.
+Patterns are compiled case-insensitive; an entry needing case says so inline (`(?-i:...)`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from functools import cache
+from types import ModuleType
+
+from memory_pipeline.domain import languages as _package
+
+
+def _load() -> dict[str, ModuleType]:
+    found = {}
+    for info in sorted(pkgutil.iter_modules(_package.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            found[info.name] = importlib.import_module(f"{_package.__name__}.{info.name}")
+    return found
+
+
+MODULES: dict[str, ModuleType] = _load()
+CODES: tuple[str, ...] = tuple(MODULES)
+
+
+Codes = frozenset[str] | None  # a set of language codes; None: every language
+
+
+def entries(kind: str, codes: Codes = None) -> list[tuple[str, object]]:
+    """(language code, entry) of every language (of `codes`) whose data has `kind`, in code order."""
+    return [(code, m.LEXICON[kind]) for code, m in MODULES.items()
+            if kind in m.LEXICON and (codes is None or code in codes)]
+
+
+@cache
+def knowing(kind: str) -> frozenset[str]:
+    """The codes of the languages whose data has `kind`."""
+    return frozenset(code for code, _ in entries(kind))
+
+
+@cache
+def alternation(kind: str, codes: Codes = None) -> str:
+    """Every language's (of `codes`) entry of `kind` as one regular expression source, each a group:
+    "(?:a)|(?:b)"; "(?!)" (matches nothing) when none has one."""
+    parts = [f"(?:{entry})" for _, entry in entries(kind, codes)]
+    return "|".join(parts) if parts else "(?!)"
+
+
+@cache
+def pattern(kind: str, codes: Codes = None) -> re.Pattern[str]:
+    """`alternation(kind, codes)` compiled case-insensitive."""
+    return re.compile(alternation(kind, codes), re.IGNORECASE)
+
+
+def codes_for(code: str | None) -> Codes:
+    """The languages whose words apply to a text identified as `code` (domain/language.identify): every one when
+    it is not told; its own and English when it is one of them (a text mixes in English: "ok", "just kidding";
+    Spanish "y" is no joining word in "Je vais y réfléchir"); none when it is a language without data (Italian
+    "Il mio nome" is no French "il", a third person)."""
+    if code is None:
+        return None
+    return frozenset({code, "en"}) if code in MODULES else frozenset()
+
+
+@cache
+def words(kind: str, codes: Codes = None) -> frozenset[str]:
+    """The union of every language's (of `codes`) word list of `kind` (space-separated entries)."""
+    return frozenset(w for _, entry in entries(kind, codes) for w in str(entry).split())
+
+
+@cache
+def strings(kind: str) -> tuple[str, ...]:
+    """The union of every language's tuple of fixed strings of `kind`, in code order."""
+    return tuple(s for _, entry in entries(kind) for s in entry)
+
+
+@cache
+def table(kind: str) -> tuple[tuple[str, str], ...]:
+    """(key, alternation of every language's entry under key) for a kind whose entries are dicts, keys in the
+    order first met (English's first, then by code)."""
+    merged: dict[str, list[str]] = {}
+    ordered = sorted(entries(kind), key=lambda e: e[0] != "en")
+    for _, entry in ordered:
+        for key, source in entry.items():
+            merged.setdefault(key, []).append(f"(?:{source})")
+    return tuple((key, "|".join(sources)) for key, sources in merged.items())
+
+
+def text_search_configs() -> dict[str, str]:
+    """Language code -> PostgreSQL text search configuration, for the languages whose data names one."""
+    return {code: m.TEXT_SEARCH for code, m in MODULES.items() if getattr(m, "TEXT_SEARCH", None)}

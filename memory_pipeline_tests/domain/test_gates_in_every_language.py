@@ -1,0 +1,144 @@
+"""A right answer passes the gates in any language, and the gates stay as strict as before in the languages whose
+words they know (issue 25): a gate that rejects for a missing word reads only those languages."""
+
+import pytest
+
+from memory_pipeline.domain.gates import gate, looks_like_name, reads, supported
+from memory_pipeline.domain.language import identify
+from memory_pipeline.domain.lexicon import knowing
+
+# (quote, attribute, value): what a model answering right files from the quote, in 24 languages.
+RIGHT_ANSWERS = [
+    ("Mi chiamo Giulia.", "name", "Giulia"),                               # Italian
+    ("Abito a Torino da due anni.", "home_location", "Torino"),
+    ("Moro em Curitiba.", "home_location", "Curitiba"),                    # Portuguese
+    ("Meu nome é João.", "name", "João"),
+    ("Ik woon in Utrecht.", "home_location", "Utrecht"),                   # Dutch
+    ("Mijn naam is Sanne.", "name", "Sanne"),
+    ("Меня зовут Алексей.", "name", "Алексей"),                            # Russian
+    ("Я живу в Казани.", "home_location", "Казань"),
+    ("제 이름은 민준입니다.", "name", "민준"),                                # Korean
+    ("저는 부산에 살아요.", "home_location", "부산"),
+    ("私の名前は佐藤です。", "name", "佐藤"),                                # Japanese
+    ("大阪に住んでいます。", "home_location", "大阪"),
+    ("Benim adım Elif.", "name", "Elif"),                                   # Turkish
+    ("İzmir'de yaşıyorum.", "home_location", "İzmir"),
+    ("Jag heter Erik.", "name", "Erik"),                                    # Swedish
+    ("Jag bor i Göteborg.", "home_location", "Göteborg"),
+    ("Nama saya Budi.", "name", "Budi"),                                    # Indonesian
+    ("Saya tinggal di Bandung.", "home_location", "Bandung"),
+    ("Tôi tên là Minh.", "name", "Minh"),                                   # Vietnamese
+    ("Tôi sống ở Đà Nẵng.", "home_location", "Đà Nẵng"),
+    ("اسمي ليلى.", "name", "ليلى"),                                         # Arabic
+    ("أسكن في عمّان.", "home_location", "عمان"),
+    ("קוראים לי נועה.", "name", "נועה"),                                    # Hebrew
+    ("אני גר בחיפה.", "home_location", "חיפה"),
+    ("मेरा नाम राहुल है।", "name", "राहुल"),                                 # Hindi
+    ("मैं पुणे में रहता हूँ।", "home_location", "पुणे"),
+    ("Με λένε Νίκο.", "name", "Νίκο"),                                      # Greek
+    ("Μένω στη Θεσσαλονίκη.", "home_location", "Θεσσαλονίκη"),
+    ("ฉันชื่อสมชาย", "name", "สมชาย"),                                      # Thai
+    ("ผมอาศัยอยู่ที่เชียงใหม่", "home_location", "เชียงใหม่"),
+    ("Mam na imię Kasia.", "name", "Kasia"),                                # Polish
+    ("Mieszkam w Krakowie.", "home_location", "Kraków"),
+    ("Мене звати Олена.", "name", "Олена"),                                 # Ukrainian
+    ("Jeg hedder Mette.", "name", "Mette"),                                 # Danish
+    ("Minun nimeni on Aino.", "name", "Aino"),                              # Finnish
+    ("Jeg bor i Bergen.", "home_location", "Bergen"),                       # Norwegian
+    # English said another way, and the five known languages as before
+    ("Everyone calls me Bob.", "name", "Bob"),
+    ("Our house is in Leeds.", "home_location", "Leeds"),
+    ("Home is Bristol these days.", "home_location", "Bristol"),
+    ("Je m'appelle Claire.", "name", "Claire"),
+    ("Ich wohne in Berlin.", "home_location", "Berlin"),
+    ("Me llamo Ana.", "name", "Ana"),
+    ("我住在上海。", "home_location", "上海"),
+]
+
+
+@pytest.mark.parametrize("quote,attribute,value", RIGHT_ANSWERS)
+def test_a_right_answer_passes_the_gates_in_any_language(quote, attribute, value):
+    assert gate(quote, quote, attribute, value, False) is None
+
+
+@pytest.mark.parametrize("quote,value", [
+    ("Sono molto appassionata di fotografia.", "likes"),   # Italian: no stance word the gates know
+    ("Eu curto muito café.", "likes"),                     # Portuguese
+])
+def test_a_stance_in_a_language_without_stance_words_is_not_rejected_for_lacking_one(quote, value):
+    assert gate(quote, quote, "opinion:" + quote.split()[-1].strip("."), value, False) is None
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", [
+    # the five known languages: as strict as before
+    ("I'm tired.", "preferred_name", "tired", "name_not_stated"),
+    ("It's raining in Lyon.", "preferred_name", "Lyon", "name_not_stated"),
+    ("We're planning a road trip to Hohhot in August.", "home_location", "Hohhot", "home_not_stated"),
+    ("Nous partons en vacances à Nice.", "home_location", "Nice", "home_not_stated"),
+    ("Wir fahren im Sommer nach Wien.", "home_location", "Wien", "home_not_stated"),
+    ("emoji and RTL: 🙂 مرحبا reversed", "opinion:reversed", "dislikes", "value_not_in_quote"),
+    # a language whose words are not known: the value must be in the quote and look like a name
+    ("Mi chiamo Giulia.", "name", "Giulia2", "name_not_stated"),
+    ("Меня зовут Алексей.", "name", "Иван", "value_not_in_quote"),
+    ("Il mio sito è www.giulia.it", "name", "www.giulia.it", "name_not_stated"),
+    ("Vado spesso a Torino per lavoro.", "preferred_name", "spesso", "name_not_stated"),
+    ("Ik woon in Utrecht.", "home_location", "Amsterdam", "value_not_in_quote"),
+])
+def test_what_the_gates_still_reject(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
+
+
+@pytest.mark.parametrize("code,quote", [
+    ("en", "Everyone calls me Bob."), ("fr", "Je m'appelle Claire et j'habite à Lyon."), ("de", "Ich wohne in Berlin."),
+    ("zh", "我住在上海。"), ("it", "Mi chiamo Giulia."), ("pt", "Moro em Curitiba."), ("nl", "Ik woon in Utrecht."),
+    ("ko", "저는 부산에 살아요."), ("ja", "私の名前は佐藤です。"), ("ar", "أسكن في عمّان."), ("th", "ฉันชื่อสมชาย"),
+])
+def test_the_language_of_a_one_line_quote_is_identified(code, quote):
+    assert identify(quote) == code
+
+
+@pytest.mark.parametrize("text", ["ok", "Updated.", "Jack here.", "emoji and RTL: 🙂 مرحبا reversed", "12345"])
+def test_a_line_too_short_or_mixed_to_tell_is_read_as_a_known_language(text):
+    assert identify(text) is None and reads("naming", text)
+
+
+def test_the_known_languages_are_those_whose_data_holds_the_kind():
+    assert {"en", "fr", "de", "es", "zh"} <= knowing("naming") and "it" not in knowing("naming")
+    assert reads("naming", "Je m'appelle Claire.") and not reads("naming", "Mi chiamo Giulia.")
+
+
+@pytest.mark.parametrize("value,quote,expected", [
+    ("राहुल", "मेरा नाम राहुल है।", True),        # Devanagari: vowel signs are part of the word
+    ("रमेश", "मेरा नाम राहुल है।", False),
+    ("สมชาย", "ฉันชื่อสมชาย", True),             # Thai: no spaces
+    ("민준", "제 이름은 민준입니다.", True),         # Korean: the name joined to its particle
+    ("Казань", "Я живу в Казани.", True),         # a declined name shares its stem
+    ("חיפה", "אני גר בתל אביב.", False),
+])
+def test_a_value_is_found_in_its_quote_in_every_script(value, quote, expected):
+    assert supported(value, quote) is expected
+
+
+def test_a_name_looks_like_one():
+    assert looks_like_name("Giulia", "mi chiamo giulia")
+    assert looks_like_name("ليلى", "اسمي ليلى.")
+    assert not looks_like_name("🙂", "🙂 ciao")
+    assert not looks_like_name("Giulia", "Mi chiamo Anna.")
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", [
+    ("Mio fratello abita a Roma.", "home_location", "Roma", "quote_about_other_person"),
+    ("Forse mi trasferisco a Milano l'anno prossimo.", "home_location", "Milano", "quote_is_hypothetical"),
+    ("Ci penserò, grazie.", "decision:piano_annuale", "piano annuale", "quote_is_undecided"),
+    ("Meu irmão mora em Recife.", "home_location", "Recife", "quote_about_other_person"),
+    ("Vou pensar, obrigado.", "decision:plano_anual", "plano anual", "quote_is_undecided"),
+])
+def test_a_language_added_as_data_gets_its_speech_acts_read(quote, attribute, value, reason):
+    # Italian and Portuguese data hold speech-act words but no naming or living phrases.
+    assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_known_languages_words_are_not_read_in_another_language():
+    # French "il" (he) opens the Italian sentence; Spanish "y" is no joining word in French.
+    assert gate("Il mio nome è Marco.", "Il mio nome è Marco.", "name", "Marco", False) is None
+    assert gate("Je vais y réfléchir.", "Je vais y réfléchir.", "decision", None, False) == "quote_is_undecided"
