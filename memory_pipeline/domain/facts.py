@@ -135,14 +135,21 @@ def _splits_a_word(inner: str, outer: str) -> bool:
     return inner.isalnum() and outer.isalnum() and not (_SPACELESS.match(inner) or _SPACELESS.match(outer))
 
 
+# Hebrew and Arabic join "and", "the", "in", "to" to the next word ("ואני" is "and I", "والعمل" "and the work"): a
+# quote may start after up to this many letters of such a prefix, as people copy the words they said.
+_CLITIC = re.compile(r"(?<![\u0590-\u05ff\u0600-\u06ff])[\u0590-\u05ff\u0600-\u06ff]{1,3}$")
+
+
 def _word_occurrences(haystack: str, needle: str):
-    """(start, end) of each occurrence of `needle` in `haystack` that starts and ends at word boundaries."""
+    """(start, end) of each occurrence of `needle` in `haystack` that starts and ends at word boundaries (a
+    Hebrew or Arabic prefix before it aside: `_CLITIC`)."""
     start = haystack.find(needle)
     while start != -1:
         end = start + len(needle)
         before = haystack[start - 1] if start else ""
         after = haystack[end] if end < len(haystack) else ""
-        if not (before and _splits_a_word(needle[0], before)) and not (after and _splits_a_word(needle[-1], after)):
+        joined = before and _splits_a_word(needle[0], before) and not _CLITIC.search(haystack[max(0, start - 4):start])
+        if not joined and not (after and _splits_a_word(needle[-1], after)):
             yield start, end
         start = haystack.find(needle, start + 1)
 

@@ -32,10 +32,13 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   We need them in euros, always." backs euros, never dollars);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
-  3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"); dates and times are exempt (the
-  prompt asks for relative dates resolved); an opinion or decision slot, or any `<kind>:<object>` slot whose
-  value is a stance (likes, hates, ...), is also supported by its object ("opinion:chinese_food" by "I don't
-  like Chinese food"); a short assent ("yes, do that") by the assistant line it answers;
+  3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"; a value of three words or more may
+  differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion or decision
+  slot, or any `<kind>:<object>` slot whose value is a stance (likes, hates, ...), is also supported by its object
+  ("opinion:chinese_food" by "I don't like Chinese food"), and a stance also by its fact when that names what the
+  quote speaks of in the user's own language (`names_what_quote_says`: "favourite:coffee" = likes, "L'utente adora
+  il caffè ristretto." for "Adoro il caffè ristretto"); a short assent ("yes, do that") by the assistant line it
+  answers;
 - `name_not_stated`: a name slot (`name`, `preferred_name`, `nickname` ...) whose quote holds no phrase stating
   a name ("my name is", "call me", "I go by", "je m'appelle", "ich heiße", "me llamo", "我叫" ...; "I'm",
   "it's", "this is" only right before a capitalised value, "here" right after it: "I'm Jack", "Jack here", never
@@ -140,17 +143,43 @@ def supported(value: str, text: str) -> bool:
         return all(ch in folded for ch in _fold(value) if not ch.isspace() and ch.isalnum())
     words = _words(text)
     digits = re.sub(r"\D", "", text)
-    for word in _words(_DATE_OR_TIME.sub(" ", value)):
-        if word in _STOPWORDS or word in _DATE_WORDS or len(word) < 2:
-            continue
+    content = [w for w in _words(_DATE_OR_TIME.sub(" ", value))
+               if w not in _STOPWORDS and w not in _DATE_WORDS and len(w) >= 2]
+    missing = 0
+    for word in content:
         if word.isdigit():
             if word not in digits:
                 return False
             continue
         if not any(_similar(word, w) for w in words) and not (
                 _PREFIXED.match(word) and any(w.endswith(word) for w in words)):
-            return False
-    return True
+            missing += 1
+    # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one
+    # word of it may differ. A shorter value is a name, a place, a thing: every word must be there.
+    return missing == 0 or (missing == 1 and len(content) >= 3)
+
+
+# The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content
+# words, or a run of this many characters of a script without spaces (a Thai word is 2-6 characters).
+_NAMED_WORDS = 2
+_NAMED_RUN = 6
+
+
+def names_what_quote_says(fact: str, quote: str) -> bool:
+    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or a run of
+    `_NAMED_RUN` characters of a script without spaces): a stance slot named in English ("favourite:coffee")
+    is then backed by a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè
+    ristretto."), whatever the language (issue 25)."""
+    quote_words = _words(quote)
+    shared = sum(1 for w in set(_words(fact)) if w not in _STOPWORDS and len(w) >= 2
+                 and any(_similar(w, q) for q in quote_words))
+    if shared >= _NAMED_WORDS:
+        return True
+    if not _UNSPACED.search(fact):
+        return False
+    a, b = _fold(fact), _fold(quote)
+    return any(a[i:i + _NAMED_RUN] in b for i in range(len(a) - _NAMED_RUN + 1)
+               if _UNSPACED.match(a[i]))
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -319,7 +348,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "value_not_in_quote"
         evidence = [backing]
         if colon and (slot in ("opinion", "decision") or _fold(value.strip()) in _STANCES):
-            if supported(thing.replace("_", " "), backing):
+            if supported(thing.replace("_", " "), backing) or (
+                    _fold(value.strip()) in _STANCES and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance or choice on it
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)

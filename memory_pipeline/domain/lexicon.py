@@ -3,7 +3,7 @@ pattern, word set or table, and which languages know a kind (the gates reject fo
 
 Kinds (each optional in a language's `LEXICON`; a regular expression unless said otherwise):
 - speech acts (domain/speech.py): `instruction`, `reported_speech`, `quoted_first_person` (words that open a
-  quotation spoken in the first person), `self_report` ("as I said"), `other_person`, `self`, `sarcasm`,
+  quotation spoken in the first person), `self_report` ("as I said"), `other_person`, `companion` ("with": a person the user is with), `self`, `sarcasm`,
   `kidding`, `conditional`, `hedge`, `undecided` (a choice left open, a question put off: "I'll think about
   it", "hesitating between"), `interrogative`, `question_particle`, `request`, `standing`, `clause_joiner`,
   `pleasantry_whole`, and the word lists `pleasantry_words`, `filler_words`;

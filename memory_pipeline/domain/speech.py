@@ -68,10 +68,13 @@ def reports_speech(sentence: str, codes: Codes = None) -> bool:
 
 def is_about_other_person(clause: str, codes: Codes = None) -> bool:
     """True when `clause` names someone else as its subject (`other_person`: a relative, friend or colleague, or a
-    third-person pronoun) and has no first-person subject (`self`: "My wife and I love sushi" is the user's
-    too)."""
+    third-person pronoun) not after a word of company (`companion`: "with my husband"), and has no first-person
+    subject (`self`: "My wife and I love sushi" is the user's too)."""
     other = _p("other_person", codes)
-    return other.search(clause) is not None and _p("self", codes).search(other.sub(" ", clause)) is None
+    companion = _compiled(r"(?:" + lexicon.alternation("companion", codes) + r")\s*$")
+    # "Moro em Curitiba com meu marido": a person the user is with is no subject, where the verb alone says "I".
+    found = [m for m in other.finditer(clause) if not companion.search(clause[:m.start()])]
+    return bool(found) and _p("self", codes).search(other.sub(" ", clause)) is None
 
 
 def speaks_of_self(clause: str, codes: Codes = None) -> bool:

@@ -142,3 +142,39 @@ def test_a_known_languages_words_are_not_read_in_another_language():
     # French "il" (he) opens the Italian sentence; Spanish "y" is no joining word in French.
     assert gate("Il mio nome è Marco.", "Il mio nome è Marco.", "name", "Marco", False) is None
     assert gate("Je vais y réfléchir.", "Je vais y réfléchir.", "decision", None, False) == "quote_is_undecided"
+
+
+# (quote, attribute, value, fact): a stance slot named in English while the user speaks another language; the
+# fact, in the conversation's language, names what the quote speaks of.
+STANCES_NAMED_IN_ENGLISH = [
+    ("Adoro il caffè ristretto", "favourite:coffee", "likes", "L'utente adora il caffè ristretto."),
+    ("jag älskar kanelbullar", "favourite:pastry", "likes", "Användaren älskar kanelbullar."),
+    ("Tôi rất thích cà phê sữa đá.", "favourite:coffee", "likes", "Người dùng rất thích cà phê sữa đá."),
+    ("ไม่ชอบทุเรียนเลย", "opinion:durian", "dislikes", "ผู้ใช้ไม่ชอบทุเรียน"),
+    ("En pidä korianterista ollenkaan.", "opinion:coriander", "dislikes", "Käyttäjä ei pidä korianterista."),
+]
+
+
+@pytest.mark.parametrize("quote,attribute,value,fact", STANCES_NAMED_IN_ENGLISH)
+def test_a_stance_slot_named_in_english_is_backed_by_its_fact_in_the_users_language(quote, attribute, value, fact):
+    assert gate(quote, quote, attribute, value, False, fact=fact) is None
+
+
+def test_a_stance_whose_fact_names_something_the_quote_does_not_say_is_rejected():
+    assert gate("Adoro il caffè ristretto", "Adoro il caffè ristretto", "favourite:pizza", "likes", False,
+                fact="L'utente adora la pizza.") == "value_not_in_quote"
+    assert gate("ชอบกินส้มตำ", "ชอบกินส้มตำ", "favourite:pizza", "likes", False,
+                fact="ผู้ใช้ชอบพิซซ่า") == "value_not_in_quote"
+
+
+def test_a_phrase_value_may_differ_in_one_inflected_word_a_short_value_may_not():
+    assert supported("не ест мясо", "Я не ем мясо уже пять лет.")
+    assert not supported("New York", "I live in York.")
+    assert not supported("Lyon France", "I live in Lyon.")
+
+
+def test_a_person_the_user_lives_with_is_no_subject_where_the_verb_alone_says_i():
+    quote = "Moro em Curitiba com meu marido."
+    assert gate(quote, quote, "home_location", "Curitiba", False, fact="O usuário mora em Curitiba.") is None
+    sister = "Minha irmã mora em Curitiba."
+    assert gate(sister, sister, "home_location", "Curitiba", False) == "quote_about_other_person"

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, contains_words, validate_candidate
 from memory_pipeline.stages.checks import check_quotes_verbatim
 from memory_pipeline_tests.extractors.test_openai_extractor import answer, conversation, fact, make, server  # noqa: F401
 
@@ -77,3 +77,9 @@ def test_short_quotes_accepted_before_the_length_rule_do_not_fail_the_verbatim_c
         assert check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
         p.rows("UPDATE {schema}.fact_candidates SET quote = 'Bergen' WHERE status = 'accepted' RETURNING 1")
         assert not check_quotes_verbatim(Store(p.settings), conn, date(2026, 5, 3)).passed
+
+
+def test_a_hebrew_or_arabic_quote_may_start_after_a_joined_prefix_not_inside_a_longer_word():
+    assert contains_words("קוראים לי נועה ואני מעצבת גרפית.", "אני מעצבת גרפית")
+    assert contains_words("أعمل والعمل ممتع", "العمل ممتع")
+    assert not contains_words("I like chess ZQXMARKERBIG.", "like chess ZQXMARK")

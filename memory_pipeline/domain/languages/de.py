@@ -3,6 +3,7 @@
 TEXT_SEARCH = "german"
 
 LEXICON = {
+    "companion": r"\b(?:mit)",
     "reported_speech": r"\b(?:hat gesagt|sagte|sagt|meinte|meint)\b",
     "quoted_first_person": r"ich\b",
     "self_report": r"\bwie ich (?:schon )?(?:sagte|gesagt habe)\b",
@@ -30,7 +31,7 @@ LEXICON = {
     "clause_joiner": r"\s+(?:und|aber)\s+",
     "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
     "weak_naming": r"ich bin",
-    "living": r"\b(?:wohne|wohnen|lebe|leben|umgezogen)\b",
+    "living": r"\b(?:wohne|wohnen|lebe|leben|umgezogen|gezogen|ziehe|ziehen|zuhause|zu hause|daheim)\b",
     "stance": r"\b(?:mag|mög|liebe|hass|gern|lieblings)",
     "user_subject": r"^\s*(?:der\s+)?(?:be)?nutzer(?:in)?\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:dies|dieses)(?![\w'@/-])",

@@ -9,6 +9,7 @@ _TIME_WORD = (r"(?:morning|afternoon|evening|week|weekend|month|year|quarter|spr
               r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|time)")
 
 LEXICON = {
+    "companion": r"\b(?:with|along with|together with)",
     # speech acts (domain/speech.py)
     "instruction":
         r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:(?:of\s+)?(?:your|the|my|previous|prior|"

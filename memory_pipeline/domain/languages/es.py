@@ -3,6 +3,7 @@
 TEXT_SEARCH = "spanish"
 
 LEXICON = {
+    "companion": r"\b(?:con|junto a)",
     "reported_speech": r"\b(?:dijo|decía|dice que|me dijo)\b",
     "quoted_first_person": r"yo\b|mi\b|me\b",
     "self_report": r"\bcomo (?:te )?dije\b",
@@ -26,9 +27,10 @@ LEXICON = {
     "pleasantry_words": "gracias muchas hola adiós",
     "filler_words": "bueno pues vale",
     "clause_joiner": r"\s+(?:y|pero)\s+",
-    "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen)\b",
+    # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
+    "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",
     "weak_naming": r"soy",
-    "living": r"\b(?:vivo|vivimos|resido|mudé|mudamos)\b",
+    "living": r"\b(?:vivo|vivimos|resido|mudé|mudamos|bivo)\b",
     "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
     "user_subject": r"^\s*(?:el\s+|la\s+)?usuari[oa]\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:eso|esto|ello)(?![\w'@/-])",

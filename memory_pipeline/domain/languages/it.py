@@ -2,6 +2,7 @@
 stance words yet: the gates that reject for a missing one let Italian through to the checks of every language."""
 
 LEXICON = {
+    "companion": r"\b(?:con|insieme a)",
     "reported_speech": r"\b(?:ha detto|dice che|diceva|mi ha detto)\b",
     "self_report": r"\bcome (?:ti )?ho (?:già )?detto\b",
     "other_person":

@@ -3,6 +3,7 @@ or stance words yet: the gates that reject for a missing one let Portuguese thro
 language."""
 
 LEXICON = {
+    "companion": r"\b(?:com|junto com)",
     "reported_speech": r"\b(?:disse que|disse|diz que|falou que|me disse)\b",
     "self_report": r"\bcomo (?:eu )?(?:já )?(?:disse|falei)\b",
     "other_person":
