@@ -6,7 +6,9 @@ after the newer one gives the same facts."""
 
 import re
 
-from memory_pipeline.db import get_pool
+from psycopg import sql
+
+from memory_pipeline.db import ensure_schema, get_pool
 from memory_pipeline.extractors import make_extractor
 from memory_pipeline.stages.active_facts import active_facts
 from memory_pipeline.stages.archived_sessions import archived_sessions
@@ -100,3 +102,20 @@ def test_the_contradiction_check_counts_active_pairs_one_owner_holds(make_settin
             check = check_no_duplicate_active_facts(p.store, conn)
         assert not check.passed and check.metadata["related_active_pairs"] == 1
         assert check.metadata["contradicting_groups"] == 0  # the attribute rule alone sees no contradiction
+
+
+def test_a_database_from_before_the_relations_upgrades_and_refolds(make_settings, monkeypatch):
+    with ScriptedOpenAIServer(renaming_model) as server:
+        p, extractor = install(make_settings, server, monkeypatch)
+        run_day(p, DAY1, extractor)
+        # As an older version left it: no relation columns, folds recorded under the previous fold rule.
+        with get_pool(p.settings.database_url).connection() as conn:
+            conn.execute(sql.SQL("ALTER TABLE {}.agent_facts DROP COLUMN relation, DROP COLUMN repeats, "
+                                 "DROP COLUMN owners").format(sql.Identifier(p.settings.schema_name)))
+            conn.commit()
+            ensure_schema(conn, p.settings)
+        p.rows("UPDATE {schema}.fact_folds SET fold_rule = replace(fold_rule, 'v4;', 'v3;') RETURNING user_key")
+        metadata, _ = run_day(p, DAY2, extractor)
+        assert metadata["users_folded_from_scratch"] == 1
+        assert versions(p) == [("User is a teacher.", True, None), ("User works as a nurse.", False, "slot_family")]
+        assert [f["owners"] for f in p.facts("ana")] == [["slot:job"], ["slot:job"]]
