@@ -97,7 +97,8 @@ def test_the_contradiction_check_counts_active_pairs_one_owner_holds(make_settin
         run_day(p, DAY1, extractor)
         run_day(p, DAY2, extractor)
         # A row written by an older version of the pipeline: both values active under two names.
-        p.rows("UPDATE {schema}.agent_facts SET superseded_at = NULL, superseded_by = NULL, relation = NULL RETURNING id")
+        p.rows("UPDATE {schema}.agent_facts SET superseded_at = NULL, superseded_by = NULL, relation = NULL "
+               "RETURNING id")
         with get_pool(p.settings.database_url).connection() as conn:
             check = check_no_duplicate_active_facts(p.store, conn)
         assert not check.passed and check.metadata["related_active_pairs"] == 1
