@@ -55,6 +55,7 @@ SLOT_FAMILIES = (
     ("delivery_instruction", "delivery_note", "delivery_preference"),
     ("hobby", "hobbies", "pastime"),
     ("spoken_language", "language", "languages_spoken"),
+    ("preferred_language", "language_preference", "communication_language"),  # one language to be answered in
 )
 
 # Words that say nothing of which slot a name means: possessives, time ("current", "new", "date"), the asking
