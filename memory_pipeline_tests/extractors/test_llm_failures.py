@@ -148,7 +148,7 @@ def test_the_slot_fixes_the_category_the_model_got_wrong(extractor_on):
 
 
 def test_an_unknown_category_is_a_recorded_rejection_not_a_failed_answer(extractor_on):
-    odd = fact("I prefer email", 1, "channel_of_choice", "email", category="opinion")
+    odd = fact("I prefer email", 1, "other", "email", category="opinion")
     with ScriptedOpenAIServer(fact_answer(odd, LYON)) as server:
         found = [(c.status, c.reason) for c in candidates(extractor_on(server))]
         assert len(server.chat_requests()) == 1
