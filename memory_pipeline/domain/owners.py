@@ -35,25 +35,32 @@ from memory_pipeline.domain.statements import is_negated
 # Attributes that legitimately hold several values at once; every other attribute is single-valued.
 MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "purchase", "other"})
 
-# One slot's names, the first the slot's own (the extraction prompt's name where it has one). A name is compared
-# as rule 2 reads it, so `preferred_contact_method`, `Contact method` and `contact-preference` are all here.
+# One slot's names, the first the slot's own (the extraction prompt's name where it has one), then the English
+# names models were seen or are likely to use, and the slot's common name in French, German, Spanish and Chinese
+# (a model may name the slot in the conversation's language). A name is compared as rule 2 reads it, so
+# `preferred_contact_method`, `Contact method` and `contact-preference` are all here.
 SLOT_FAMILIES = (
-    ("job", "occupation", "profession", "role", "work_title", "job_title", "work", "career", "line_of_work"),
+    ("job", "occupation", "profession", "role", "work_title", "job_title", "work", "career", "line_of_work",
+     "métier", "emploi", "beruf", "tätigkeit", "profesión", "trabajo", "ocupación", "职业", "工作"),
     ("home_location", "current_city", "city", "residence", "location", "lives_in", "living_in", "home",
-     "home_city", "place_of_residence", "city_of_residence", "current_location"),
-    ("hometown", "home_town", "birthplace", "place_of_birth", "grew_up_in", "origin"),
+     "home_city", "place_of_residence", "city_of_residence", "current_location", "ville", "domicile",
+     "lieu_de_résidence", "wohnort", "stadt", "ciudad", "residencia", "城市", "居住地"),
+    ("hometown", "home_town", "birthplace", "place_of_birth", "grew_up_in", "origin", "heimatstadt", "家乡"),
     ("contact_channel", "preferred_contact_method", "contact_method", "contact_preference", "contact",
      "channel", "communication_channel", "communication_preference", "communication"),
     ("employer", "company", "workplace", "work_place", "organization", "organisation", "company_name",
-     "employer_name"),
-    ("email", "email_address", "e_mail", "mail", "contact_email"),
-    ("phone_number", "phone", "telephone", "telephone_number", "mobile", "mobile_number", "cell_phone"),
-    ("name", "full_name", "user_name"),
+     "employer_name", "entreprise", "employeur", "arbeitgeber", "firma", "empresa", "公司"),
+    ("email", "email_address", "e_mail", "mail", "contact_email", "courriel", "correo", "邮箱"),
+    ("phone_number", "phone", "telephone", "telephone_number", "mobile", "mobile_number", "cell_phone",
+     "téléphone", "telefon", "telefonnummer", "teléfono", "电话"),
+    ("name", "full_name", "user_name", "nom", "vorname", "nombre", "名字"),
     ("preferred_name", "nickname", "call_me"),
-    ("diet", "dietary_preference", "dietary_restriction", "dietary", "diet_type", "eating_habit"),
-    ("shipping_address", "delivery_address", "postal_address", "mailing_address", "address"),
+    ("diet", "dietary_preference", "dietary_restriction", "dietary", "diet_type", "eating_habit", "régime",
+     "ernährung", "dieta"),
+    ("shipping_address", "delivery_address", "postal_address", "mailing_address", "address", "adresse",
+     "dirección", "地址"),
     ("delivery_instruction", "delivery_note", "delivery_preference"),
-    ("hobby", "hobbies", "pastime"),
+    ("hobby", "hobbies", "pastime", "loisir", "pasatiempo", "爱好"),
     ("spoken_language", "language", "languages_spoken"),
     ("preferred_language", "language_preference", "communication_language"),  # one language to be answered in
 )

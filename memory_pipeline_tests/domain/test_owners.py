@@ -1,7 +1,7 @@
 """The owner of a fact's value, read from its attribute name (domain.owners): one slot whatever it was called,
 the object of a stance, nothing for a multi-valued attribute."""
 
-from memory_pipeline.domain.owners import owners, same_value, slot_of
+from memory_pipeline.domain.owners import SLOT_FAMILIES, owners, same_value, slot_of
 
 
 def test_names_of_one_slot_read_as_that_slot():
@@ -46,3 +46,10 @@ def test_one_value_said_with_more_or_fewer_words_is_the_same_value():
     assert same_value("Software Engineer", "software engineer") and same_value("engineer", "a software engineer")
     assert not same_value("allowed", "not allowed") and not same_value("415-555-0199", "415-555-0100")
     assert not same_value(None, None)
+
+
+def test_every_listed_name_reads_as_its_own_family_and_no_name_is_listed_twice():
+    names = [(name, family[0]) for family in SLOT_FAMILIES for name in family]
+    assert len({slot_of(name) for name, _ in names}) == len(SLOT_FAMILIES)
+    assert all(slot_of(name) == first for name, first in names)
+    assert slot_of("Beruf") == slot_of("职业") == "job" and slot_of("Téléphone") == "phone_number"
