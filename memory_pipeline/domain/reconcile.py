@@ -218,7 +218,7 @@ def continue_fold(
         if repeat is None and not ended:
             twin = _name_twin(state, item)
             if twin is not None:  # the name said as both slots: the name wins, "call me <it>" repeats it
-                if item.attribute == "name":
+                if NAME_OWNERS[0] in item.owners:
                     ended = [(twin, "name_twin")]
                 else:
                     repeat, relation = twin, "name_twin"

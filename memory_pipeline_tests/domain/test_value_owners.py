@@ -191,3 +191,10 @@ def test_the_incremental_fold_equals_the_full_fold():
         ended = [v for v in first if not v.is_active]  # nothing changes them again
         continued = continue_fold([v for v in first if v.is_active], UNSEEN[cut:], DEFAULT_TTL_DAYS, NEAR)
         assert sorted(ended + continued, key=repr) == sorted(full, key=repr), cut
+
+
+def test_a_name_and_the_same_call_me_name_under_other_slot_names_are_one_fact():
+    versions = fold([said("1", 0, "nickname", "Jack", "User wants to be called Jack.", "preference"),
+                     said("2", 1, "full_name", "Jack", "User's name is Jack.")])
+    assert active(versions) == ["User's name is Jack."]
+    assert relation_of(versions, "User wants to be called Jack.") == "name_twin"
