@@ -5,6 +5,7 @@ active_facts' metadata and in the contradiction check; a re-run sends no request
 after the newer one gives the same facts."""
 
 import re
+from datetime import date
 
 from psycopg import sql
 
@@ -19,12 +20,15 @@ from memory_pipeline.stages.session_summaries import session_summaries
 from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, _answer, fact
 from memory_pipeline_tests.test_forget import DAY1, DAY2, Install, chat
 
+DAY3 = date(2026, 5, 3)
+
 _USER_LINE = re.compile(r"^\[(\d+)\|[^\]]*\|user\] (.*)$", re.MULTILINE)
 # What the model answers for each user sentence: the slot under the name it chose in that conversation.
 ANSWERS = {
     "I work as a nurse.": ("job", "nurse", "User works as a nurse."),
     "I'm a teacher now.": ("occupation", "teacher", "User is a teacher."),
     "My sister is a lawyer.": None,  # about someone else: a right model proposes nothing
+    "By profession I am a Teacher.": ("profession", "Teacher", "User is a teacher by profession."),
 }
 
 
@@ -81,6 +85,19 @@ def test_a_slot_renamed_by_the_model_between_conversations_is_one_value(make_set
         run_day(p, DAY2, extractor)
         assert len(server.chat_requests()) == requests  # a re-run of reconciled nights sends no request
         assert p.facts("ana") == before
+
+
+def test_a_restatement_under_a_third_name_is_a_repeat_counted_by_relation(make_settings, monkeypatch):
+    with ScriptedOpenAIServer(renaming_model) as server:
+        p, extractor = install(make_settings, server, monkeypatch)
+        p.load(chat("ana", DAY3, "By profession I am a Teacher."))
+        for day in (DAY1, DAY2):
+            run_day(p, day, extractor)
+        metadata, _ = run_day(p, DAY3, extractor)
+        assert metadata["repeats_by_relation"] == {"slot_family": 1} and metadata["supersessions_by_relation"] == {}
+        assert versions(p) == [("User is a teacher.", True, None), ("User works as a nurse.", False, "slot_family")]
+        (now,) = [f for f in p.facts("ana") if f["superseded_at"] is None]
+        assert now["repeats"] == {"slot_family": 1} and now["last_seen_at"].date() == DAY3
 
 
 def test_the_older_day_backfilled_after_the_newer_one_gives_the_same_facts(make_settings, monkeypatch):
