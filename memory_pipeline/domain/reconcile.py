@@ -27,6 +27,8 @@ them in order. Rules:
   Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
 - a name said as both `name` and `preferred_name` with the same value ("My name is Jack." "You can call me
   Jack.") is one fact: the name; a preferred name that differs ("call me Jo") stays a fact of its own;
+- the very sentence said again with the same value is a repeat (`same_quote`), whatever attribute the model
+  named it under the second time;
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
 - `expires_at` = `last_seen_at` + the slot's or else the category's time-to-live (`time_to_live`; none for a
@@ -53,8 +55,8 @@ NAME_OWNERS = ("slot:name", "slot:preferred_name")
 
 # What relates a new fact to an active one (`FactVersion.relation` of a version it ended, the keys of
 # `FactVersion.repeats` of one it repeated): one name per rule of the module docstring.
-RELATIONS = ("same_fact", "same_slot", "slot_family", "same_object", "correction", "retraction", "name_twin",
-             "near_duplicate")
+RELATIONS = ("same_fact", "same_slot", "slot_family", "same_object", "same_quote", "correction", "retraction",
+             "name_twin", "near_duplicate")
 
 
 def time_to_live(ttl_days: Mapping[str, int | None], category: str, attribute: str | None) -> int | None:
@@ -223,6 +225,8 @@ def continue_fold(
                 else:
                     repeat, relation = twin, "name_twin"
         if repeat is None and not ended:
+            repeat, relation = _same_quote(state, item), "same_quote"
+        if repeat is None and not ended:
             corrected = _first_corrected(state, item)
             ended = [(corrected, "correction")] if corrected is not None else []
         if repeat is None and not ended and near_duplicate is not None:
@@ -304,6 +308,21 @@ def _repeats(item: AcceptedFact, held: FactVersion, owner: str) -> bool:
         if new is not None and old is not None:
             return new == old
     return same_value(item.value, held.value)
+
+
+def _same_quote(state: _State, item: AcceptedFact) -> int | None:
+    """Index of the oldest active version of the user that quotes the very sentence `item` quotes (up to case,
+    spaces and the final full stop) with the same value (`owners.same_value`): the user said it again and the
+    model named it otherwise ("I prefer invoices as PDF." as `preference:invoices`, then as
+    `preference:delivery_instruction`). None otherwise, or when either has no quote or no value."""
+    quote = fact_key(item.quote)
+    if not quote or not item.value:
+        return None
+    for index in _active_of(state, item.user_key):
+        held = state.versions[index]
+        if held.quote and fact_key(held.quote) == quote and same_value(item.value, held.value):
+            return index
+    return None
 
 
 def _active_of(state: _State, user_key: str) -> list[int]:

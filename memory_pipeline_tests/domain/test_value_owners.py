@@ -198,3 +198,15 @@ def test_a_name_and_the_same_call_me_name_under_other_slot_names_are_one_fact():
                      said("2", 1, "full_name", "Jack", "User's name is Jack.")])
     assert active(versions) == ["User's name is Jack."]
     assert relation_of(versions, "User wants to be called Jack.") == "name_twin"
+
+
+def test_the_same_sentence_said_again_under_another_name_is_a_repeat():
+    # A 1.5B model's answers to "I prefer invoices as PDF." said in two conversations (the cases gold set).
+    first = said("1", 0, "preference:invoices", "PDF", "The user prefers invoices in PDF format.", "preference")
+    again = said("2", 3, "preference:delivery_instruction", "PDF", "The user prefers invoices to be sent as PDF.",
+                 "preference")
+    first, again = (AcceptedFact(**{**f.__dict__, "quote": "I prefer invoices as PDF."}) for f in (first, again))
+    (version,) = fold([first, again])
+    assert version.fact == "The user prefers invoices in PDF format." and version.repeats == (("same_quote", 1),)
+    other_value = AcceptedFact(**{**again.__dict__, "value": "paper", "fact": "The user wants paper invoices."})
+    assert len(active(fold([first, other_value]))) == 2  # one sentence, two values: two facts
