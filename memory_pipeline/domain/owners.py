@@ -144,9 +144,9 @@ def polarity(value: str | None) -> bool | None:
     if not value:
         return None
     stance_word = " ".join(value.casefold().split())
-    if stance_word in POSITIVE_STANCES:
+    if stance_word in POSITIVE_STANCES or stance_word + "s" in POSITIVE_STANCES:  # "loves", or "love"
         return True
-    if stance_word in NEGATIVE_STANCES or is_negated(stance_word):
+    if stance_word in NEGATIVE_STANCES or stance_word + "s" in NEGATIVE_STANCES or is_negated(stance_word):
         return False
     return None
 

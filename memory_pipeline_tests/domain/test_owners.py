@@ -1,7 +1,7 @@
 """The owner of a fact's value, read from its attribute name (domain.owners): one slot whatever it was called,
 the object of a stance, nothing for a multi-valued attribute."""
 
-from memory_pipeline.domain.owners import SLOT_FAMILIES, owners, same_value, slot_of
+from memory_pipeline.domain.owners import SLOT_FAMILIES, owners, polarity, same_value, slot_of
 
 
 def test_names_of_one_slot_read_as_that_slot():
@@ -53,3 +53,9 @@ def test_every_listed_name_reads_as_its_own_family_and_no_name_is_listed_twice()
     assert len({slot_of(name) for name, _ in names}) == len(SLOT_FAMILIES)
     assert all(slot_of(name) == first for name, first in names)
     assert slot_of("Beruf") == slot_of("职业") == "job" and slot_of("Téléphone") == "phone_number"
+
+
+def test_a_stance_word_reads_with_or_without_its_s():
+    assert polarity("likes") is polarity("love") is True
+    assert polarity("hate") is polarity("does not like") is polarity("dislikes") is False
+    assert polarity("blue") is None
