@@ -28,6 +28,15 @@ SELECT count(*) AS groups FROM (
     GROUP BY user_key, attribute HAVING count(DISTINCT lower(coalesce(value, fact))) > 1
 ) AS d;
 
+-- name: check_related_active_facts
+-- Pairs of one user's active facts that one owner holds (the slot or object a value belongs to, whatever the
+-- attribute was called: `owners`, written by the fold from domain.owners), e.g. `job` and `occupation` both active.
+SELECT coalesce(sum(n * (n - 1) / 2), 0)::bigint AS pairs FROM (
+    SELECT count(*) AS n FROM {schema}.agent_facts AS f, jsonb_array_elements_text(f.owners) AS o (owner)
+    WHERE f.superseded_at IS NULL
+    GROUP BY f.user_key, o.owner HAVING count(*) > 1
+) AS d;
+
 -- name: check_missing_messages
 -- Message ids of the partition's conversations that are in neither the n8n table nor the archive, for
 -- conversations whose archive retention has not ended yet.

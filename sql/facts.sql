@@ -19,7 +19,7 @@ SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.user'), hashtext(%(user_k
 
 -- name: facts_of_users
 SELECT id, user_key, category, attribute, value, fact, quote, quote_message_id, quote_speaker, source_session,
-       candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by
+       candidate_id, valid_from, last_seen_at, expires_at, superseded_at, superseded_by, relation, repeats, owners
 FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 
 -- name: insert_facts
@@ -29,17 +29,18 @@ FROM {schema}.agent_facts WHERE user_key = ANY(%(user_keys)s);
 -- ~18x faster than as a text array literal (measured: 0.05 s against 0.86 s for 14 columns), here and below.
 INSERT INTO {schema}.agent_facts
     (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
-     quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
+     quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config, relation, repeats, owners)
 SELECT u.user_key, u.category, u.fact, u.source_session, u.valid_from, u.superseded_at, u.attribute, u.value,
        u.quote, u.quote_message_id, u.quote_speaker, u.last_seen_at, u.expires_at, u.candidate_id,
-       u.fts_config::regconfig
+       u.fts_config::regconfig, u.relation, u.repeats::jsonb, u.owners::jsonb
 FROM unnest(%(user_key)b::text[], %(category)b::text[], %(fact)b::text[], %(source_session)b::text[],
             %(valid_from)b::timestamptz[], %(superseded_at)b::timestamptz[], %(attribute)b::text[],
             %(value)b::text[], %(quote)b::text[], %(quote_message_id)b::bigint[], %(quote_speaker)b::text[],
             %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[], %(candidate_id)b::text[],
-            %(fts_config)b::text[])
+            %(fts_config)b::text[], %(relation)b::text[], %(repeats)b::text[], %(owners)b::text[])
      AS u (user_key, category, fact, source_session, valid_from, superseded_at, attribute, value, quote,
-           quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config)
+           quote_message_id, quote_speaker, last_seen_at, expires_at, candidate_id, fts_config, relation, repeats,
+           owners)
 RETURNING id, user_key, category, fact, valid_from;
 
 -- name: update_facts
@@ -47,13 +48,14 @@ RETURNING id, user_key, category, fact, valid_from;
 UPDATE {schema}.agent_facts AS f SET
     attribute = u.attribute, value = u.value, quote = u.quote, quote_message_id = u.quote_message_id,
     quote_speaker = u.quote_speaker, source_session = u.source_session, candidate_id = u.candidate_id,
-    last_seen_at = u.last_seen_at, expires_at = u.expires_at, superseded_at = u.superseded_at
+    last_seen_at = u.last_seen_at, expires_at = u.expires_at, superseded_at = u.superseded_at,
+    relation = u.relation, repeats = u.repeats::jsonb, owners = u.owners::jsonb
 FROM unnest(%(ids)b::bigint[], %(attribute)b::text[], %(value)b::text[], %(quote)b::text[],
             %(quote_message_id)b::bigint[], %(quote_speaker)b::text[], %(source_session)b::text[],
             %(candidate_id)b::text[], %(last_seen_at)b::timestamptz[], %(expires_at)b::timestamptz[],
-            %(superseded_at)b::timestamptz[])
+            %(superseded_at)b::timestamptz[], %(relation)b::text[], %(repeats)b::text[], %(owners)b::text[])
      AS u (id, attribute, value, quote, quote_message_id, quote_speaker, source_session, candidate_id,
-           last_seen_at, expires_at, superseded_at)
+           last_seen_at, expires_at, superseded_at, relation, repeats, owners)
 WHERE f.id = u.id;
 
 -- name: link_superseded_by
@@ -119,7 +121,7 @@ WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND folded_at IS NUL
 -- The user's active versions with the position of the candidate that created each (its said order's tie-break).
 SELECT f.id, f.user_key, f.category, f.attribute, f.value, f.fact, f.quote, f.quote_message_id, f.quote_speaker,
        f.source_session, f.candidate_id, f.valid_from, f.last_seen_at, f.expires_at, f.superseded_at,
-       f.superseded_by, coalesce(c.position, 0) AS position
+       f.superseded_by, f.relation, f.repeats, f.owners, coalesce(c.position, 0) AS position
 FROM {schema}.agent_facts AS f LEFT JOIN {schema}.fact_candidates AS c USING (candidate_id)
 WHERE f.user_key = ANY(%(user_keys)s) AND f.superseded_at IS NULL;
 

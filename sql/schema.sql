@@ -166,6 +166,13 @@ ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS metadata jsonb
     GENERATED ALWAYS AS ({schema}.fact_metadata(id, user_key, category, attribute, valid_from)) STORED;
 CREATE INDEX IF NOT EXISTS agent_facts_metadata_user_idx
     ON {schema}.agent_facts ((metadata ->> 'user_key')) WHERE superseded_at IS NULL;
+-- What related fact versions (issue 26; added to existing tables here): `relation`, the rule that ended a
+-- version (same_slot, slot_family, same_object, correction, retraction, name_twin; NULL while active); `repeats`,
+-- the candidates that said it again, counted by the rule that made each a repeat; `owners`, the slots or objects
+-- its value belongs to (domain.owners, e.g. ["slot:job"]), which the contradiction check groups by.
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS relation text;
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS repeats jsonb NOT NULL DEFAULT '{{}}';
+ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS owners jsonb NOT NULL DEFAULT '[]';
 -- Approximate nearest neighbours by cosine distance (pgvector HNSW); recall filters by user with iterative
 -- index scans (pgvector 0.8), or the planner takes the user index above when a user has few facts.
 -- Facts still to label and to embed (the stage looks for them every night).

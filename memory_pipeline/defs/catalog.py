@@ -85,6 +85,9 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("fts_config", "regconfig", "text search language of the fact"),
         ("fts", "tsvector", "full-text search vector of the fact (generated)"),
         ("metadata", "jsonb", "user key, category, dates: what n8n's PGVector Store node filters on (generated)"),
+        ("relation", "text", "the rule that superseded it: same_slot, slot_family, same_object, correction, ..."),
+        ("repeats", "jsonb", "candidates that said it again, by the rule that made each a repeat"),
+        ("owners", "jsonb", "the slots or objects its value belongs to, whatever the attribute was called"),
     ]),
     "archived_sessions": ("chat_archive", [
         ("id", "bigint", "n8n row id (primary key)"),

@@ -3,11 +3,17 @@
 The result is a pure function of the *set* of candidates: they are folded in the order they were said
 (`said_at`, then message id and position), so backfilling an older day after a newer one gives the same facts as running
 them in order. Rules:
-- the same fact again (same category and `fact_key`, or same attribute and value) is no new version; it
-  refreshes `last_seen_at`;
-- a single-valued attribute with a different value supersedes the active version (its `superseded_at` is the
-  time the new one was said, `superseded_by` points at it); history is kept;
-- facts without an attribute, or with a multi-valued one, never supersede each other;
+- a value has one owner (`domain.owners`: the slot or object an attribute name means, whatever the model
+  called it: `job` and `occupation` are one slot, `favourite:chinese_food` and `opinion:chinese_food` one
+  object); a user holds at most one active fact per owner, and facts of different users never meet;
+- the same fact again (same category and `fact_key`, or the same owner with the same value, `owners.same_value`,
+  or for a stance on one object under another attribute the same polarity) is no new version; it refreshes
+  `last_seen_at` and counts the repeat by relation (`FactVersion.repeats`);
+- the same owner with a different value supersedes the active version (its `superseded_at` is the time the new
+  one was said, `superseded_by` points at it, `relation` names the rule: `same_slot` for one attribute name,
+  `slot_family` for another name of the slot, `same_object` for a stance on the object); history is kept;
+- facts that own nothing (no attribute and no value, or a multi-valued attribute that is no liking: `skill`,
+  `purchase`) and facts of different owners never supersede each other by owner;
 - a retraction ("I no longer like Vim.") ends the active version of its slot: `superseded_at` is when the
   retraction was said, `superseded_by` stays empty, history is kept, and no version is created for it. When the
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
@@ -21,6 +27,8 @@ them in order. Rules:
   Hohhot" ends the Hohhot trip). Source: issue 17's cases (mnemon-dev/mnemon#133, agentscope-ai/QwenPaw#5998);
 - a name said as both `name` and `preferred_name` with the same value ("My name is Jack." "You can call me
   Jack.") is one fact: the name; a preferred name that differs ("call me Jo") stays a fact of its own;
+- the very sentence said again with the same value is a repeat (`same_quote`), whatever attribute the model
+  named it under the second time;
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
 - `expires_at` = `last_seen_at` + the slot's or else the category's time-to-live (`time_to_live`; none for a
@@ -36,13 +44,19 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.owners import MULTI_VALUED_ATTRIBUTES, owners, same_value, stance_of
 from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
-# Attributes that legitimately hold several values at once; every other attribute is single-valued.
-MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "purchase", "other"})
+__all__ = ["MULTI_VALUED_ATTRIBUTES", "RELATIONS", "AcceptedFact", "FactVersion", "continue_fold", "corrected_by",
+           "is_single_valued", "reconcile_user", "time_to_live", "values_match"]
 
 # A person's name and the name they like to be called: one fact when they hold the same value (below).
-NAME_SLOTS = frozenset({"name", "preferred_name"})
+NAME_OWNERS = ("slot:name", "slot:preferred_name")
+
+# What relates a new fact to an active one (`FactVersion.relation` of a version it ended, the keys of
+# `FactVersion.repeats` of one it repeated): one name per rule of the module docstring.
+RELATIONS = ("same_fact", "same_slot", "slot_family", "same_object", "same_quote", "correction", "retraction",
+             "name_twin", "near_duplicate")
 
 
 def time_to_live(ttl_days: Mapping[str, int | None], category: str, attribute: str | None) -> int | None:
@@ -75,6 +89,11 @@ class AcceptedFact:
     position: int = 0  # order of the fact within its conversation's extraction
     retraction: bool = False  # the user withdrew what `attribute` held (see the module docstring)
 
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """`domain.owners.owners` of this fact."""
+        return owners(self.category, self.attribute, self.value)
+
     def __post_init__(self) -> None:
         # Said order is compared in UTC: datetimes sharing one DST-zone tzinfo compare by wall clock in Python.
         if self.said_at.tzinfo is not None and self.said_at.tzinfo is not timezone.utc:
@@ -91,7 +110,9 @@ class AcceptedFact:
 @dataclass(frozen=True)
 class FactVersion:
     """One row of `agent_facts`. `version_key` (category, fact key, valid_from) identifies it across runs;
-    `superseded_by_key` is the version_key of the version that replaced it."""
+    `superseded_by_key` is the version_key of the version that replaced it; `relation` the rule that ended it
+    (one of RELATIONS; None while active); `repeats` ((relation, count), ...) sorted: the candidates that said
+    it again, by the rule that made each a repeat."""
 
     user_key: str
     category: str
@@ -108,6 +129,13 @@ class FactVersion:
     expires_at: datetime | None
     superseded_at: datetime | None = None
     superseded_by_key: tuple[str, str, datetime] | None = None
+    relation: str | None = None
+    repeats: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """`domain.owners.owners` of this version."""
+        return owners(self.category, self.attribute, self.value)
 
     @property
     def version_key(self) -> tuple[str, str, datetime]:
@@ -134,8 +162,8 @@ def values_match(retracted: str | None, held: str | None) -> bool:
 @dataclass
 class _State:
     versions: list[FactVersion] = field(default_factory=list)
-    active_by_fact: dict[tuple[str, str], int] = field(default_factory=dict)
-    active_by_slot: dict[str, int] = field(default_factory=dict)
+    active_by_fact: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (user, category, fact key)
+    active_by_owner: dict[tuple[str, str], int] = field(default_factory=dict)  # (user, owner)
 
 
 Validity = Callable[[AcceptedFact], tuple[datetime | None, datetime | None]]
@@ -171,7 +199,7 @@ def continue_fold(
 
     Equal to the full fold's versions when every fact of `facts` is said after every fact folded before
     (`said_order`): the fold only ever reads or changes active versions, and a fold's active versions carry its
-    whole state (one per fact key; one per single-valued slot). Superseded versions are left out of the input
+    whole state (one per fact key; one per owner). Superseded versions are left out of the input
     and the output, since nothing changes them again. Raises nothing; `facts` in any order."""
     state = _State()
     for version in active:
@@ -185,25 +213,30 @@ def continue_fold(
         starts, ends = validity(item) if validity is not None else (None, None)
         if ends is not None:
             expires = min(expires, ends) if expires is not None else ends
-        same_fact = state.active_by_fact.get((item.category, fact_key(item.fact)))
-        slot = item.attribute if is_single_valued(item.attribute) else None
-        holder = state.active_by_slot.get(slot) if slot else None
-        if same_fact is None and holder is not None:
-            current = state.versions[holder]
-            if item.value and current.value and fact_key(item.value) == fact_key(current.value):
-                same_fact = holder  # same slot, same value, other wording: a repeat
-        corrected = _first_corrected(state, item) if same_fact is None and holder is None else None
-        twin = _name_twin(state, item) if same_fact is None and holder is None else None
-        if twin is not None:  # the name said as both slots: the name wins, "call me <it>" repeats it
-            if item.attribute == "name":
-                corrected = twin
-            else:
-                same_fact = twin
-        if same_fact is None and holder is None and corrected is None and near_duplicate is not None:
-            same_fact = _first_near_duplicate(state, item, near_duplicate)
-        if same_fact is not None:
-            current = state.versions[same_fact]
-            state.versions[same_fact] = replace(current, last_seen_at=item.said_at, expires_at=expires)
+        repeat = state.active_by_fact.get((item.user_key, item.category, fact_key(item.fact)))
+        relation, ended = "same_fact", []
+        if repeat is None:
+            repeat, relation, ended = _by_owner(state, item)
+        if repeat is None and not ended:
+            twin = _name_twin(state, item)
+            if twin is not None:  # the name said as both slots: the name wins, "call me <it>" repeats it
+                if NAME_OWNERS[0] in item.owners:
+                    ended = [(twin, "name_twin")]
+                else:
+                    repeat, relation = twin, "name_twin"
+        if repeat is None and not ended:
+            repeat, relation = _same_quote(state, item), "same_quote"
+        if repeat is None and not ended:
+            corrected = _first_corrected(state, item)
+            ended = [(corrected, "correction")] if corrected is not None else []
+        if repeat is None and not ended and near_duplicate is not None:
+            repeat, relation = _first_near_duplicate(state, item, near_duplicate), "near_duplicate"
+        if repeat is not None:
+            current = state.versions[repeat]
+            counts = dict(current.repeats)
+            counts[relation] = counts.get(relation, 0) + 1
+            state.versions[repeat] = replace(current, last_seen_at=item.said_at, expires_at=expires,
+                                             repeats=tuple(sorted(counts.items())))
             continue
         new = FactVersion(
             user_key=item.user_key,
@@ -220,42 +253,99 @@ def continue_fold(
             last_seen_at=item.said_at,
             expires_at=expires,
         )
-        for index in (holder, corrected):
-            if index is not None:
-                old = state.versions[index]
-                state.versions[index] = replace(old, superseded_at=item.said_at, superseded_by_key=new.version_key)
-                del state.active_by_fact[(old.category, fact_key(old.fact))]
-                if state.active_by_slot.get(old.attribute) == index:
-                    del state.active_by_slot[old.attribute]
+        for index, why in ended:
+            _end(state, index, item.said_at, new.version_key, why)
         _add_active(state, new)
     return state.versions
 
 
 def _add_active(state: _State, version: FactVersion) -> None:
-    """Append an active version and index it by fact key and, for a single-valued attribute, by slot."""
+    """Append an active version and index it by fact key and by each of its owners."""
     state.versions.append(version)
     index = len(state.versions) - 1
-    state.active_by_fact[(version.category, fact_key(version.fact))] = index
-    if is_single_valued(version.attribute):
-        state.active_by_slot[version.attribute] = index
+    state.active_by_fact[(version.user_key, version.category, fact_key(version.fact))] = index
+    for owner in version.owners:
+        state.active_by_owner[(version.user_key, owner)] = index
+
+
+def _end(state: _State, index: int, at: datetime, by_key: tuple[str, str, datetime] | None, relation: str) -> None:
+    """Supersede the active version at `index` at `at` (by the version `by_key`, None for a retraction) for
+    `relation`, and drop it from the indexes."""
+    old = state.versions[index]
+    state.versions[index] = replace(old, superseded_at=at, superseded_by_key=by_key, relation=relation)
+    state.active_by_fact.pop((old.user_key, old.category, fact_key(old.fact)), None)
+    for owner in old.owners:
+        if state.active_by_owner.get((old.user_key, owner)) == index:
+            del state.active_by_owner[(old.user_key, owner)]
+
+
+def _by_owner(state: _State, item: AcceptedFact) -> tuple[int | None, str | None, list[tuple[int, str]]]:
+    """(index of the active version `item` repeats, its relation, []) when one of its owners' holders holds the
+    same value; else (None, None, [(index, relation)] of the holders `item` supersedes), in owner order."""
+    ended: list[tuple[int, str]] = []
+    for owner in item.owners:
+        index = state.active_by_owner.get((item.user_key, owner))
+        if index is None or any(index == i for i, _ in ended):
+            continue
+        held = state.versions[index]
+        relation = ("same_slot" if held.attribute == item.attribute
+                    else "same_object" if owner.startswith("stance:") else "slot_family")
+        if _repeats(item, held, owner):
+            return index, relation, []
+        ended.append((index, relation))
+    return None, None, ended
+
+
+def _repeats(item: AcceptedFact, held: FactVersion, owner: str) -> bool:
+    """True when `item` says again what `held` says of their common `owner`: a stance under one attribute by the
+    same stance word, under another by its polarity ("likes" / a favourite); a slot by its value
+    (`owners.same_value`)."""
+    if owner.startswith("stance:"):
+        if item.attribute == held.attribute:
+            return bool(item.value and held.value) and fact_key(item.value) == fact_key(held.value)
+        new = stance_of(item.category, item.attribute, item.value, item.fact)
+        old = stance_of(held.category, held.attribute, held.value, held.fact)
+        if new is not None and old is not None:
+            return new == old
+    return same_value(item.value, held.value)
+
+
+def _same_quote(state: _State, item: AcceptedFact) -> int | None:
+    """Index of the oldest active version of the user that quotes the very sentence `item` quotes (up to case,
+    spaces and the final full stop) with the same value (`owners.same_value`): the user said it again and the
+    model named it otherwise ("I prefer invoices as PDF." as `preference:invoices`, then as
+    `preference:delivery_instruction`). None otherwise, or when either has no quote or no value."""
+    quote = fact_key(item.quote)
+    if not quote or not item.value:
+        return None
+    for index in _active_of(state, item.user_key):
+        held = state.versions[index]
+        if held.quote and fact_key(held.quote) == quote and same_value(item.value, held.value):
+            return index
+    return None
+
+
+def _active_of(state: _State, user_key: str) -> list[int]:
+    """Indexes of the user's active versions, in fold order."""
+    return sorted(i for (user, _, _), i in state.active_by_fact.items() if user == user_key)
 
 
 def _retract(state: _State, item: AcceptedFact) -> None:
     """End the active version(s) `item` withdraws (module docstring); nothing when none matches."""
     if not item.attribute:
         return
-    if is_single_valued(item.attribute):
-        holder = state.active_by_slot.get(item.attribute)
-        targets = [holder] if holder is not None and values_match(item.value, state.versions[holder].value) else []
-    else:
-        targets = [i for i, v in enumerate(state.versions)
-                   if v.is_active and v.attribute == item.attribute and item.value and values_match(item.value, v.value)]
+    targets = []
+    for owner in item.owners:
+        index = state.active_by_owner.get((item.user_key, owner))
+        if index is not None and index not in targets and (
+                owner.startswith("stance:") or values_match(item.value, state.versions[index].value)):
+            targets.append(index)
+    if not is_single_valued(item.attribute) and item.value:
+        targets += [i for i in _active_of(state, item.user_key) if i not in targets
+                    and state.versions[i].attribute == item.attribute and values_match(item.value,
+                                                                                     state.versions[i].value)]
     for index in targets:
-        old = state.versions[index]
-        state.versions[index] = replace(old, superseded_at=item.said_at, superseded_by_key=None)
-        state.active_by_fact.pop((old.category, fact_key(old.fact)), None)
-        if state.active_by_slot.get(old.attribute) == index:
-            del state.active_by_slot[old.attribute]
+        _end(state, index, item.said_at, None, "retraction")
 
 
 def corrected_by(new: AcceptedFact, old: FactVersion) -> bool:
@@ -274,19 +364,20 @@ def corrected_by(new: AcceptedFact, old: FactVersion) -> bool:
 
 def _first_corrected(state: _State, item: AcceptedFact) -> int | None:
     """Index of the oldest active version `item` corrects (`corrected_by`), or None."""
-    for index in sorted(state.active_by_fact.values()):
+    for index in _active_of(state, item.user_key):
         if corrected_by(item, state.versions[index]):
             return index
     return None
 
 
 def _name_twin(state: _State, item: AcceptedFact) -> int | None:
-    """Index of the active version of the *other* name slot (`name` / `preferred_name`) holding the same value as
-    `item` ("My name is Jack." and "You can call me Jack."), or None."""
-    if item.attribute not in NAME_SLOTS or not item.value:
+    """Index of the active version of the *other* name slot (`name` / `preferred_name`, by owner) holding the
+    same value as `item` ("My name is Jack." and "You can call me Jack."), or None."""
+    mine = [o for o in item.owners if o in NAME_OWNERS]
+    if not mine or not item.value:
         return None
-    (other,) = NAME_SLOTS - {item.attribute}
-    index = state.active_by_slot.get(other)
+    (other,) = set(NAME_OWNERS) - set(mine)
+    index = state.active_by_owner.get((item.user_key, other))
     if index is not None and state.versions[index].value and fact_key(state.versions[index].value) == fact_key(
             item.value):
         return index
@@ -295,7 +386,7 @@ def _name_twin(state: _State, item: AcceptedFact) -> int | None:
 
 def _first_near_duplicate(state: _State, item: AcceptedFact, near_duplicate: Callable) -> int | None:
     """Index of the oldest active version `item` near-duplicates (deterministic: versions are in fold order)."""
-    for index in sorted(state.active_by_fact.values()):
+    for index in _active_of(state, item.user_key):
         if near_duplicate(item, state.versions[index]):
             return index
     return None

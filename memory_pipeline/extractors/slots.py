@@ -2,14 +2,16 @@
 
 A slot names what a fact is about, so for most slots it also says the category: a `home_location` is
 client_info whatever the model put in `category` (small models were seen answering `preference` for
-`home_location` and `job`: issue 16). `category_of` gives that category, or None for a slot that leaves it open
-(`other`, an unknown slot): the model's own category then stands.
+`home_location` and `job`: issue 16). `category_of` gives that category, also for another name of a listed
+slot (`occupation`, `current_city`: `domain.owners.slot_of`), or None for a slot that leaves it open (`other`, an
+unknown slot): the model's own category then stands.
 """
 
 from __future__ import annotations
 
 import re
 
+from memory_pipeline.domain.owners import slot_of
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 
 # Slot -> the category it fixes. Single-valued unless in the reconciler's MULTI_VALUED_ATTRIBUTES.
@@ -47,7 +49,9 @@ def category_of(attribute: str | None, quote: str = "") -> str | None:
     if slot in FIXED:
         return FIXED[slot]
     prefix, colon, _ = slot.partition(":")
-    return PREFIXED.get(prefix) if colon else None
+    if colon:
+        return PREFIXED.get(prefix)
+    return FIXED.get(slot_of(slot))  # another name of a listed slot (`occupation` is the job: domain.owners)
 
 
 def prompt_list() -> str:

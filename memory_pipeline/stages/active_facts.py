@@ -20,7 +20,9 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     candidates (any day). New active versions get their text search language as they are inserted; then the
     other unlabelled active facts are labelled and, with an `embedder`, embedded (`embeddings.index_new_facts`; a
     failing embedding request leaves them NULL). The users are folded on `conn`, one transaction per FOLD_COMMIT
-    users (`folds.reconcile_all`)."""
+    users (`folds.reconcile_all`). Metadata counts what related the facts this run: `supersessions_by_relation`
+    (versions that became superseded) and `repeats_by_relation` (candidates that said an active fact again), each
+    {relation: count} (`domain.reconcile.RELATIONS`)."""
     users = store.users_to_reconcile(conn, day)  # group chats: each sender
     totals = reconcile_all(store, conn, users)
     state = store.fact_totals(conn, users) if users else {"active": 0, "superseded": 0, "expired": 0}
@@ -28,6 +30,10 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
     # New active versions are labelled as they are inserted; index_new_facts labels the rest.
     labelled = Counter({key.removeprefix("language:"): n for key, n in totals.items() if key.startswith("language:")})
     labelled.update(recall_index["facts_language_labelled"])
+    # What related the facts reconciled now: versions superseded and candidates repeating one, by relation.
+    related = {kind: dict(sorted((key.removeprefix(f"{kind}:"), n) for key, n in totals.items()
+                                 if key.startswith(f"{kind}:") and n))
+               for kind in ("superseded", "repeated")}
     recall_index["facts_language_labelled"] = dict(sorted(labelled.items()))
     return StageResult({
         "users_reconciled": len(users),
@@ -37,6 +43,8 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
         "facts_updated": totals["updated"],
         "facts_deleted": totals["deleted"],
         "facts_superseded": totals["newly_superseded"],
+        "supersessions_by_relation": related["superseded"],
+        "repeats_by_relation": related["repeated"],
         "active_facts_of_these_users": state["active"],
         "superseded_facts_of_these_users": state["superseded"],
         "expired_facts_of_these_users": state["expired"],

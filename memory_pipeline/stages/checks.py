@@ -51,12 +51,16 @@ def check_quotes_verbatim(store: Store, conn: psycopg.Connection, day: date) -> 
 
 def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> CheckOutcome:
     """No two active facts share (user_key, category, md5(fact)); no single-valued attribute holds two
-    active values for one user."""
+    active values for one user (`contradicting_groups`); no owner (the slot or object a value belongs to,
+    whatever the attribute was called: domain.owners) holds two active facts of one user (`related_active_pairs`,
+    pairs of facts)."""
     duplicates = store.scalar(conn, "check_duplicate_active_facts")
     contradictions = store.scalar(conn, "check_contradicting_active_facts",
                                   {"multi_valued": sorted(MULTI_VALUED_ATTRIBUTES)})
-    return CheckOutcome(duplicates == 0 and contradictions == 0,
-                        {"duplicate_groups": duplicates, "contradicting_groups": contradictions})
+    related = store.scalar(conn, "check_related_active_facts")
+    return CheckOutcome(duplicates == 0 and contradictions == 0 and related == 0,
+                        {"duplicate_groups": duplicates, "contradicting_groups": contradictions,
+                         "related_active_pairs": related})
 
 
 def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:

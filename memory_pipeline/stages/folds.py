@@ -43,8 +43,9 @@ from memory_pipeline.store.erasure import erase_retracted_slots, forgotten_slots
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 3  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
-# time-to-live (names never expire, purchases 90 days), a name and the same "call me" name are one fact
+FOLD_VERSION = 4  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
+# time-to-live (names never expire, purchases 90 days), a name and the same "call me" name are one fact; 4: a
+# value has one owner whatever the attribute was called (domain.owners), relations recorded (issue 26)
 
 
 def fold_rule(ttl_days: Mapping[str, int | None], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
@@ -75,7 +76,8 @@ def version_from_row(row: Mapping[str, Any]) -> FactVersion:
         fact=row["fact"], quote=row["quote"], quote_message_id=row["quote_message_id"],
         quote_speaker=row["quote_speaker"], source_session=row["source_session"], candidate_id=row["candidate_id"],
         valid_from=row["valid_from"], last_seen_at=row["last_seen_at"], expires_at=row["expires_at"],
-        superseded_at=row["superseded_at"])
+        superseded_at=row["superseded_at"], relation=row["relation"],
+        repeats=tuple(sorted((row["repeats"] or {}).items())))
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,16 +34,40 @@ def _accepted_facts(rows: Iterable[dict[str, Any]], versions: dict[str, str] | N
 
 # The columns of a fact version that an update rewrites (`update_facts`), compared to decide whether a row changed.
 _VERSION_FIELDS = ("attribute", "value", "quote", "quote_message_id", "quote_speaker", "source_session",
-                   "candidate_id", "last_seen_at", "expires_at", "superseded_at")
+                   "candidate_id", "last_seen_at", "expires_at", "superseded_at", "relation", "repeats", "owners")
+
+
+def _stored(version: FactVersion, name: str) -> Any:
+    """A version's field as its row reads back (jsonb `repeats` a dict, `owners` a list)."""
+    if name == "repeats":
+        return dict(version.repeats)
+    if name == "owners":
+        return list(version.owners)
+    return getattr(version, name)
 
 
 def _version_columns(rows: Sequence[tuple[int | None, FactVersion]]) -> dict[str, list[Any]]:
     """(row id, version) pairs as one parallel array per column (`ids` and `_VERSION_FIELDS`), the parameters of
-    `update_facts` and `insert_facts` (unnest)."""
+    `update_facts` and `insert_facts` (unnest; the jsonb columns as JSON text, cast there)."""
     columns: dict[str, list[Any]] = {"ids": [row_id for row_id, _ in rows]}
     for name in _VERSION_FIELDS:
-        columns[name] = [getattr(v, name) for _, v in rows]
+        columns[name] = [_stored(v, name) for _, v in rows]
+    for name in ("repeats", "owners"):
+        columns[name] = [json.dumps(value, ensure_ascii=False) for value in columns[name]]
     return columns
+
+
+def _relation_counts(row: Mapping[str, Any] | None, version: FactVersion) -> Counter[str]:
+    """What relating `version` did since `row` (its stored state; None: not stored yet): `superseded:<relation>`
+    when it became superseded, `repeated:<relation>` per repeat added."""
+    counts: Counter[str] = Counter()
+    if version.superseded_at is not None and (row is None or row["superseded_at"] is None):
+        counts[f"superseded:{version.relation}"] += 1
+    before = (row["repeats"] or {}) if row is not None else {}
+    for relation, n in version.repeats:
+        if n > before.get(relation, 0):
+            counts[f"repeated:{relation}"] += n - before.get(relation, 0)
+    return counts
 
 
 @dataclass(frozen=True)
@@ -124,10 +149,11 @@ class FactQueries(StoreBase):
                 stale.extend(row["id"] for key, row in by_key.items() if key not in wanted)
             for key, v in wanted.items():
                 row = by_key.get(key)
+                counts.update(_relation_counts(row, v))
                 if row is None:
                     inserts.append(v)
                     counts["newly_superseded"] += v.superseded_at is not None
-                elif any(row[k] != getattr(v, k) for k in _VERSION_FIELDS):
+                elif any(row[k] != _stored(v, k) for k in _VERSION_FIELDS):
                     counts["newly_superseded"] += row["superseded_at"] is None and v.superseded_at is not None
                     (staying_active if v.superseded_at is None else becoming_superseded).append((row["id"], v))
             plans.append((by_key, wanted))

@@ -40,6 +40,10 @@ FACT_POOL = [
     ("preference", "opinion:blue", "likes", "User likes blue."),
     ("preference", None, "blue", "User prefers blue."),
     ("preference", "opinion:blue", "hates", "User hates blue."),
+    ("client_info", "current_city", "Rome", "User now lives in Rome."),  # one slot under other names
+    ("preference", "preferred_contact_method", "phone", "User prefers phone calls."),
+    ("preference", "favourite:jazz", "loves", "User loves jazz."),  # a stance on jazz under another slot
+    ("preference", "hobby", "jazz", "User plays jazz."),
     ("preference", "opinion:jazz", None, "User no longer likes jazz.", True),  # retractions
     ("client_info", "home_location", "Oslo", "User no longer lives in Oslo.", True),
     ("preference", "hobby", "chess", "User no longer plays chess.", True),
@@ -68,8 +72,8 @@ def test_reconcile_user_is_a_function_of_the_set(facts, data):
     assert reconcile_user(shuffled, DEFAULT_TTL_DAYS) == reconcile_user(facts, DEFAULT_TTL_DAYS)
     active = [v for v in expected if v.is_active]
     assert len({(v.category, v.fact.casefold().rstrip(".")) for v in active}) == len(active)  # no duplicate
-    slots = [v.attribute for v in active if v.attribute and v.attribute != "hobby"]
-    assert len(slots) == len(set(slots))  # no single-valued slot holds two values
+    owned = [owner for v in active for owner in v.owners]
+    assert len(owned) == len(set(owned))  # no owner (a slot whatever its name, a stance's object) holds two
 
 
 DAYS = [date(2026, 5, 1), date(2026, 5, 2), date(2026, 5, 3), date(2026, 5, 4)]  # the first is the backlog date

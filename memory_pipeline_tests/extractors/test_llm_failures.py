@@ -147,8 +147,16 @@ def test_the_slot_fixes_the_category_the_model_got_wrong(extractor_on):
     assert found == [("home_location", "client_info"), ("contact_channel", "preference")]
 
 
+def test_another_name_of_a_slot_fixes_the_category_too(extractor_on):
+    lyon = fact("I live in Lyon", 1, "current_city", "Lyon", category="preference")
+    email = fact("I prefer email", 1, "preferred_contact_method", "email", category="client_info")
+    with ScriptedOpenAIServer(fact_answer(lyon, email)) as server:
+        found = [(c.attribute, c.category) for c in candidates(extractor_on(server))]
+    assert found == [("current_city", "client_info"), ("preferred_contact_method", "preference")]
+
+
 def test_an_unknown_category_is_a_recorded_rejection_not_a_failed_answer(extractor_on):
-    odd = fact("I prefer email", 1, "channel_of_choice", "email", category="opinion")
+    odd = fact("I prefer email", 1, "other", "email", category="opinion")
     with ScriptedOpenAIServer(fact_answer(odd, LYON)) as server:
         found = [(c.status, c.reason) for c in candidates(extractor_on(server))]
         assert len(server.chat_requests()) == 1
