@@ -60,6 +60,8 @@ SLOT_FAMILIES = (
     ("shipping_address", "delivery_address", "postal_address", "mailing_address", "address", "adresse",
      "dirección", "地址"),
     ("delivery_instruction", "delivery_note", "delivery_preference"),
+    ("plan", "subscription_plan", "subscription", "pricing_plan", "service_plan", "billing_plan", "plan_tier",
+     "tier", "package", "forfait", "abonnement", "tarif", "plan_de_suscripción", "套餐"),
     ("hobby", "hobbies", "pastime", "loisir", "pasatiempo", "爱好"),
     ("spoken_language", "language", "languages_spoken"),
     ("preferred_language", "language_preference", "communication_language"),  # one language to be answered in
@@ -192,7 +194,7 @@ def stance_of(category: str, attribute: str | None, value: str | None, fact: str
 def same_value(a: str | None, b: str | None) -> bool:
     """True when two values of one owner are one value: the same `fact_key`, or the words of one among the
     other's ("software engineer" / "Engineer", "Lyon" / "Lyon, France") with the same polarity ("allowed" /
-    "not allowed" differ). A missing value is never the same."""
+    "not allowed" differ) and the same numbers. A missing value is never the same."""
     if not a or not b:
         return False
     if fact_key(a) == fact_key(b):
@@ -200,4 +202,6 @@ def same_value(a: str | None, b: str | None) -> bool:
     if is_negated(a) != is_negated(b):
         return False
     wa, wb = set(words(a, False)) - {"a", "an", "the"}, set(words(b, False)) - {"a", "an", "the"}
+    if {w for w in wa if any(c.isdigit() for c in w)} != {w for w in wb if any(c.isdigit() for c in w)}:
+        return False  # "19. června" is not "12. června 19:00": a date, time or number must be the same one
     return bool(wa and wb) and (wa <= wb or wb <= wa)

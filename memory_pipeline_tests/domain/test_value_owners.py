@@ -6,6 +6,7 @@ folded by `reconcile_user` as the pipeline folds them (with its near-duplicate r
 import itertools
 from datetime import datetime, timedelta, timezone
 
+from memory_pipeline.domain.owners import owners, same_value
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, continue_fold, reconcile_user
 from memory_pipeline.settings import DEFAULT_TTL_DAYS
@@ -210,3 +211,12 @@ def test_the_same_sentence_said_again_under_another_name_is_a_repeat():
     assert version.fact == "The user prefers invoices in PDF format." and version.repeats == (("same_quote", 1),)
     other_value = AcceptedFact(**{**again.__dict__, "value": "paper", "fact": "The user wants paper invoices."})
     assert len(active(fold([first, other_value]))) == 2  # one sentence, two values: two facts
+
+
+def test_a_moved_date_is_a_new_value_not_a_repeat_of_the_old_one():
+    assert not same_value("19. června", "12. června 19:00")
+    assert same_value("Lyon", "Lyon, France")
+
+
+def test_a_plan_named_as_a_subscription_has_one_owner():
+    assert owners("client_info", "plan", "Starter") == owners("client_info", "subscription_plan", "Pro")
