@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.gates import GATE_REASONS, gate
 from memory_pipeline.domain.relative_time import resolve_fact
+from memory_pipeline.domain.retractions import requested_slot
 
 CATEGORIES = ("preference", "decision", "client_info")
 
@@ -310,12 +311,19 @@ def validate_candidate(
     sources: QuoteSources | None = None, timezone: str = "UTC",
 ) -> Candidate:
     """Accept or reject one extracted fact against its conversation (never raises): the quote check
-    (`locate_quote`), then the consistency gates between the fact and its quote (`gates.gate`).
+    (`locate_quote`), then the consistency gates between the fact and its quote (`gates.gate`). A fact whose
+    quote asks to forget a slot (`retractions.requested_slot`) is a retraction of it, as the model flagged or not.
 
     `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
     `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`).
     `timezone`: the partitions' IANA zone; relative time in the fact is resolved against the local date of the
     quote's message (domain.relative_time), whatever backend proposed it."""
+    slot = requested_slot(extracted.quote)
+    if slot:  # "Can you forget my phone number?" withdraws the whole slot it names, whatever the model flagged or
+        # named (a 1.5B model answered retraction=false, attribute "decision:phone_number", value "forget"; and
+        # value "deleted" for "Could you please delete my email address?", which then matched no value).
+        attribute = extracted.attribute if extracted.attribute and ":" not in extracted.attribute else slot
+        extracted = extracted.model_copy(update={"retraction": True, "attribute": attribute, "value": None})
     category = extracted.category.strip().lower()
     fact = normalize_whitespace(extracted.fact)
     reason: str | None = None

@@ -80,3 +80,22 @@ def test_a_name_that_is_no_name_is_still_rejected_in_a_language_without_naming_w
     site = fact("Il mio sito è giulia-foto.it", 1, "name", "giulia-foto.it", "client_info",
                 "L'utente si chiama giulia-foto.it.")
     assert judged(chat, site) == [("rejected", "name_not_stated")]
+
+
+def test_a_forget_request_withdraws_the_slot_it_names_whatever_the_model_flagged(monkeypatch):
+    # Qwen2.5-Coder 1.5B on the cases set: a forget request asked as a question became a decision, and a flagged
+    # retraction carried the value "deleted", which ended nothing.
+    chat = conversation(("human", "Can you forget my phone number?"), ("ai", "Done."),
+                        ("human", "Could you please delete my email address?"))
+    as_decision = fact("Can you forget my phone number?", 1, "decision:phone_number", "forget", "decision",
+                       "The user decides to forget their phone number.")
+    deleted = fact("Could you please delete my email address?", 3, "email", "deleted", "client_info",
+                   "The user's email address was deleted.", retraction=True)
+    with ScriptedOpenAIServer(fact_answer(as_decision, deleted)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        extractor = OpenAIExtractor(Settings(extractor="openai", llm_max_retries=0, llm_timeout_seconds=10))
+        found = extractor.summarize(chat).facts
+    candidates = [validate_candidate(f, chat, i) for i, f in enumerate(found)]
+    assert [(c.status, c.retraction, c.attribute, c.value) for c in candidates] == [
+        ("accepted", True, "phone_number", None), ("accepted", True, "email", None)]
