@@ -74,17 +74,18 @@ def missed_record(gold: GoldFact | GoldRetraction, candidates: Iterable[Candidat
 
 def reconciliation_detail(score: CaseScore) -> dict | None:
     """The reconciliation checks that failed and the case's fact versions after reconciliation (active ones, then
-    superseded ones with the fact that superseded them, when one did); None when every check passed or the case
-    checks none."""
+    superseded ones with the fact that superseded them, when one did, and the rule that related them: `relation`;
+    each with its repeats by rule); None when every check passed or the case checks none."""
     if not score.failed_checks:
         return None
     by_key = {v.version_key: v for v in score.versions}
 
     def version(v) -> dict:
-        record = {"fact": v.fact, "attribute": v.attribute}
+        record = {"fact": v.fact, "attribute": v.attribute, "repeats": dict(v.repeats)}
         if not v.is_active:
             successor = by_key.get(v.superseded_by_key) if v.superseded_by_key else None
             record["superseded_by"] = successor.fact if successor else None
+            record["relation"] = v.relation
         return record
 
     return {"failed": score.failed_checks,
@@ -136,6 +137,8 @@ def render_details(records: list[dict]) -> str:
             for state in ("active", "superseded"):
                 for v in r["reconciliation"][state]:
                     after = f" -> \"{v['superseded_by']}\"" if v.get("superseded_by") else ""
+                    after += f" [{v['relation']}]" if v.get("relation") else ""
+                    after += "".join(f" [repeated: {rule} x{n}]" for rule, n in v["repeats"].items())
                     lines.append(f"            {state:<10} \"{v['fact']}\" ({v['attribute'] or '-'}){after}")
         lines += [f"   failed   {n} conversation(s): {reason}" for reason, n in r["failed_conversations"].items()]
     return "\n".join(lines)

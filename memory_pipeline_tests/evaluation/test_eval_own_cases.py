@@ -100,7 +100,7 @@ class FilesEveryTurn:
         return ExtractionResult(facts=facts)
 
 
-def test_a_sprung_trap_and_a_failed_update_show_the_fact_and_the_case_versions(tmp_path):
+def test_a_sprung_trap_and_a_failed_update_show_the_fact_and_the_case_versions_with_what_related_them(tmp_path):
     plan = case("plan", ["I use the annual plan."], [], traps=[{"kind": "plan_frozen", "forbidden": ["annual"]}])
     moved = case("moved", ["I live in Paris.", "I live in Rome.", "I live in Lyon."],
                  [{"category": "client_info", "keywords": [city], "quote": f"I live in {city}."}
@@ -113,10 +113,10 @@ def test_a_sprung_trap_and_a_failed_update_show_the_fact_and_the_case_versions(t
     # Lyon went to another slot: Rome stays active beside it; Paris was superseded by Rome.
     assert records["moved"]["reconciliation"] == {
         "failed": ["Rome still active"],
-        "active": [{"fact": "User: I live in Rome.", "attribute": "home_location"},
-                   {"fact": "User: I live in Lyon.", "attribute": "hometown"}],
-        "superseded": [{"fact": "User: I live in Paris.", "attribute": "home_location",
-                        "superseded_by": "User: I live in Rome."}]}
+        "active": [{"fact": "User: I live in Rome.", "attribute": "home_location", "repeats": {}},
+                   {"fact": "User: I live in Lyon.", "attribute": "hometown", "repeats": {}}],
+        "superseded": [{"fact": "User: I live in Paris.", "attribute": "home_location", "repeats": {},
+                        "superseded_by": "User: I live in Rome.", "relation": "same_slot"}]}
     assert records["moved"]["missed"] == [] and records["moved"]["wrong"] == []
 
 
