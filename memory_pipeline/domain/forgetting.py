@@ -4,7 +4,9 @@ A fact is known by its *slots* (the same identities reconciliation merges and su
 - `slot` + attribute, for a single-valued attribute (`phone_number`, `contact_channel`, `opinion:vim`): forgetting
   one version forgets the whole supersede chain of that slot, every value it ever held;
 - `fact` + category + `fact_key(fact)`: the same fact text (any attribute, or none);
-- `value` + attribute + `fact_key(value)`, for a multi-valued attribute (`hobby`): the same value in other words.
+- `value` + attribute + `fact_key(value)`, for a multi-valued attribute (`hobby`): the same value in other words;
+- `owner` + each owner of its value (domain.owners: `job` and `occupation` are one slot, `favourite:tea` and
+  `opinion:tea` one stance), so forgetting a job forgets it under whatever name a model filed it.
 
 Forgetting deletes every candidate of the user that shares a slot with the fact or with a version in its
 supersede chain, and records each slot as a salted sha256 (no fact text is kept) with a `said_before` time:
@@ -20,6 +22,7 @@ from datetime import datetime
 from typing import Protocol, TypeVar
 
 from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.owners import owners
 from memory_pipeline.domain.reconcile import is_single_valued
 
 
@@ -39,6 +42,7 @@ def slot_keys(category: str, attribute: str | None, value: str | None, fact: str
         keys.add("\x1f".join(("slot", attribute or "")))
     elif attribute and value:
         keys.add("\x1f".join(("value", attribute, fact_key(value))))
+    keys.update("\x1f".join(("owner", owner)) for owner in owners(category, attribute, value))
     return frozenset(keys)
 
 
