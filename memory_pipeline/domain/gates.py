@@ -58,6 +58,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from anyascii import anyascii
+
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.retractions import is_forget_request
 
@@ -135,13 +137,18 @@ _PREFIXED = re.compile(r"^[\u0590-\u05ff\u0600-\u06ff]")
 
 
 def supported(value: str, text: str) -> bool:
-    """True when each content word of `value` (not a date, time or stop word) is found in `text` as a word
+    """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
+    transliterated when `value` is in Latin letters and `text` is not, as a word
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
     (`_UNSPACED`), when the value's characters are in `text`. A value with no content word is supported."""
     folded = _fold(text)
     if _UNSPACED.search(value):
         return all(ch in folded for ch in _fold(value) if not ch.isspace() and ch.isalnum())
     words = _words(text)
+    if value.isascii() and not text.isascii():
+        # A model writes a name or place of another script in Latin letters ("Kazan" for "Казани", "Priya" for
+        # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words.
+        words += _words(anyascii(text))
     digits = re.sub(r"\D", "", text)
     content = [w for w in _words(_DATE_OR_TIME.sub(" ", value))
                if w not in _STOPWORDS and w not in _DATE_WORDS and len(w) >= 2]

@@ -178,3 +178,9 @@ def test_a_person_the_user_lives_with_is_no_subject_where_the_verb_alone_says_i(
     assert gate(quote, quote, "home_location", "Curitiba", False, fact="O usuário mora em Curitiba.") is None
     sister = "Minha irmã mora em Curitiba."
     assert gate(sister, sister, "home_location", "Curitiba", False) == "quote_about_other_person"
+
+
+def test_a_value_written_in_latin_letters_is_found_in_a_quote_of_another_script():
+    assert supported("Kazan", "Кстати, живу в Казани")
+    assert supported("Priya", "मेरा नाम प्रिया है")
+    assert not supported("Moscow", "Кстати, живу в Казани")
