@@ -72,7 +72,8 @@ def _identifier():
 def identify(text: str) -> str | None:
     """The ISO 639-1 code of the language `text` is written in, or None when it cannot be told: no letters, or a
     mostly Latin-script text that the model scores under `_LATIN_CONFIDENCE` or gives a language of another
-    script, or a language without data (domain/languages/) with one with data scoring `_RUNNER_UP` beside it.
+    script; a language without data (domain/languages/) with one with data scoring `_RUNNER_UP` beside it is
+    given as that one.
     A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese; any other is the
     model's first guess among `_IDENTIFIABLE`."""
     letters = [c for c in text if c.isalpha()]
@@ -87,6 +88,7 @@ def identify(text: str) -> str | None:
     code, probability = _ALIASES.get(ranked[0][0], ranked[0][0]), ranked[0][1]
     if share(_LATIN) >= 0.5 and (probability < _LATIN_CONFIDENCE or code in _OWN_SCRIPT):
         return None
-    if code not in lexicon.MODULES and any(p >= _RUNNER_UP for c, p in ranked[1:] if c in lexicon.MODULES):
-        return None  # close to a language whose words are known: read as that one might be
-    return code
+    # Close to a language whose words are known (Ukrainian beside Russian, Malay beside Indonesian): read as
+    # that one, whose speech acts it shares, rather than as every language at once.
+    near = next((c for c, p in ranked[1:] if c in lexicon.MODULES and p >= _RUNNER_UP), None)
+    return near if code not in lexicon.MODULES and near else code

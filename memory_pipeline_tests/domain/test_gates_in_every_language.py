@@ -184,3 +184,21 @@ def test_a_value_written_in_latin_letters_is_found_in_a_quote_of_another_script(
     assert supported("Kazan", "Кстати, живу в Казани")
     assert supported("Priya", "मेरा नाम प्रिया है")
     assert not supported("Moscow", "Кстати, живу в Казани")
+
+
+# A 1.5B model's answers on the multilingual set that only a language's own speech-act words can read.
+SPEECH_ACTS_AS_DATA = [
+    ("Min man jobbar som polis och han hatar sushi.", "job", "polis", "quote_about_other_person"),  # sv
+    ("Saya masih bingung antara paket Team dan paket Business, minggu depan saya putuskan.",  # id
+     "decision:plan", "putuskan", "quote_is_undecided"),
+    ("Αν κέρδιζα το λαχείο, θα αγόραζα ένα σπίτι στη Νάξο.", "home_location", "Νάξο", "quote_is_hypothetical"),  # el
+    ("الفواتير تصلنا بالدولار دائماً. نريدها بالدرهم الإماراتي، من فضلكم.", "home_location", "الدولار",  # ar
+     "home_not_stated"),
+    ("أسكن في عمّان منذ عشر سنوات", "home_location", "عمّان", None),
+    ("Мене звати Оксана.", "name", "Оксана", None),  # uk, read as Russian, the language beside it with data
+]
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", SPEECH_ACTS_AS_DATA)
+def test_a_language_added_as_data_is_read_by_the_gates(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason

@@ -1,0 +1,18 @@
+"""Arabic: what the speech-act reader and the home gate know of it, by kind (the kinds: domain/lexicon.py). No
+naming or stance words: the gates that reject for a missing one let Arabic through to the checks of every
+language. Words are written as they stand alone; a joined prefix ("و" and, "ب" in) is allowed before them."""
+
+LEXICON = {
+    "companion": r"(?:مع)",
+    "reported_speech": r"(?:قال إن|قال أن|قالت إن|قالت أن|يقول إن|أخبرني)",
+    "other_person":
+        r"(?<![\u0600-\u06ff])[وف]?(?:زوجي|زوجتي|أخي|أختي|أمي|أبي|ابني|ابنتي|أولادي|صديقي|صديقتي|أصدقائي|"
+        r"مديري|زميلي|زملائي|جاري|جيراني|والداي|والدي)(?![\u0600-\u06ff])|^\W*(?:هو|هي|هم)(?![\u0600-\u06ff])",
+    "self": r"(?<![\u0600-\u06ff])(?:أنا|نحن)(?![\u0600-\u06ff])",
+    "conditional": r"^\W*(?:إذا|اذا|لو)(?![\u0600-\u06ff])",
+    "hedge": r"(?<![\u0600-\u06ff])(?:ربما|لست متأكد|لست متأكدة|يمكن أن)(?![\u0600-\u06ff])",
+    "undecided": r"(?:سأفكر|سوف أفكر|لم أقرر|لم نقرر|متردد بين|مترددة بين|سأقرر لاحقا|سأقرر لاحقاً)",
+    "living": r"(?:أسكن|اسكن|يسكن|نسكن|أعيش|اعيش|نعيش|انتقلت|انتقلنا|مقيم|مقيمة|أقيم|بيتي|منزلي)",
+    "interrogative": r"^\W*(?:ما|ماذا|أين|متى|لماذا|من|كيف|كم|هل|أي)(?![\u0600-\u06ff])",
+    "pleasantry_words": "شكرا شكراً جزيلا مرحبا أهلا السلام عليكم مع السلامة",
+}

@@ -1,0 +1,19 @@
+"""Greek: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Greek through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"(?:\bμε|\bμαζί με)",
+    "reported_speech": r"\b(?:είπε ότι|λέει ότι|μου είπε)\b",
+    # The possessive follows the noun: "ο άντρας μου" is "my husband".
+    "other_person":
+        r"\b(?:άντρας|σύζυγος|σύζυγό|γυναίκα|αδερφός|αδελφός|αδερφή|αδελφή|μητέρα|μαμά|πατέρας|μπαμπάς|γιος|"
+        r"κόρη|παιδιά|φίλος|φίλη|φίλοι|αφεντικό|συνάδελφος|συνάδελφοι|γείτονας|γονείς)\s+μου\b"
+        r"|^\W*(?:αυτός|αυτή|αυτοί)\b",
+    "self": r"\b(?:εγώ|εμείς)\b",
+    "conditional": r"^\W*(?:(?:και|αλλά)\s+)?(?:αν|εάν|άμα)\b",
+    "hedge": r"\b(?:ίσως|μάλλον|πιθανόν|δεν είμαι σίγουρ[οηα]ς?)\b",
+    "undecided": r"\b(?:θα το σκεφτώ|το σκέφτομαι|δεν έχω αποφασίσει|διστάζω ανάμεσα|θα αποφασίσω)\b",
+    "interrogative": r"^\W*(?:τι|πού|πότε|γιατί|ποιος|ποια|ποιο|πώς|πόσο|πόσα|μπορείτε|μπορείς)\b",
+    "pleasantry_words": "ευχαριστώ πολύ γεια σας σου καλημέρα καλησπέρα αντίο",
+    "clause_joiner": r"\s+(?:και|αλλά|ενώ)\s+",
+}

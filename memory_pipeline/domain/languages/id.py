@@ -1,0 +1,19 @@
+"""Indonesian: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Indonesian through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"\b(?:dengan|bersama)",
+    "reported_speech": r"\b(?:bilang bahwa|berkata bahwa|katanya|mengatakan)\b",
+    # The possessive follows the noun: "suami saya" is "my husband".
+    "other_person":
+        r"\b(?:suami|istri|adik|kakak|ibu|ayah|bapak|anak|teman|sahabat|bos|atasan|rekan|tetangga|pacar|"
+        r"orang tua|sepupu)\s+(?:saya|aku|kami|ku)\b|^\W*(?:dia|mereka|beliau)\b",
+    "self": r"\b(?:saya|aku|kami|kita)\b",
+    "conditional": r"^\W*(?:(?:dan|tapi)\s+)?(?:kalau|jika|jikalau|seandainya|andaikan|apabila)\b",
+    "hedge": r"\b(?:mungkin|barangkali|belum yakin|tidak yakin|kurang yakin)\b",
+    "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
+                 r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
+    "interrogative": r"^\W*(?:apa|apakah|di mana|dimana|kapan|mengapa|kenapa|siapa|yang mana|bagaimana|berapa|bisakah)\b",
+    "pleasantry_words": "terima kasih banyak halo hai selamat pagi siang sore malam sampai jumpa",
+    "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
+}

@@ -1,0 +1,19 @@
+"""Dutch: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Dutch through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"\b(?:met|samen met)",
+    "reported_speech": r"\b(?:zei dat|zegt dat|vertelde dat|heeft gezegd)\b",
+    "other_person":
+        r"\b(?:mijn|onze|ons)\s+(?:man|vrouw|partner|broer|zus|zussen|moeder|vader|mama|papa|zoon|dochter|"
+        r"kinderen|vriend|vriendin|vrienden|baas|collega|collega's|buurman|buurvrouw|buren|ouders|neef|nicht)\b"
+        r"|^\W*(?:hij|zij)\b",
+    "self": r"\b(?:ik|wij|we|mij|me|ons)\b",
+    "conditional": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien|stel dat)\b",
+    "hedge": r"\b(?:misschien|waarschijnlijk|wellicht|niet zeker|weet niet of)\b",
+    "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"
+                 r"beslis later|beslis volgende week)\b",
+    "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
+    "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
+    "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",
+}

@@ -1,0 +1,18 @@
+"""Polish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Polish through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"\b(?:z|ze|razem z)",
+    "reported_speech": r"\b(?:powiedział[a]? że|mówi że|mówił[a]? że)\b",
+    "other_person":
+        r"\b(?:mój|moja|moi|moje|mojego|mojej|nasz|nasza|nasi|nasze)\s+(?:mąż|męża|żona|żonę|brat|siostra|"
+        r"mama|matka|tata|ojciec|syn|córka|dzieci|przyjaciel|przyjaciółka|przyjaciele|kolega|koleżanka|szef|"
+        r"szefowa|sąsiad|sąsiadka|rodzice|chłopak|dziewczyna)\b|^\W*(?:on|ona|oni|one)\b",
+    "self": r"\b(?:ja|my|mnie|nas)\b",
+    "conditional": r"^\W*(?:(?:i|ale)\s+)?(?:jeśli|jeżeli|gdyby|jakby)\b",
+    "hedge": r"\b(?:może|chyba|prawdopodobnie|nie jestem pewn[ya])\b",
+    "undecided": r"\b(?:zastanowię się|pomyślę|jeszcze nie zdecydował[ae]m|waham się między|zdecyduję później)\b",
+    "interrogative": r"^\W*(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|jak|ile|czy)\b",
+    "pleasantry_words": "dziękuję dzięki bardzo cześć dzień dobry do widzenia",
+    "clause_joiner": r"\s+(?:i|a|ale)\s+",
+}

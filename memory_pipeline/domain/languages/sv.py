@@ -1,0 +1,19 @@
+"""Swedish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Swedish through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"\b(?:med|tillsammans med)",
+    "reported_speech": r"\b(?:sa att|sade att|säger att|berättade att)\b",
+    "other_person":
+        r"\b(?:min|mitt|mina|vår|vårt|våra)\s+(?:man|fru|make|maka|sambo|bror|syster|mamma|pappa|mor|far|son|"
+        r"dotter|barn|vän|väninna|vänner|kompis|chef|kollega|kollegor|granne|grannar|pojkvän|flickvän|"
+        r"föräldrar|kusin)\b|^\W*(?:han|hon)\b",
+    "self": r"\b(?:jag|vi|mig|oss)\b",
+    "conditional": r"^\W*(?:(?:och|men)\s+)?(?:om jag|om vi|ifall)\b",
+    "hedge": r"\b(?:kanske|förmodligen|troligen|inte säker|osäker)\b",
+    "undecided": r"\b(?:ska fundera|funderar på|får fundera|har inte bestämt|bestämmer mig senare|velar mellan|"
+                 r"tvekar mellan)\b",
+    "interrogative": r"^\W*(?:vad|var|när|varför|vem|vilken|vilket|vilka|hur|kan|kommer|finns)\b",
+    "pleasantry_words": "tack så mycket hej hejdå god morgon",
+    "clause_joiner": r"\s+(?:och|men|medan)\s+",
+}

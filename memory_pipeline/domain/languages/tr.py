@@ -1,0 +1,18 @@
+"""Turkish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+stance words: the gates that reject for a missing one let Turkish through to the checks of every language."""
+
+LEXICON = {
+    "companion": r"\b(?:ile|birlikte)",
+    "reported_speech": r"\b(?:dedi ki|söyledi ki|diyor ki)\b",
+    # The possessive is a suffix: "kocam" is "my husband", "arkadaşım" "my friend".
+    "other_person":
+        r"\b(?:kocam|karım|eşim|kardeşim|ablam|abim|annem|babam|oğlum|kızım|çocuklarım|arkadaşım|arkadaşlarım|"
+        r"patronum|müdürüm|meslektaşım|komşum|ailem|sevgilim)\b",
+    "self": r"\b(?:ben|biz|bana|bize|beni)\b",
+    "conditional": r"^\W*(?:eğer|şayet)\b",
+    "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
+    "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
+    "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
+    "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal",
+    "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
+}
