@@ -1,4 +1,4 @@
-"""Greek: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+"""Greek: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
 stance words: the gates that reject for a missing one let Greek through to the checks of every language."""
 
 LEXICON = {
@@ -13,6 +13,7 @@ LEXICON = {
     "conditional": r"^\W*(?:(?:και|αλλά)\s+)?(?:αν|εάν|άμα)\b",
     "hedge": r"\b(?:ίσως|μάλλον|πιθανόν|δεν είμαι σίγουρ[οηα]ς?)\b",
     "undecided": r"\b(?:θα το σκεφτώ|το σκέφτομαι|δεν έχω αποφασίσει|διστάζω ανάμεσα|θα αποφασίσω)\b",
+    "living": r"\b(?:μένω|μένουμε|ζω|ζούμε|κατοικώ|μετακόμισα|μετακομίσαμε|σπίτι μου)\b",
     "interrogative": r"^\W*(?:τι|πού|πότε|γιατί|ποιος|ποια|ποιο|πώς|πόσο|πόσα|μπορείτε|μπορείς)\b",
     "pleasantry_words": "ευχαριστώ πολύ γεια σας σου καλημέρα καλησπέρα αντίο",
     "clause_joiner": r"\s+(?:και|αλλά|ενώ)\s+",

@@ -1,4 +1,4 @@
-"""Indonesian: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+"""Indonesian: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
 stance words: the gates that reject for a missing one let Indonesian through to the checks of every language."""
 
 LEXICON = {
@@ -13,6 +13,7 @@ LEXICON = {
     "hedge": r"\b(?:mungkin|barangkali|belum yakin|tidak yakin|kurang yakin)\b",
     "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
                  r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
+    "living": r"\b(?:tinggal|pindah|menetap|rumah saya)\b",
     "interrogative": r"^\W*(?:apa|apakah|di mana|dimana|kapan|mengapa|kenapa|siapa|yang mana|bagaimana|berapa|bisakah)\b",
     "pleasantry_words": "terima kasih banyak halo hai selamat pagi siang sore malam sampai jumpa",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",

@@ -1,4 +1,4 @@
-"""Dutch: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+"""Dutch: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
 stance words: the gates that reject for a missing one let Dutch through to the checks of every language."""
 
 LEXICON = {
@@ -13,6 +13,7 @@ LEXICON = {
     "hedge": r"\b(?:misschien|waarschijnlijk|wellicht|niet zeker|weet niet of)\b",
     "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"
                  r"beslis later|beslis volgende week)\b",
+    "living": r"\b(?:woon|woont|wonen|verhuisd|verhuizen|thuis)\b",
     "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",

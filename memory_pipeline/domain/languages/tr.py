@@ -1,4 +1,4 @@
-"""Turkish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). No naming, living or
+"""Turkish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
 stance words: the gates that reject for a missing one let Turkish through to the checks of every language."""
 
 LEXICON = {
@@ -12,6 +12,7 @@ LEXICON = {
     "conditional": r"^\W*(?:eğer|şayet)\b",
     "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
+    "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
     "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal",
     "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
