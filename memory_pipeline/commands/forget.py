@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from memory_pipeline.commands.common import UsageError
+from memory_pipeline.commands.common import UsageError, require_source_table, user_key_argument
 from memory_pipeline.db import get_pool
 from memory_pipeline.store import Store
 
@@ -14,7 +14,9 @@ def run(args: argparse.Namespace) -> int:
     from memory_pipeline import erasure
     from memory_pipeline.runner import prepare
 
-    env = prepare()
+    user_key_argument(args.user)
+    env = prepare(args.settings)
+    require_source_table(env.settings, env.database_url)  # an erasure deletes the user's rows there too
     store = Store(env.settings)
     with get_pool(env.database_url).connection() as conn:
         try:
