@@ -148,8 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
         "times, then drop the scratch data.")
     bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
     bfb.set_defaults(command_body="benchmarks:benchmark_backfill")
-    forget = sub.add_parser("forget", help="erase a user's every trace, or one of their facts (--fact)")
-    forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
+    forget = sub.add_parser("forget", help="erase a user's every trace, one of their facts (--fact), or rows (--row)")
+    whom = forget.add_mutually_exclusive_group(required=True)
+    whom.add_argument("--user", help="user key (the session key, or what the key regex maps to)")
+    whom.add_argument("--row", type=int, action="append", metavar="ID",
+                      help="n8n row id (repeatable): rows no user key reaches (a blank or malformed session key), "
+                      "erased from n8n's table, the archive and message_rejections")
     forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
     forget.set_defaults(command_body="forget:run")
     db = sub.add_parser("db", help="embedded database: print its URL, stop it, or n8n's credential")

@@ -208,6 +208,17 @@ def failure_reason(result: dg.JobExecutionResult) -> str | None:
     return None
 
 
+def rows_left_behind(result: dg.JobExecutionResult) -> str | None:
+    """One line on the rows of n8n's table no night will consolidate (the check `no_row_left_behind`): "2 rows
+    dated 2026-05-01, 2026-05-02: materialize those days again", or None when there are none."""
+    for evaluation in result.get_asset_check_evaluations():
+        if evaluation.check_name == "no_row_left_behind" and not evaluation.passed:
+            n, days = evaluation.metadata["rows_left_behind"].value, evaluation.metadata["days_to_rerun"].value
+            return (f"{n} row{'' if n == 1 else 's'} of n8n's table left behind, dated {', '.join(days)}: "
+                    "materialize those days again")
+    return None
+
+
 def failed_conversations(result: dg.ExecuteInProcessResult) -> str | None:
     """One line on the conversations a run left unconsolidated after a failed LLM call (the blocking check
     `every_conversation_consolidated`, summed over the run's partitions): "3 conversations (session_summaries:

@@ -136,3 +136,16 @@ DELETE FROM {schema}.fold_requests WHERE user_key = %(user_key)s;
 -- name: lock_erasure_shared
 -- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
 SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));
+
+-- name: conversations_of_rows
+-- Stored conversations holding any of these n8n row ids (`forget --row` refuses rows of a user's conversation).
+SELECT count(*) AS n FROM {schema}.conversations WHERE message_ids && %(row_ids)s::bigint[];
+
+-- name: erase_rows_source
+DELETE FROM {source} WHERE id = ANY(%(row_ids)s::bigint[]);
+
+-- name: erase_rows_chat_archive
+DELETE FROM {schema}.chat_archive WHERE id = ANY(%(row_ids)s::bigint[]);
+
+-- name: erase_rows_message_rejections
+DELETE FROM {schema}.message_rejections WHERE message_id = ANY(%(row_ids)s::bigint[]);

@@ -35,6 +35,7 @@ def materialize(args: argparse.Namespace) -> int:
         return materialize_today(args)
     from memory_pipeline.runner import (
         failed_conversations, failure_reason, materialization_metadata, materialize_days, prepare,
+        rows_left_behind,
     )
 
     first = date_argument(args.date, "--date")
@@ -63,6 +64,8 @@ def materialize(args: argparse.Namespace) -> int:
             print(f"  {failure_reason(result)}", flush=True)
         if failed_conversations(result):  # the others are consolidated; these are tried again by the next run
             print(f"  not consolidated after a failed LLM call: {failed_conversations(result)}", flush=True)
+        if rows_left_behind(result):
+            print(f"  {rows_left_behind(result)}", flush=True)
         if closed and not closed.get("source_has_created_at", True):
             print(f"  {closed['note']}", flush=True)
 

@@ -10,17 +10,24 @@ from memory_pipeline.store import Store
 
 
 def run(args: argparse.Namespace) -> int:
-    """Erase a user (`--user`), or forget one of their facts (`--fact`); prints counts, never the key."""
+    """Erase a user (`--user`), forget one of their facts (`--user --fact`), or erase n8n rows by id (`--row`, for
+    rows no user key reaches: a blank or malformed session key); prints counts, never the key."""
     from memory_pipeline import erasure
     from memory_pipeline.runner import prepare
 
-    user_key_argument(args.user)
+    if args.row:
+        if args.fact is not None:
+            raise UsageError("--fact goes with --user, not --row")
+    else:
+        user_key_argument(args.user)
     env = prepare(args.settings)
     require_source_table(env.settings, env.database_url)  # an erasure deletes the user's rows there too
     store = Store(env.settings)
     with get_pool(env.database_url).connection() as conn:
         try:
-            if args.fact is None:
+            if args.row:
+                report = erasure.erase_rows(store, conn, args.row)
+            elif args.fact is None:
                 report = erasure.erase_user(store, conn, args.user)
             else:
                 report = erasure.forget_fact(store, conn, args.user, args.fact)
@@ -30,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
           f"{report.total} rows removed ({counts}).")
     if report.total == 0:
-        print("Nothing of that user key was found (already erased, or a typo: the key is the session key, or what "
-              "MEMORY_PIPELINE_USER_KEY_REGEX maps it to). The request is logged in erasure_log all the same.")
+        what = ("no row of these ids was found (already erased?)" if args.row else
+                "Nothing of that user key was found (already erased, or a typo: the key is the session key, or what "
+                "MEMORY_PIPELINE_USER_KEY_REGEX maps it to)")
+        print(f"{what[0].upper()}{what[1:]}. The request is logged in erasure_log all the same.")
     return 0
