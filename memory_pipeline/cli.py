@@ -190,7 +190,7 @@ def _error_message(exc: Exception, settings=None) -> str | None:
     import pydantic
 
     from memory_pipeline.commands.common import RangeInterrupted, UsageError
-    from memory_pipeline.db import DatabaseError, describe_database
+    from memory_pipeline.db import DatabaseError, connection_error, describe_database
     from memory_pipeline.embeddings import EmbeddingDimensionMismatch
     from memory_pipeline.settings import ENV_PREFIX, SettingError
     from memory_pipeline.store import SourceTableMissing
@@ -208,7 +208,7 @@ def _error_message(exc: Exception, settings=None) -> str | None:
         return str(exc)
     if isinstance(exc, openai.OpenAIError):  # embedding a --query: no key, endpoint down (after the SDK's retries)
         return f"embeddings endpoint: {type(exc).__name__}: {exc}"
-    lost = _connection_error(exc)
+    lost = connection_error(exc)
     if lost is not None:
         # The server went away or never answered (a restart, a server down, Dagster's storage after its
         # retries). The driver's first line says why ("server closed the connection unexpectedly"); it names
@@ -217,25 +217,6 @@ def _error_message(exc: Exception, settings=None) -> str | None:
         reason = lines[0] if lines else type(lost).__name__
         where = describe_database(settings) if settings is not None else "the database"
         return f"cannot reach {where} ({reason})"
-    return None
-
-
-def _connection_error(exc: BaseException) -> BaseException | None:
-    """The error in `exc`'s chain of causes that says the database is out of reach: psycopg's (the pipeline's
-    connections and pool) or psycopg2's (Dagster's storage through SQLAlchemy, which dagster-postgres wraps in
-    "too many retries for DB connection"); None when there is none."""
-    import psycopg
-    import psycopg2
-    import sqlalchemy.exc
-    from psycopg_pool import PoolTimeout
-
-    seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, (PoolTimeout, psycopg.OperationalError, psycopg2.OperationalError)):
-            return exc
-        if isinstance(exc, sqlalchemy.exc.DBAPIError) and isinstance(exc.orig, psycopg2.OperationalError):
-            return exc.orig
-        exc, seen = exc.__cause__, seen + 1
     return None
 
 

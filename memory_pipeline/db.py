@@ -44,6 +44,29 @@ class DatabaseError(RuntimeError):
     """The configured database cannot be reached or set up; the message says what to fix."""
 
 
+def connection_error(exc: BaseException | None) -> BaseException | None:
+    """The error in `exc`'s chain of causes that says the database is out of reach: psycopg's (the pipeline's
+    connections and pool) or psycopg2's (Dagster's storage through SQLAlchemy, which dagster-postgres wraps in
+    "too many retries for DB connection"); None when there is none."""
+    from psycopg_pool import PoolTimeout
+
+    try:  # Dagster's driver, absent where only recall is installed
+        import psycopg2
+        import sqlalchemy.exc
+    except ImportError:
+        psycopg2 = sqlalchemy = None
+    dagster_errors = (psycopg2.OperationalError,) if psycopg2 else ()
+    for _ in range(10):  # a chain of causes is short; a cycle must not loop
+        if exc is None:
+            return None
+        if isinstance(exc, (PoolTimeout, psycopg.OperationalError, *dagster_errors)):
+            return exc
+        if sqlalchemy and isinstance(exc, sqlalchemy.exc.DBAPIError) and isinstance(exc.orig, dagster_errors):
+            return exc.orig
+        exc = exc.__cause__
+    return None
+
+
 def sql_text(filename: str) -> str:
     """Text of `sql/<filename>`. Raises FileNotFoundError when the project was not installed from its clone."""
     path = SQL_DIR / filename

@@ -18,7 +18,9 @@ from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOr
 from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
 from memory_pipeline.defs.assets import LLM_POOL
-from memory_pipeline.db import SQL_DIR, dagster_storage_url, ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.db import (
+    SQL_DIR, connection_error, dagster_storage_url, ensure_schema, get_pool, resolve_database_url,
+)
 from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
 from memory_pipeline.defs.metadata import stage_figures
 from memory_pipeline.defs.run_health import (
@@ -94,29 +96,57 @@ def materialize_days(
     results = []
     pool = get_pool(env.database_url)
     tags = {HOST_TAG: this_host(), CREATOR_PID_TAG: str(os.getpid())}
+    run_config = QUIET_RUN_CONFIG if quiet else {}
     with dg.DagsterInstance.get() as instance:
         for day in days:
-            _fail_dead_runs(instance, notify)
-            # A connection per day: one that a server restart broke is replaced by the pool's check, not kept
-            # for the rest of the range.
-            with pool.connection() as lock_conn:
-                lock = ("SELECT pg_{}advisory_lock(hashtext('memory_pipeline.partition'), hashtext(%s)) AS ok")
-                if not lock_conn.execute(lock.format("try_"), (day,)).fetchone()["ok"]:
-                    notify(f"{day}: another memory-pipeline process is materializing this partition "
-                           f"({_runs_of(instance, day) or 'starting'}); waiting for it")
-                    lock_conn.execute(lock.format(""), (day,))
-                try:
-                    _wait_for_other_runs(instance, day, notify)
-                    if pool_is_full(instance, LLM_POOL):
-                        holders = ", ".join(f"run {run} ({step})" for run, step in pool_holders(instance, LLM_POOL))
-                        notify(f"{day}: pool {LLM_POOL} is full, held by {holders}: this run's {LLM_POOL} steps wait")
-                    result = execute_in_code_location(
-                        job, instance, day, run_config=QUIET_RUN_CONFIG if quiet else {}, tags=tags)
-                finally:
-                    _unlock_partition(lock_conn, day)
+            result = _materialize_day(job, instance, pool, day, run_config, tags, notify)
             results.append(result)
             on_result(day, result)
     return results
+
+
+# Seconds a day may wait for the database to come back before its run starts (a server restart takes a few).
+RECONNECT_SECONDS = 30.0
+
+
+def _materialize_day(job: dg.JobDefinition, instance: dg.DagsterInstance, pool, day: str, run_config: dict,
+                     tags: dict[str, str], notify: Callable[[str], None]) -> dg.JobExecutionResult:
+    """One day of `materialize_days`, holding the partition's advisory lock on a connection of its own (one that
+    a server restart broke is replaced by the pool's check). What comes before the run starts is tried again
+    for RECONNECT_SECONDS while the database is out of reach (`db.connection_error`): nothing has run yet, and a
+    run created by a failed try is failed by the next (`fail_dead_runs`). A run that started is not retried."""
+    deadline = time.monotonic() + RECONNECT_SECONDS
+    while True:
+        with pool.connection() as lock_conn:
+            try:
+                run = _start_day(job, instance, lock_conn, day, run_config, tags, notify)
+            except Exception as exc:
+                _unlock_partition(lock_conn, day)
+                if connection_error(exc) is None or time.monotonic() > deadline:
+                    raise
+                time.sleep(1.0)
+                continue
+            try:
+                return execute_run(InMemoryJob(job), run, instance, raise_on_error=False)
+            finally:
+                _unlock_partition(lock_conn, day)
+
+
+def _start_day(job: dg.JobDefinition, instance: dg.DagsterInstance, lock_conn, day: str, run_config: dict,
+               tags: dict[str, str], notify: Callable[[str], None]) -> dg.DagsterRun:
+    """Fail dead runs, take the partition's lock (waiting for another CLI process), wait for runs of the day
+    launched elsewhere, announce a full `llm` pool, and create the day's run (NOT_STARTED)."""
+    _fail_dead_runs(instance, notify)
+    lock = "SELECT pg_{}advisory_lock(hashtext('memory_pipeline.partition'), hashtext(%s)) AS ok"
+    if not lock_conn.execute(lock.format("try_"), (day,)).fetchone()["ok"]:
+        notify(f"{day}: another memory-pipeline process is materializing this partition "
+               f"({_runs_of(instance, day) or 'starting'}); waiting for it")
+        lock_conn.execute(lock.format(""), (day,))
+    _wait_for_other_runs(instance, day, notify)
+    if pool_is_full(instance, LLM_POOL):
+        holders = ", ".join(f"run {run} ({step})" for run, step in pool_holders(instance, LLM_POOL))
+        notify(f"{day}: pool {LLM_POOL} is full, held by {holders}: this run's {LLM_POOL} steps wait")
+    return create_partition_run(job, instance, day, run_config, tags)
 
 
 def _unlock_partition(conn, day: str) -> None:
@@ -142,13 +172,20 @@ def execute_in_code_location(
     launched from the UI or the schedule is. `execute_in_process` records runs without an origin: they show
     in the Runs list only, not on the job's page nor the Overview timeline, and no run status sensor (the
     failure alert) sees them. Raises dagster's error for a key outside the partitions."""
+    run = create_partition_run(job, instance, partition_key, run_config, tags)
+    return execute_run(InMemoryJob(job), run, instance, raise_on_error=False)
+
+
+def create_partition_run(job: dg.JobDefinition, instance: dg.DagsterInstance, partition_key: str, run_config: dict,
+                         tags: dict[str, str]) -> dg.DagsterRun:
+    """The NOT_STARTED run of one partition of `job` in its code location (`execute_in_code_location`). Raises
+    dagster's error for a key outside the partitions."""
     if not job.partitions_def.has_partition_key(partition_key):
         raise dg.DagsterUnknownPartitionError(f"Could not find a partition with key `{partition_key}`.")
-    run = instance.create_run_for_job(
+    return instance.create_run_for_job(
         job_def=job, run_config=run_config, remote_job_origin=code_location_origin(job.name),
         tags={**job.run_tags, **job.get_tags_for_partition_key(partition_key, None), **tags},
     )
-    return execute_run(InMemoryJob(job), run, instance, raise_on_error=False)
 
 
 def _fail_dead_runs(instance: dg.DagsterInstance, notify: Callable[[str], None]) -> None:

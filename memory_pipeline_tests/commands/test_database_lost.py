@@ -86,6 +86,27 @@ def test_a_database_lost_mid_range_says_which_days_were_done(embedded_home):
     assert not [s for statuses in runs.values() for s in statuses if s == dg.DagsterRunStatus.NOT_STARTED]
 
 
+def test_a_server_restarted_mid_range_lets_the_range_go_on_quietly(embedded_home):
+    env, settings = embedded_home
+    child = subprocess.Popen([str(BIN), "materialize", "--date", DAYS[0], "--to", DAYS[-1]], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = child.stdout.readline()
+    assert first.startswith(f"{DAYS[0]}: ok"), (first, child.stderr.read()[-3000:])
+    stop_embedded(settings)
+    # Started again at once, as `pg_ctl restart` or a service manager would (by another process: this one's
+    # pgserver handle is the stopped server's).
+    assert subprocess.run([str(BIN), "db", "url"], env=env, capture_output=True, timeout=120).returncode == 0
+    out, err = child.communicate(timeout=300)
+    lines = [first, *out.splitlines()]
+    days = [line.split(":")[0] for line in lines if line[:4].isdigit()]
+    # Each day ran (the next day's start waited for the server): ok, or FAILED with its step and error after it.
+    assert child.returncode in (0, 1) and days == DAYS and err == "", (out, err[-5000:])
+    for line, following in zip(lines, [*lines[1:], ""]):
+        if ": FAILED" in line:
+            assert following.startswith("  ") and "Error" in following
+    assert "Retrying" not in err and "Traceback" not in err and "psycopg" not in err
+
+
 def test_a_run_created_but_never_started_is_failed_by_the_next_run(embedded_home):
     from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
     from memory_pipeline.defs.run_health import CREATOR_PID_TAG, HOST_TAG, this_host
