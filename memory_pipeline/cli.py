@@ -26,13 +26,9 @@ def _quiet_libraries(verbose: bool = False) -> None:
     if verbose:
         return
     # Retry chatter while a database goes away or comes back: the pool logs every failed connection attempt,
-    # psycopg "error ignored terminating <psycopg.Pipeline [BAD]>", dagster-postgres "Retrying failed database
-    # connection" on the root logger (whose first warning would install a stderr handler: the NullHandler keeps
-    # it from doing so). The command says once what failed; -v shows them all.
+    # psycopg "error ignored terminating <psycopg.Pipeline [BAD]>"; the command says once what failed. (During
+    # `materialize`'s runs the libraries' stderr is set aside as a whole: `terminal_only_for_the_command`.)
     logging.getLogger("psycopg").setLevel(logging.CRITICAL)
-    root = logging.getLogger()
-    root.addHandler(logging.NullHandler())
-    root.setLevel(logging.ERROR)
 
 
 def _positive_int(text: str) -> int:

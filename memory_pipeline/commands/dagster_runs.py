@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -33,24 +32,29 @@ def materialize(args: argparse.Namespace) -> int:
         from memory_pipeline.commands.n8n import materialize_today
 
         return materialize_today(args)
+    first = date_argument(args.date, "--date")
+    last = date_argument(args.to, "--to") if args.to else first
+    if last < first:
+        raise UsageError(f"--to {last} is before --date {first}")
+    with terminal_only_for_the_command(args.verbose) as terminal:
+        return _materialize_range(args, first, last, terminal)
+
+
+def _materialize_range(args: argparse.Namespace, first, last, terminal) -> int:
+    """`materialize --date first --to last` once the arguments are read; `terminal` takes the notices."""
     from memory_pipeline.runner import (
         failed_conversations, failure_reason, materialization_metadata, materialize_days, prepare,
         rows_left_behind,
     )
 
-    first = date_argument(args.date, "--date")
-    last = date_argument(args.to, "--to") if args.to else first
-    if last < first:
-        raise UsageError(f"--to {last} is before --date {first}")
     env = prepare(args.settings)
     days = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
     yesterday = datetime.now(ZoneInfo(env.settings.timezone)).date() - timedelta(days=1)
     end = min(yesterday, env.settings.partitions_end or yesterday)
     if first < env.settings.partitions_start or last > end:
-        print(f"memory-pipeline: partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
-              f"to {end} (MEMORY_PIPELINE_PARTITIONS_END, else yesterday in {env.settings.timezone}); a day is "
-              "materialized once it is over.", file=sys.stderr)
-        return 2
+        raise UsageError(f"partitions run from {env.settings.partitions_start} (MEMORY_PIPELINE_PARTITIONS_START) "
+                         f"to {end} (MEMORY_PIPELINE_PARTITIONS_END, else yesterday in {env.settings.timezone}); "
+                         "a day is materialized once it is over.")
     require_source_table(env.settings, env.database_url)
     done: list[str] = []
 
@@ -70,9 +74,8 @@ def materialize(args: argparse.Namespace) -> int:
             print(f"  {closed['note']}", flush=True)
 
     try:
-        with terminal_only_for_the_command(args.verbose) as terminal:
-            results = materialize_days(env, days, quiet=not args.verbose, on_result=print_result,
-                                       notify=lambda message: print(f"memory-pipeline: {message}", file=terminal))
+        results = materialize_days(env, days, quiet=not args.verbose, on_result=print_result,
+                                   notify=lambda message: print(f"memory-pipeline: {message}", file=terminal))
     except Exception as exc:
         if len(days) == 1:
             raise
