@@ -150,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     whom.add_argument("--row", type=int, action="append", metavar="ID",
                       help="n8n row id (repeatable): rows no user key reaches (a blank or malformed session key), "
                       "erased from n8n's table, the archive and message_rejections")
+    whom.add_argument("--conversation", metavar="HASH",
+                      help="the rows of this conversation id (the salted hash in message_rejections and "
+                      "chat_archive), as --row erases them")
     forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
     forget.set_defaults(command_body="forget:run")
     db = sub.add_parser("db", help="embedded database: print its URL, stop it, or n8n's credential")

@@ -171,6 +171,14 @@ def erase_rows(store: Store, conn: psycopg.Connection, row_ids: list[int]) -> Er
         return audit(store, conn, "rows:" + ",".join(map(str, ids)), "rows", counts)
 
 
+def rows_of_conversation(store: Store, conn: psycopg.Connection, conversation_id: str) -> list[int]:
+    """The n8n row ids of the conversation `conversation_id` (the salted hash `message_rejections`, `chat_archive`
+    and the metadata's `conversation_ids` hold), for `erase_rows`: how rows of an unattributed conversation are
+    named without their key. [] when none is known."""
+    return [r["id"] for r in conn.execute(erasure_query(store, conn, "rows_of_conversation"),
+                                          {"conversation_id": conversation_id}).fetchall()]
+
+
 def _key_params(store: Store, conn: psycopg.Connection, user_key: str) -> dict[str, Any]:
     """The parameters of the steps keyed by one user key: the key and its fact texts (for caches keyed by text);
     no session key nor conversation."""

@@ -149,3 +149,11 @@ DELETE FROM {schema}.chat_archive WHERE id = ANY(%(row_ids)s::bigint[]);
 
 -- name: erase_rows_message_rejections
 DELETE FROM {schema}.message_rejections WHERE message_id = ANY(%(row_ids)s::bigint[]);
+
+-- name: rows_of_conversation
+-- The n8n row ids of a conversation by its id (the salted hash in message_rejections, chat_archive and the
+-- metadata's conversation_ids): its rejections' and its archived rows'.
+SELECT message_id AS id FROM {schema}.message_rejections WHERE conversation_id = %(conversation_id)s
+UNION
+SELECT id FROM {schema}.chat_archive WHERE conversation_id = %(conversation_id)s
+ORDER BY id;

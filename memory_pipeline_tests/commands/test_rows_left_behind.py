@@ -81,3 +81,15 @@ def test_forget_by_row_id_reaches_rows_no_user_key_names(cli_env):
     assert fetch(cli_env, "SELECT message_id FROM {schema}.message_rejections") == []
     assert fetch(cli_env, "SELECT scope FROM {schema}.erasure_log") == [("rows",)]
     assert one_line_error(run_cli(cli_env, "forget", "--row", str(blank), "--fact", "1")).startswith("--fact goes")
+
+
+def test_forget_by_conversation_hash_erases_its_rows(cli_env):
+    insert(cli_env, [said(" ", "I live in Oslo.", NOON), said(" ", "I like tea.", NOON + timedelta(minutes=1))])
+    assert run_cli(cli_env, "materialize", "--date", "2026-05-03").returncode == 0
+    ((conversation,),) = fetch(cli_env, "SELECT DISTINCT conversation_id FROM {schema}.message_rejections")
+    done = run_cli(cli_env, "forget", "--conversation", conversation)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "4 rows removed (message_rejections 2, chat_archive 2, source 0)" in done.stdout
+    assert fetch(cli_env, "SELECT id FROM {schema}.chat_archive") == []
+    assert one_line_error(run_cli(cli_env, "forget", "--conversation", conversation)).startswith(
+        f"no row of conversation {conversation} is known")
