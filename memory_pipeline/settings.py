@@ -247,9 +247,16 @@ class Settings(BaseModel):
     @classmethod
     def _usable_home(cls, value: Path) -> Path:
         try:
-            value.expanduser().resolve()
+            path = value.expanduser().resolve()
         except (RuntimeError, OSError) as exc:  # "~nosuchuser/...": no home directory to expand
             raise ValueError(f"cannot resolve the path ({exc})") from None
+        # The home (or the first of its parents that exists) must be a directory: pgdata and dagster/ are made
+        # in it, and a regular file there fails the first mkdir (FileExistsError, NotADirectoryError).
+        existing = next(p for p in (path, *path.parents) if p.exists())
+        if not existing.is_dir():
+            what = "is" if existing == path else f"is under {existing}, which is"
+            raise ValueError(f"{path} {what} a file, not a directory: point it at a directory (it is created if "
+                             "missing)")
         return value
 
     @field_validator("summary_model", "extraction_model", "embedding_model")

@@ -45,7 +45,7 @@ def test_unicode_line_separator_splits_sentences(make_settings):
     assert {f["quote"] for f in facts(p, "u:sep")} == {"I live in Oslo", "I like skiing"}
 
 
-def test_blank_session_keys_are_rejected_with_a_reason_and_kept(make_settings):
+def test_blank_session_keys_are_rejected_with_a_reason_archived_and_purged(make_settings):
     p = Pipeline(make_settings())
     p.load(fault_rows("blank_session_keys"))
     ids = p.source_ids()
@@ -57,8 +57,12 @@ def test_blank_session_keys_are_rejected_with_a_reason_and_kept(make_settings):
     assert reasons == {i: "blank_session_key" for i in ids}
     meta = metadata(result, "closed_sessions")
     assert meta["rows_rejected_by_reason"] == {"blank_session_key": 2} and meta["conversations_unattributed"] == 2
-    assert p.source_ids() == ids and p.archive_ids() == set()  # kept in n8n's table, never purged
-    assert p.run(DAY).success and p.source_ids() == ids  # a re-run changes nothing
+    assert meta["unattributed_rows_archived"] == 2 and metadata(result, "archived_sessions")["unattributed_rows_purged"] == 2
+    # Archived with their reason like every other closed row, and gone from n8n's table on their night.
+    assert p.source_ids() == set() and p.archive_ids() == ids
+    again = p.run(DAY)  # a re-run reads them from the archive and changes nothing
+    assert again.success and p.source_ids() == set() and p.archive_ids() == ids
+    assert {r["message_id"]: r["reason"] for r in p.rows("SELECT * FROM {schema}.message_rejections")} == reasons
 
 
 def test_a_user_key_regex_that_maps_to_blank_is_rejected_too(make_settings):

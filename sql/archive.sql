@@ -36,6 +36,26 @@ USING {schema}.chat_archive AS a,
 WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text
   AND a.message IS NOT DISTINCT FROM s.message::text;
 
+-- name: archive_unattributed_rows
+-- The rows of unattributed conversations (a blank or too long key: every row rejected, nothing to consolidate),
+-- copied into the archive by `closed_sessions` as it records their rejections: each row by id and session key,
+-- as it was just read (a row whose id now belongs to another key is not copied). A row already there is left.
+INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
+SELECT s.id, s.session_id::text, s.message::text, {created_at}, b.conversation_id, b.partition_date
+FROM unnest(%(ids)s::bigint[], %(session_keys)s::text[], %(conversation_ids)s::text[], %(partition_dates)s::date[])
+     AS b (id, session_key, conversation_id, partition_date)
+JOIN {source} AS s ON s.id = b.id AND s.session_id::text = b.session_key
+ON CONFLICT (id) DO NOTHING;
+
+-- name: purge_partition_unattributed_rows
+-- Delete from n8n's table the rows of the partition's unattributed conversations whose identical copy is in the
+-- archive (same id, session key and message), as the purge of consolidated rows does.
+DELETE FROM {source} AS s
+USING {schema}.chat_archive AS a, {schema}.message_rejections AS r
+WHERE r.partition_date = %(partition_date)s AND r.reason = ANY(%(reasons)s)
+  AND a.id = r.message_id AND a.conversation_id = r.conversation_id
+  AND s.id = a.id AND a.session_id = s.session_id::text AND a.message IS NOT DISTINCT FROM s.message::text;
+
 -- name: unconsolidated_conversations_of_partition
 SELECT count(*) AS n FROM {schema}.conversations
 WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL;

@@ -14,6 +14,16 @@ SELECT count(*) AS left_in_source FROM {source} AS s
 WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
                WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
 
+-- name: check_rows_left_behind
+-- Rows of n8n's table dated in [start, before) that no stored conversation nor rejection holds, by local day
+-- (`timezone`): rows that arrived after their day's nightly run and its catch-up (check_rows_left_behind).
+SELECT ({created_at} AT TIME ZONE %(timezone)s)::date AS day, count(*) AS n
+FROM {source} AS s
+WHERE {created_at_filter} >= %(start)s AND {created_at_filter} < %(before)s
+  AND NOT EXISTS (SELECT 1 FROM {schema}.conversations AS c WHERE c.message_ids @> ARRAY[s.id::bigint])
+  AND NOT EXISTS (SELECT 1 FROM {schema}.message_rejections AS r WHERE r.message_id = s.id)
+GROUP BY 1 ORDER BY 1;
+
 -- name: check_duplicate_active_facts
 SELECT count(*) AS groups FROM (
     SELECT 1 FROM {schema}.agent_facts WHERE superseded_at IS NULL

@@ -136,3 +136,24 @@ DELETE FROM {schema}.fold_requests WHERE user_key = %(user_key)s;
 -- name: lock_erasure_shared
 -- Held by each stage transaction that writes a user's data; an erasure takes it exclusive (erasure.sql).
 SELECT pg_advisory_xact_lock_shared(hashtext('memory_pipeline.erasure'));
+
+-- name: conversations_of_rows
+-- Stored conversations holding any of these n8n row ids (`forget --row` refuses rows of a user's conversation).
+SELECT count(*) AS n FROM {schema}.conversations WHERE message_ids && %(row_ids)s::bigint[];
+
+-- name: erase_rows_source
+DELETE FROM {source} WHERE id = ANY(%(row_ids)s::bigint[]);
+
+-- name: erase_rows_chat_archive
+DELETE FROM {schema}.chat_archive WHERE id = ANY(%(row_ids)s::bigint[]);
+
+-- name: erase_rows_message_rejections
+DELETE FROM {schema}.message_rejections WHERE message_id = ANY(%(row_ids)s::bigint[]);
+
+-- name: rows_of_conversation
+-- The n8n row ids of a conversation by its id (the salted hash in message_rejections, chat_archive and the
+-- metadata's conversation_ids): its rejections' and its archived rows'.
+SELECT message_id AS id FROM {schema}.message_rejections WHERE conversation_id = %(conversation_id)s
+UNION
+SELECT id FROM {schema}.chat_archive WHERE conversation_id = %(conversation_id)s
+ORDER BY id;

@@ -260,10 +260,21 @@ CREATE INDEX IF NOT EXISTS extraction_failures_partition_idx ON {schema}.extract
 CREATE TABLE IF NOT EXISTS {schema}.erasure_log (
     erasure_id        bigserial PRIMARY KEY,
     key_hash          text NOT NULL,           -- sha256 hex of installation.id_salt, 0x1f, user key
-    scope             text NOT NULL CHECK (scope IN ('user', 'fact', 'retraction')),
+    scope             text NOT NULL CHECK (scope IN ('user', 'fact', 'retraction', 'rows')),
     counts            jsonb NOT NULL,          -- table name -> rows deleted or cleared
     erased_at         timestamptz NOT NULL DEFAULT now()
 );
+
+-- Installations from before `forget --row` (scope 'rows') have the narrower check: widened once.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = '{schema}.erasure_log'::regclass
+                   AND conname = 'erasure_log_scope_check' AND pg_get_constraintdef(oid) LIKE '%rows%') THEN
+        ALTER TABLE {schema}.erasure_log DROP CONSTRAINT IF EXISTS erasure_log_scope_check;
+        ALTER TABLE {schema}.erasure_log ADD CONSTRAINT erasure_log_scope_check
+            CHECK (scope IN ('user', 'fact', 'retraction', 'rows'));
+    END IF;
+END $$;
 
 -- Facts forgotten on request: reconciliation ignores a user's candidates said up to `said_before` whose slot
 -- (single-valued attribute, or category + fact text) hashes to `slot_hash` (salted sha256: no fact text here),

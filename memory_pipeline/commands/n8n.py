@@ -71,7 +71,10 @@ def materialize_today(args: argparse.Namespace) -> int:
     from memory_pipeline.runner import materialization_metadata, prepare
     from memory_pipeline.same_day import run_today
 
+    from memory_pipeline.commands.common import require_source_table
+
     env = prepare(args.settings)
+    require_source_table(env.settings, env.database_url)
     today = datetime.now(ZoneInfo(env.settings.timezone)).date()
     result = run_today(env, today, quiet=not args.verbose)
     closed = materialization_metadata(result, "closed_sessions")

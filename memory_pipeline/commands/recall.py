@@ -6,7 +6,7 @@ import argparse
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memory_pipeline.commands.common import date_argument, open_database
+from memory_pipeline.commands.common import date_argument, open_database, user_key_argument
 from memory_pipeline.db import get_pool
 from memory_pipeline.recall import prompt_block, search_memory
 from memory_pipeline.settings import Settings
@@ -16,11 +16,14 @@ from memory_pipeline.store import Store
 def run(args: argparse.Namespace) -> int:
     """Print what the agent would receive: the prompt block, or with --query the search results."""
     settings: Settings = args.settings
+    if not args.all_users:
+        user_key_argument(args.user)
+    # Arguments are checked before the database is opened: a typo costs no server start.
+    day = date_argument(args.as_of, "--as-of") + timedelta(days=1) if args.as_of else None
     database_url, store = open_database(settings), Store(settings)
     as_of = None
-    if args.as_of:
+    if day is not None:
         # The end of that day in the partitions' timezone: facts said that day count, TTL judged then.
-        day = date_argument(args.as_of) + timedelta(days=1)
         as_of = datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(settings.timezone))
     if args.all_users:
         with get_pool(database_url).connection() as conn:

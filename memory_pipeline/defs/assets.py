@@ -199,6 +199,11 @@ def build_assets(
                           "No conversation of the day was left unconsolidated by a failed LLM call (the night is "
                           "red; the conversation is tried again by the next run).",
                           stage_checks.check_every_conversation_consolidated),
+        # Not blocking: rows of other days say nothing against this day's consolidation; red until re-run.
+        partitioned_check(archived_sessions, "no_row_left_behind",
+                          "No row of n8n's table is left that no night will consolidate (it arrived after its "
+                          "day's run and catch-up): the metadata's days_to_rerun are the days to materialize again.",
+                          stage_checks.check_no_row_left_behind, blocking=False),
         partitioned_check(archived_sessions, "no_message_lost",
                           "Every message of a consolidated conversation is in n8n's table or the archive.",
                           stage_checks.check_no_message_lost),

@@ -7,10 +7,16 @@ its slot of the `llm` pool, so every later run waits on it. Dagster's run monito
 it, so the RUN_START event names the run worker; with the host recorded as a run tag (`HOST_TAG`), a run whose
 worker process no longer exists on this host (or whose pid now belongs to a younger process) is dead: it is
 reported failed and its slots are freed (`fail_dead_runs`).
+
+A run the CLI created but never started (the database went away between creating the run and starting it, or the
+process was killed there) stays NOT_STARTED for good: nothing launches it again. The CLI tags the runs it creates
+with its pid (`CREATOR_PID_TAG`), so such a run is failed once its creator is gone, or by the creator itself
+before its next run (it starts each run right after creating it: an older one of its own never started).
 """
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,6 +26,7 @@ import psutil
 
 
 HOST_TAG = "memory_pipeline/host"
+CREATOR_PID_TAG = "memory_pipeline/creator_pid"  # the process that created the run (the CLI's runs only)
 # Seconds of slack between a run's RUN_START time and its worker's process start time: a process younger than
 # that is another process that reused the pid.
 PID_REUSE_SLACK_SECONDS = 5.0
@@ -33,11 +40,13 @@ def this_host() -> str:
 
 @dataclass(frozen=True)
 class DeadRun:
-    """A run failed by `fail_dead_runs`: its id, the worker pid that was gone, the pools it held."""
+    """A run failed by `fail_dead_runs`: its id, the worker pid that was gone (the creator's for a run that never
+    started), the pools it held."""
 
     run_id: str
     pid: int
     pools: tuple[str, ...]
+    never_started: bool = False
 
 
 def worker_pid(instance: dg.DagsterInstance, run_id: str) -> tuple[int, float] | None:
@@ -89,7 +98,29 @@ def fail_dead_runs(instance: dg.DagsterInstance, job_name: str, pools: Iterable[
         )
         instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
         dead.append(DeadRun(run.run_id, worker[0], held))
-    return dead
+    return dead + fail_never_started_runs(instance, job_name)
+
+
+def fail_never_started_runs(instance: dg.DagsterInstance, job_name: str) -> list[DeadRun]:
+    """Fail the NOT_STARTED runs of `job_name` created on this host by a CLI process (`CREATOR_PID_TAG`) that is
+    gone or is this one (module docstring). Runs without the tag (queued by the UI or the schedule, which the
+    daemon launches) are left alone. Returns them (ids and pids only)."""
+    never_started = []
+    host, me = this_host(), os.getpid()
+    records = instance.get_run_records(filters=dg.RunsFilter(
+        job_name=job_name, statuses=[dg.DagsterRunStatus.NOT_STARTED], tags={HOST_TAG: host}))
+    for record in records:
+        run, creator = record.dagster_run, record.dagster_run.tags.get(CREATOR_PID_TAG, "")
+        if not creator.isdigit():
+            continue
+        pid = int(creator)
+        if pid != me and not process_is_gone(pid, record.create_timestamp.timestamp()):
+            continue
+        instance.report_run_failed(run, message=f"Run created by pid {pid} on {host} but never started (the "
+                                   "database was lost, or the process stopped, before it began): marked failed by "
+                                   "memory_pipeline; materialize the day again.")
+        never_started.append(DeadRun(run.run_id, pid, (), never_started=True))
+    return never_started
 
 
 def pool_holders(instance: dg.DagsterInstance, pool: str) -> list[tuple[str, str]]:

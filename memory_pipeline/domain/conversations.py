@@ -49,8 +49,8 @@ class Conversation:
 
     @property
     def is_unattributed(self) -> bool:
-        """True when the user key is blank or too long (`user_key_problem`): nothing of it may become a fact, and
-        its rows stay in n8n's table."""
+        """True when the user key is blank or too long (`user_key_problem`): nothing of it may become a fact; its
+        rows are archived (and purged from n8n's table) with their rejection like any other closed row."""
         return not self.user_key.strip() or any(r.reason == "user_key_too_long" for r in self.rows)
 
     @property
@@ -105,6 +105,9 @@ def in_utc(row: SourceRow) -> SourceRow:
         return row
     return replace(row, created_at=row.created_at.astimezone(timezone.utc))
 
+
+# The reasons `user_key_problem` gives: a conversation rejected with one is unattributed (no user has it).
+UNATTRIBUTED_REASONS = ("blank_session_key", "blank_user_key", "user_key_too_long")
 
 # Longest user key stored, in UTF-8 bytes: keys are indexed (b-tree entries hold at most 2704 bytes), and no
 # real session key (n8n's column is varchar(255)) or sender key comes near it.
@@ -214,7 +217,7 @@ def build_conversations(
         if reason:
             # Facts under a blank user key would belong to nobody (and to everybody with a blank key), and a key
             # too long to index would fail every night's run: every row is rejected with the reason; the stage
-            # records the rejections and leaves the rows in n8n's table.
+            # records the rejections and archives the rows, and the night purges them from n8n's table.
             parsed = tuple(ParsedRow(r.message_id, r.at, "rejected", reason=reason) for r in parsed)
         conversations.append(
             Conversation(

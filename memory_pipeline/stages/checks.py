@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import psycopg
-from datetime import date
+from datetime import date, timedelta
+
+from memory_pipeline.domain.conversations import partition_window
 
 from memory_pipeline.domain.facts import QuoteSources, locate_quote
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
@@ -71,6 +73,29 @@ def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> 
     left = store.scalar(conn, "check_consolidated_rows_in_source", {"partition_date": day})
     return CheckOutcome(missing == 0 and left == 0,
                         {"missing_messages": missing, "consolidated_rows_left_in_source": left})
+
+
+DAYS_NAMED = 31  # `days_to_rerun` lists at most this many days (the oldest first); the count covers them all
+
+
+def check_no_row_left_behind(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No row of n8n's table is left that no night will consolidate: a row dated before the day before `day`
+    (the nightly run covers yesterday and, as a catch-up, the day before) minus the longest conversation
+    (`max_conversation_hours`: no conversation of a later day can hold it), from the first partition on, that no
+    stored conversation nor rejection holds. Such a row arrived after its day was consolidated (a late insert, a
+    restored backup, n8n's clock behind); re-materializing its day consolidates and purges it. Metadata:
+    `rows_left_behind`, `days_to_rerun` (the rows' local days; a row that joined a conversation running past
+    midnight is consolidated by the day after) and `rows_left_behind_by_day`."""
+    settings = store.settings
+    catch_up_start, _ = partition_window(day - timedelta(days=1), settings.timezone)
+    start, _ = partition_window(settings.partitions_start, settings.timezone)
+    rows = conn.execute(store.query(conn, "check_rows_left_behind"), {
+        "start": start, "before": catch_up_start - timedelta(hours=settings.max_conversation_hours),
+        "timezone": settings.timezone}).fetchall()
+    by_day = {r["day"].isoformat(): r["n"] for r in rows}
+    return CheckOutcome(not by_day, {"rows_left_behind": sum(by_day.values()),
+                                     "days_to_rerun": sorted(by_day)[:DAYS_NAMED],
+                                     "rows_left_behind_by_day": dict(sorted(by_day.items())[:DAYS_NAMED])})
 
 
 def check_no_open_conversation(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:

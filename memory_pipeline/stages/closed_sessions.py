@@ -53,6 +53,7 @@ class _SplitTally:
     of_day: int = 0
     closed: int = 0
     unattributed: int = 0
+    unattributed_archived: int = 0
     stored: int = 0
     legacy: int = 0
     messages: int = 0
@@ -105,6 +106,7 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
         "conversations_closed": tally.closed,
         "conversations_deferred": tally.of_day - tally.closed - tally.unattributed,
         "conversations_unattributed": tally.unattributed,
+        "unattributed_rows_archived": tally.unattributed_archived,  # copied now; purged by archived_sessions
         "conversations_stored": tally.stored,  # inserted or changed by this run; 0 on a re-run of a finished day
         "legacy_conversations": tally.legacy,
         "users": len(tally.users),
@@ -138,6 +140,7 @@ def split_and_store(store: Store, conn: psycopg.Connection, day: date, now: date
     def write_batch() -> None:
         tally.stored += store.save_conversations(conn, closed, now)
         store.save_rejections(conn, unattributed)
+        tally.unattributed_archived += store.archive_unattributed(conn, unattributed)
         closed.clear()
         unattributed.clear()
 
@@ -172,7 +175,7 @@ def split_and_store(store: Store, conn: psycopg.Connection, day: date, now: date
                 # nothing (and purge nothing) until `memory-pipeline add-time-column` has run.
                 if not is_closed(conversation, now, idle) or not (has_time_column or not conversation.is_legacy):
                     continue
-                # A blank key's rows are recorded as rejected and left in n8n's table (never archived nor purged).
+                # A blank key's rows are recorded as rejected and archived; archived_sessions purges them.
                 if conversation.is_unattributed:
                     unattributed.append(conversation)
                     tally.add(conversation, unattributed=True)

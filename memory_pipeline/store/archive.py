@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
+from memory_pipeline.domain.conversations import UNATTRIBUTED_REASONS, Conversation
 from memory_pipeline.store.base import StoreBase
 
 
@@ -27,6 +29,24 @@ class ArchiveQueries(StoreBase):
         archived = conn.execute(self.query(conn, "archive_partition_rows"), params).rowcount
         purged = conn.execute(self.query(conn, "purge_partition_archived_rows"), params).rowcount
         return archived, purged
+
+    def archive_unattributed(self, conn, conversations: Sequence[Conversation]) -> int:
+        """Copy the rows of unattributed conversations (`Conversation.is_unattributed`) into the archive, each by
+        id and session key, in one statement; the night's `purge_unattributed_partition` then deletes them from
+        n8n's table. Returns the rows copied now (0 for rows archived already)."""
+        rows = [(row.message_id, conv.session_key, conv.conversation_id, conv.partition_date)
+                for conv in conversations for row in conv.rows]
+        if not rows:
+            return 0
+        ids, keys, conversation_ids, dates = (list(column) for column in zip(*rows))
+        return conn.execute(self.query(conn, "archive_unattributed_rows"), {
+            "ids": ids, "session_keys": keys, "conversation_ids": conversation_ids, "partition_dates": dates}).rowcount
+
+    def purge_unattributed_partition(self, conn, day: date) -> int:
+        """Delete from n8n's table the partition's unattributed rows whose identical copy is archived. Call inside
+        the archive-and-purge transaction. Returns the rows deleted."""
+        return conn.execute(self.query(conn, "purge_partition_unattributed_rows"),
+                            {"partition_date": day, "reasons": list(UNATTRIBUTED_REASONS)}).rowcount
 
     def drop_expired_archive(self, conn) -> int:
         """Delete archive rows archived more than `archive_retention_days` ago; returns how many."""

@@ -86,8 +86,10 @@ class StoreBase:
         ).fetchall()
         if not rows:
             raise SourceTableMissing(
-                f"table {self.settings.source_schema}.{self.settings.source_table} not found: set "
-                "MEMORY_PIPELINE_SOURCE_SCHEMA / MEMORY_PIPELINE_SOURCE_TABLE to n8n's chat memory table"
+                f"n8n's chat memory table {self.settings.source_schema}.{self.settings.source_table} does not exist: "
+                "point MEMORY_PIPELINE_SOURCE_SCHEMA / MEMORY_PIPELINE_SOURCE_TABLE at the table n8n's Postgres Chat "
+                "Memory node writes (its Table Name), or create it: n8n does on the node's first message, and "
+                "`memory-pipeline db n8n-credential` does in the embedded server"
             )
         self._server_version = rows[0]["server_version"]
         return {row["column_name"]: row["data_type"] for row in rows}
