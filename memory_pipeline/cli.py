@@ -17,6 +17,7 @@ import logging
 import sys
 import warnings
 from pathlib import Path
+from typing import NoReturn
 
 
 def _quiet_libraries(verbose: bool = False) -> None:
@@ -38,9 +39,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse's parser, its usage errors said in one line with exit status 2, as every other bad input is
+    (argparse prints the whole usage block before the error)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="memory-pipeline", description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser = _OneLineParser(prog="memory-pipeline", description=" ".join(__doc__.split("\n\n")[0].split()))
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser(
         "demo", help="load MemoryBank sample chats, consolidate every day, print facts",

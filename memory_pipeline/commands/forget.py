@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     counts = ", ".join(f"{table} {n}" for table, n in report.counts.items())
     print(f"erasure {report.erasure_id} ({report.scope}) at {report.erased_at:%Y-%m-%d %H:%M:%S %Z}: "
-          f"{report.total} rows removed ({counts}).")
+          f"{report.total} row{'' if report.total == 1 else 's'} removed ({counts}).")
     if report.total == 0:
         what = ("no row of these ids was found (already erased?)" if by_rows else
                 "Nothing of that user key was found (already erased, or a typo: the key is the session key, or what "

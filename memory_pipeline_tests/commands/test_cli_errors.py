@@ -130,3 +130,10 @@ def test_a_listener_that_is_not_postgresql_is_named_by_host_and_port_quickly(cli
     assert time.monotonic() - started < 9  # the check's connect timeout is 3 s (libpq may try twice)
     assert message.startswith(f"cannot connect to the database at 127.0.0.1:{silent_listener} (connection timeout")
     assert "does not answer as PostgreSQL" in message and "s3cret" not in message
+
+
+def test_a_malformed_argument_is_one_line_with_exit_status_2():
+    done = subprocess.run([str(BIN), "forget", "--row", "abc"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "memory-pipeline forget: argument --row: invalid int value: 'abc' (see memory-pipeline forget --help)"]
