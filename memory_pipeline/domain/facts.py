@@ -17,7 +17,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import GATE_REASONS, gate
+from memory_pipeline.domain.gates import GATE_REASONS, JOINING_CHARS, SPACELESS_CHARS, gate
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
 
@@ -128,8 +128,7 @@ def normalize_for_quote(text: str, keep_lines: bool = False) -> str:
 
 
 # Scripts written without spaces between words (Thai, kana, CJK ideographs): a quote may start or end anywhere.
-_SPACELESS_CHARS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_SPACELESS = re.compile(f"[{_SPACELESS_CHARS}]")
+_SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 
 
 def _splits_a_word(inner: str, outer: str) -> bool:
@@ -138,7 +137,7 @@ def _splits_a_word(inner: str, outer: str) -> bool:
 
 # Hebrew and Arabic join "and", "the", "in", "to" to the next word ("ואני" is "and I", "والعمل" "and the work"): a
 # quote may start after up to this many letters of such a prefix, as people copy the words they said.
-_CLITIC = re.compile(r"(?<![\u0590-\u05ff\u0600-\u06ff])[\u0590-\u05ff\u0600-\u06ff]{1,3}$")
+_CLITIC = re.compile(f"(?<![{JOINING_CHARS}])[{JOINING_CHARS}]{{1,3}}$")
 
 
 def _word_occurrences(haystack: str, needle: str):
@@ -166,7 +165,7 @@ def contains_words(haystack: str, needle: str) -> bool:
 # "my") is found in almost any message, so it would back any fact the model invents. A character of a script
 # written without spaces counts as a word.
 MIN_QUOTE_WORDS = 3
-_QUOTE_WORD = re.compile(f"[{_SPACELESS_CHARS}]|[^\\s{_SPACELESS_CHARS}]+")
+_QUOTE_WORD = re.compile(f"[{SPACELESS_CHARS}]|[^\\s{SPACELESS_CHARS}]+")
 # What may stand next to a whole clause: clause or sentence punctuation, brackets and quote marks (normalised).
 # A line break too: chat users end a sentence with Enter as often as with a full stop. Other scripts' own marks:
 # Arabic comma, semicolon and question mark, Urdu full stop, Devanagari danda, Armenian and Ethiopic full stops.

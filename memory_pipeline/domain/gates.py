@@ -89,9 +89,14 @@ _SENTENCE_END = re.compile(r"[.!?;\n。！？；\u061f\u06d4\u0964]")  # and Ara
 # left by `_fold`), which Python's \\w leaves out, so "राहुल" is one word, not three.
 _MARKS = "".join(chr(c) for c in range(0x0300, 0x20000) if unicodedata.category(chr(c)).startswith("M"))
 _WORD = re.compile(r"(?:[^\W_]|[" + re.escape(_MARKS) + r"])+", re.UNICODE)
-# Scripts written without spaces between words (Han, kana, Hangul syllables joined to their particles, Thai, Lao,
-# Khmer, Myanmar): a value in one is supported by its characters being in the quote, not by words.
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0eff\u1780-\u17ff\u1000-\u109f]")
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): the one list of them, read
+# by the quote check (domain.facts) and the gold sets' keywords (evaluation.gold) too.
+SPACELESS_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+# Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").
+JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
+# A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
+# characters being in the quote, not by words.
+_UNSPACED = re.compile(f"[{SPACELESS_CHARS}\uac00-\ud7af]")
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
 # words too common to prove anything.
 _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
@@ -133,7 +138,7 @@ def _similar(a: str, b: str) -> bool:
 
 
 # Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").
-_PREFIXED = re.compile(r"^[\u0590-\u05ff\u0600-\u06ff]")
+_PREFIXED = re.compile(f"^[{JOINING_CHARS}]")
 
 
 def supported(value: str, text: str) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_pipeline.domain.facts import Candidate, normalize_for_quote
+from memory_pipeline.domain.gates import SPACELESS_CHARS
 from memory_pipeline.domain.messages import SourceRow
 
 
@@ -34,7 +35,7 @@ class GoldSetError(ValueError):
 
 # Scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao, Myanmar, Khmer): a word start
 # cannot be told there, so a keyword opening with one of their letters matches anywhere.
-_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_UNSPACED = re.compile(f"[{SPACELESS_CHARS}]")
 
 
 @lru_cache(maxsize=512)
