@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.extractors import slots
 
-PROMPT_VERSION = "llm-v3"  # v3: the `purchase` slot (a past purchase, several values)
+PROMPT_VERSION = "llm-v4"  # v4: the summary is 3 to 5 decision-oriented sentences (issue 27)
 
 SPEAKERS = {"human": "user", "ai": "assistant", "tool": "tool"}
 TOOL_TEXT_CHARS = 400  # tool output is context for the assistant's turn, never a quote: a short excerpt will do
@@ -86,7 +86,10 @@ _EXTRACTION = "\n".join([
     EXAMPLE,
 ])
 
-_SUMMARY = "summary = one sentence: who the user is, what they wanted, the outcome; in the chat's language."
+# The seed's summary: "3-5 sentence, decision-oriented: who, what, outcome" (issue 27); names only what the chat
+# holds, since the grounding check rejects a summary naming anything else.
+_SUMMARY = ("summary = 3 to 5 short sentences in the chat's language: who the user is, what they asked or decided, "
+            "the outcome, what stays open. Only names, places, numbers and dates the chat holds.")
 
 _FACT_SHAPE = ('{"message_id": 0, "quote": "...", "attribute": "...", "value": "...", "category": "...", '
                '"fact": "...", "retraction": false}')
