@@ -11,13 +11,13 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from datetime import datetime
 
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import GATE_REASONS, JOINING_CHARS, SPACELESS_CHARS, gate
+from memory_pipeline.domain.gates import GATE_REASONS, JOINING_CHARS, SPACELESS_CHARS, backs_value, gate
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
 
@@ -180,12 +180,15 @@ def _is_clause(haystack: str, start: int, end: int) -> bool:
             and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE))
 
 
-def is_substantial_quote(haystack: str, needle: str, turn=None) -> bool:
+def is_substantial_quote(haystack: str, needle: str, turn=None, backs=None) -> bool:
     """True when `needle` (found as words in `haystack`; both normalised) is long enough to back a fact: at
     least MIN_QUOTE_WORDS words, or a whole sentence, line or clause of the message ("Yes.", "I'm vegan," between
-    punctuation, line breaks or the message's ends). `turn`: the `ParsedRow` `haystack` is the quotable text of,
-    read again with its line breaks."""
-    if len(_QUOTE_WORD.findall(needle)) >= MIN_QUOTE_WORDS:
+    punctuation, line breaks or the message's ends), or one word fewer when it holds the fact's value beside
+    another word (`backs(needle)`: `gates.backs_value`; a language that drops the subject states a fact in two
+    words: "Sou fisioterapeuta"). `turn`: the `ParsedRow` `haystack` is the quotable text of, read again with
+    its line breaks."""
+    count = len(_QUOTE_WORD.findall(needle))
+    if count >= MIN_QUOTE_WORDS or (count == MIN_QUOTE_WORDS - 1 and backs is not None and backs(needle)):
         return True
     edges = quotable_text(turn, keep_lines=True) if turn is not None else haystack  # same length, same offsets
     return any(_is_clause(edges, start, end) for start, end in _word_occurrences(haystack, needle))
@@ -236,7 +239,8 @@ class QuoteSources:
 
 
 def locate_quote(
-    quote: str, conversation: Conversation, message_id: int | None = None, sources: QuoteSources | None = None
+    quote: str, conversation: Conversation, message_id: int | None = None, sources: QuoteSources | None = None,
+    backs=None,
 ) -> tuple[str | None, object | None]:
     """Find `quote` verbatim (up to whitespace and quote marks, see `normalize_for_quote`) in the conversation.
 
@@ -252,7 +256,8 @@ def locate_quote(
     assistant's turns), `quote_not_found`, or `quote_too_short` (found, but fewer than MIN_QUOTE_WORDS words
     and not a whole sentence or clause of that message: `is_substantial_quote`).
     `sources`: the conversation's `QuoteSources` when the caller validates several quotes of it (built here
-    otherwise); the answer is the same either way.
+    otherwise); the answer is the same either way. `backs(needle)`: whether the quote holds the fact's value
+    (`is_substantial_quote`; None: the length rule alone).
     """
     needle = normalize_for_quote(quote)
     if not needle:
@@ -264,7 +269,7 @@ def locate_quote(
     if not found and message_id is not None and sources.holding(needle):
         return "quote_not_in_cited_message", None
     if found:
-        substantial = [turn for turn, text in found if is_substantial_quote(text, needle, turn)]
+        substantial = [turn for turn, text in found if is_substantial_quote(text, needle, turn, backs)]
         return (None, substantial[0]) if substantial else ("quote_too_short", None)
     return why_not_found(needle, sources.turns), None
 
@@ -332,7 +337,8 @@ def validate_candidate(
     elif category not in CATEGORIES:
         reason = "unknown_category"
     else:
-        reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources)
+        reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
+                                    partial(backs_value, extracted.value, extracted.attribute))
     if turn is not None:
         reason = _gate(extracted, conversation, turn)
         turn = None if reason else turn

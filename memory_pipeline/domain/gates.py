@@ -171,6 +171,26 @@ def supported(value: str, text: str) -> bool:
     return missing == 0 or (missing == 1 and len(content) >= 3)
 
 
+def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
+    """True when `quote` holds the fact's value, or the object of a `<kind>:<object>` attribute ("favourite:pizza"
+    for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
+    spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
+    does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
+    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25)."""
+    quote_words = _words(quote)
+    for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
+        if not said:
+            continue
+        content = [w for w in _words(_DATE_OR_TIME.sub(" ", said)) if w not in _STOPWORDS and len(w) >= 2]
+        if not (content or _UNSPACED.search(said)) or not supported(said, quote):
+            continue
+        said_words = _words(said)
+        if any(not any(_similar(s, w) for s in said_words) and not (content == [] and _fold(said) in w)
+               for w in quote_words):
+            return True
+    return False
+
+
 # The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content
 # words, or a run of this many characters of a script without spaces (a Thai word is 2-6 characters).
 _NAMED_WORDS = 2

@@ -55,11 +55,35 @@ def knowing(kind: str) -> frozenset[str]:
     return frozenset(code for code, _ in entries(kind))
 
 
+def apostrophe_optional(source: str) -> str:
+    """A pattern source with each apostrophe outside a character class and a look-behind made optional: casual
+    chat drops it ("cant stand", "dont", "im moving") in every language that writes one, so the data is written
+    once, with it. (A look-behind must keep a fixed width.)"""
+    out, groups, in_class, escaped = [], [], False, False
+    for index, char in enumerate(source):
+        out.append(char)
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            groups.append(source.startswith(("(?<=", "(?<!"), index))
+        elif char == ")" and groups:
+            groups.pop()
+        elif char == "'" and not any(groups):
+            out.append("?")
+    return "".join(out)
+
+
 @cache
 def alternation(kind: str, codes: Codes = None) -> str:
     """Every language's (of `codes`) entry of `kind` as one regular expression source, each a group:
-    "(?:a)|(?:b)"; "(?!)" (matches nothing) when none has one."""
-    parts = [f"(?:{entry})" for _, entry in entries(kind, codes)]
+    "(?:a)|(?:b)", apostrophes optional (`apostrophe_optional`); "(?!)" (matches nothing) when none has one."""
+    parts = [f"(?:{apostrophe_optional(entry)})" for _, entry in entries(kind, codes)]
     return "|".join(parts) if parts else "(?!)"
 
 
@@ -99,7 +123,7 @@ def table(kind: str) -> tuple[tuple[str, str], ...]:
     ordered = sorted(entries(kind), key=lambda e: e[0] != "en")
     for _, entry in ordered:
         for key, source in entry.items():
-            merged.setdefault(key, []).append(f"(?:{source})")
+            merged.setdefault(key, []).append(f"(?:{apostrophe_optional(source)})")
     return tuple((key, "|".join(sources)) for key, sources in merged.items())
 
 

@@ -208,7 +208,8 @@ def test_a_line_break_ends_a_sentence_for_the_quote_check_and_the_gates():
         return validate_candidate(fact, conversation(("human", text)), 0).reason
 
     assert check("Not sure what to order tonight\nI'm vegan", "I'm vegan") is None
-    assert check("Not sure what to order tonight I'm vegan", "I'm vegan") == "quote_too_short"
+    # Without the break, "Not sure" is the same sentence's hedge (the two words hold the value: long enough).
+    assert check("Not sure what to order tonight I'm vegan", "I'm vegan") == "quote_is_hypothetical"
     assert check("Not sure what to order tonight\nI am vegan by the way", "I am vegan by the way") is None
     assert check("Not sure what to order tonight I am vegan by the way",
                  "I am vegan by the way") == "quote_is_hypothetical"

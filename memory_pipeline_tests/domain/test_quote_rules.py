@@ -39,6 +39,26 @@ def test_short_quotes_must_be_a_whole_clause(text, quote, accepted):
     assert candidate.reason in (None, "quote_too_short")
 
 
+@pytest.mark.parametrize("text,quote,attribute,value,accepted", [
+    # A language that drops the subject or joins the verb states a fact in two words (issue 25).
+    ("Oi! Sou fisioterapeuta e moro em Recife.", "Sou fisioterapeuta", "job", "fisioterapeuta", True),
+    ("Geçen ay İzmir'e taşındım ve işimi değiştirdim.", "İzmir'e taşındım", "home_location", "İzmir", True),
+    ("이름은 박서진이고 이메일은 seojin.park@hanmail.net 입니다.", "이름은 박서진이고", "name", "박서진", True),
+    ("Adoro pizza e odeio coentro.", "Adoro pizza", "favourite:pizza", "likes", True),  # the object backs it
+    # ... but two words must hold the value, beside another word.
+    ("My email is ana@example.com.", "My email", "email", "ana@example.com", False),
+    ("My email is ana@example.com.", "is ana@example.com", "email", "ana@example.com", True),  # three words
+    ("Paris est belle mais Lyon me plaît.", "mais Lyon", "home_location", "", False),  # no value
+    ("I like chess and go.", "chess and", "hobby", "chess and", False),  # nothing beside the value
+])
+def test_a_two_word_quote_backs_a_fact_when_it_holds_its_value(text, quote, attribute, value, accepted):
+    chat = conversation(("human", text))
+    candidate = validate_candidate(ExtractedFact(category="client_info", fact="User said so.", quote=quote,
+                                                 attribute=attribute, value=value or None, quote_message_id=1),
+                                   chat, 0)
+    assert (candidate.reason != "quote_too_short") is accepted, candidate.reason
+
+
 # -- Unicode forms: the same words in another encoding are still the user's words -------------------------
 @pytest.mark.parametrize("said,quote", [
     ("Je suis allé à Zürich hier.", unicodedata.normalize("NFD", "Je suis allé à Zürich")),  # decomposed
