@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from datetime import datetime
@@ -180,7 +180,9 @@ def _is_clause(haystack: str, start: int, end: int) -> bool:
             and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE))
 
 
-def is_substantial_quote(haystack: str, needle: str, turn=None, backs=None) -> bool:
+def is_substantial_quote(
+    haystack: str, needle: str, turn=None, backs: Callable[[str], bool] | None = None,
+) -> bool:
     """True when `needle` (found as words in `haystack`; both normalised) is long enough to back a fact: at
     least MIN_QUOTE_WORDS words, or a whole sentence, line or clause of the message ("Yes.", "I'm vegan," between
     punctuation, line breaks or the message's ends), or one word fewer when it holds the fact's value beside
@@ -240,7 +242,7 @@ class QuoteSources:
 
 def locate_quote(
     quote: str, conversation: Conversation, message_id: int | None = None, sources: QuoteSources | None = None,
-    backs=None,
+    backs: Callable[[str], bool] | None = None,
 ) -> tuple[str | None, object | None]:
     """Find `quote` verbatim (up to whitespace and quote marks, see `normalize_for_quote`) in the conversation.
 

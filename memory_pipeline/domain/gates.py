@@ -123,6 +123,11 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(_fold(text))
 
 
+def _content_words(value: str) -> list[str]:
+    """The words of `value` that say something: no date or time, no stop word, at least two letters."""
+    return [w for w in _words(_DATE_OR_TIME.sub(" ", value)) if w not in _STOPWORDS and len(w) >= 2]
+
+
 def _similar(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -155,8 +160,7 @@ def supported(value: str, text: str) -> bool:
         # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words.
         words += _words(anyascii(text))
     digits = re.sub(r"\D", "", text)
-    content = [w for w in _words(_DATE_OR_TIME.sub(" ", value))
-               if w not in _STOPWORDS and w not in _DATE_WORDS and len(w) >= 2]
+    content = [w for w in _content_words(value) if w not in _DATE_WORDS]
     missing = 0
     for word in content:
         if word.isdigit():
@@ -181,7 +185,7 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
     for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
         if not said:
             continue
-        content = [w for w in _words(_DATE_OR_TIME.sub(" ", said)) if w not in _STOPWORDS and len(w) >= 2]
+        content = _content_words(said)
         if not (content or _UNSPACED.search(said)) or not supported(said, quote):
             continue
         said_words = _words(said)
