@@ -61,6 +61,7 @@ ERASURE_STEPS: tuple[ErasureStep, ...] = (
     ErasureStep("fact_candidates", "erase_fact_candidates"),
     ErasureStep("fact_folds", "erase_fact_folds"),
     ErasureStep("fold_requests", "erase_fold_requests"),
+    ErasureStep("fact_relations", "erase_fact_relations"),
     ErasureStep("session_summaries", "erase_session_summaries"),
     ErasureStep("summary_cache", "erase_summary_cache"),
     ErasureStep("extraction_cache", "erase_extraction_cache"),

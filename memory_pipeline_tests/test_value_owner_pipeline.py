@@ -16,6 +16,7 @@ from memory_pipeline.stages.archived_sessions import archived_sessions
 from memory_pipeline.stages.checks import check_no_duplicate_active_facts
 from memory_pipeline.stages.closed_sessions import closed_sessions
 from memory_pipeline.stages.extracted_facts import extracted_facts
+from memory_pipeline.stages.folds import FOLD_VERSION
 from memory_pipeline.stages.session_summaries import session_summaries
 from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, _answer, fact
 from memory_pipeline_tests.test_forget import DAY1, DAY2, Install, chat
@@ -132,7 +133,8 @@ def test_a_database_from_before_the_relations_upgrades_and_refolds(make_settings
                                  "DROP COLUMN owners").format(sql.Identifier(p.settings.schema_name)))
             conn.commit()
             ensure_schema(conn, p.settings)
-        p.rows("UPDATE {schema}.fact_folds SET fold_rule = replace(fold_rule, 'v4;', 'v3;') RETURNING user_key")
+        p.rows(f"UPDATE {{schema}}.fact_folds SET fold_rule = replace(fold_rule, 'v{FOLD_VERSION};', 'v3;') "
+               "RETURNING user_key")
         metadata, _ = run_day(p, DAY2, extractor)
         assert metadata["users_folded_from_scratch"] == 1
         assert versions(p) == [("User is a teacher.", True, None), ("User works as a nurse.", False, "slot_family")]

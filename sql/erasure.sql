@@ -129,6 +129,10 @@ WHERE user_key = ANY(%(user_keys)s) AND status = 'accepted' AND retraction AND s
 -- The user's fold watermark (ids and times only).
 DELETE FROM {schema}.fact_folds WHERE user_key = %(user_key)s;
 
+-- name: erase_fact_relations
+-- The model's verdicts on pairs of the user's facts (hashes and verdicts).
+DELETE FROM {schema}.fact_relations WHERE user_key = %(user_key)s;
+
 -- name: erase_fold_requests
 -- The user's requests to fold from scratch (ids and times only), after the candidates (their trigger adds them).
 DELETE FROM {schema}.fold_requests WHERE user_key = %(user_key)s;

@@ -171,3 +171,17 @@ ON CONFLICT (user_key) DO UPDATE SET
 
 -- name: delete_facts
 DELETE FROM {schema}.agent_facts WHERE id = ANY(%(ids)s);
+
+-- name: relations_of_users
+-- The model's stored verdicts on pairs of these users' facts (domain.relations), under one model and prompt.
+SELECT user_key, relation_key, verdict FROM {schema}.fact_relations
+WHERE user_key = ANY(%(user_keys)s) AND model = %(model)s AND prompt_version = %(prompt_version)s;
+
+-- name: save_relations
+INSERT INTO {schema}.fact_relations (user_key, model, prompt_version, relation_key, verdict)
+VALUES (%(user_key)s, %(model)s, %(prompt_version)s, %(relation_key)s, %(verdict)s)
+ON CONFLICT DO NOTHING;
+
+-- name: request_refold
+-- A verdict came for a pair of facts already folded (a request that failed before): fold the user from scratch.
+INSERT INTO {schema}.fold_requests (user_key) VALUES (%(user_key)s);

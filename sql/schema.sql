@@ -314,6 +314,19 @@ CREATE TABLE IF NOT EXISTS {schema}.fact_folds (
     folded_at           timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS fact_folds_refold_idx ON {schema}.fact_folds (user_key) WHERE needs_refold;
+-- The model's verdicts on pairs of one user's facts the owner rules leave apart (domain.relations, issue 26):
+-- `relation_key` hashes both facts' content, `verdict` is update, same or different. Every fold of the user under
+-- the same model and relation prompt reads them, so a re-run sends no request. Hashes and verdicts only, never
+-- text; an erasure deletes the user's rows.
+CREATE TABLE IF NOT EXISTS {schema}.fact_relations (
+    user_key            text NOT NULL,
+    model               text NOT NULL,
+    prompt_version      text NOT NULL,
+    relation_key        text NOT NULL,
+    verdict             text NOT NULL CHECK (verdict IN ('update', 'same', 'different')),
+    judged_at           timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (user_key, model, prompt_version, relation_key)
+);
 -- Requests to fold a user from scratch, appended by the trigger below and deleted by the fold that saw them
 -- (by id: a request committed after the fold read stays for the next one). Append-only, without a unique key, so
 -- a writer never waits on another's row: two transactions deleting candidates of the same users in opposite

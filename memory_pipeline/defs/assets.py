@@ -154,12 +154,12 @@ def build_assets(
         return _materialize(context, memory, lambda store, conn, day: run_extracted_facts(
             store, conn, day, extractor))
 
-    @dg.asset(**common("active_facts"), deps=[extracted_facts],
+    @dg.asset(**common("active_facts"), deps=[extracted_facts], pool=LLM_POOL,
               description="agent_facts reconciled: duplicates merged, contradictions superseded, TTL set.")
     def active_facts(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        embedder = memory.get_embedder()
+        embedder, extractor = memory.get_embedder(), memory.get_extractor()
         return _materialize(context, memory, lambda store, conn, day: run_active_facts(
-            store, conn, day, embedder))
+            store, conn, day, embedder, extractor))
 
     @dg.asset(**common("archived_sessions"), deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")

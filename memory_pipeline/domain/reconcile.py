@@ -31,6 +31,9 @@ them in order. Rules:
   named it under the second time;
 - with a `near_duplicate` rule (domain.near_duplicates), a fact that says an active fact of the same category in
   other words is a repeat of it too;
+- with a `judged` rule (domain.relations: a model's verdict on the pair, checked by a rule), a fact the owner
+  rules leave apart from an active one ("reply_language", then "preferred_language") supersedes it when judged
+  an update, and repeats it when judged the same (relation `judged`);
 - `expires_at` = `last_seen_at` + the slot's or else the category's time-to-live (`time_to_live`; none for a
   name), or earlier when the fact is about a day that has passed by then; with a `validity` rule
   (domain.relative_time.validity), a fact about a past day ("bought a suitcase yesterday") is valid from that
@@ -45,6 +48,7 @@ from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
 from memory_pipeline.domain.owners import MULTI_VALUED_ATTRIBUTES, owners, same_value, stance_of
+from memory_pipeline.domain.relations import Judge
 from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
 __all__ = ["MULTI_VALUED_ATTRIBUTES", "RELATIONS", "AcceptedFact", "FactVersion", "continue_fold", "corrected_by",
@@ -56,7 +60,7 @@ NAME_OWNERS = ("slot:name", "slot:preferred_name")
 # What relates a new fact to an active one (`FactVersion.relation` of a version it ended, the keys of
 # `FactVersion.repeats` of one it repeated): one name per rule of the module docstring.
 RELATIONS = ("same_fact", "same_slot", "slot_family", "same_object", "same_quote", "correction", "retraction",
-             "name_twin", "near_duplicate")
+             "name_twin", "near_duplicate", "judged")
 
 
 def time_to_live(ttl_days: Mapping[str, int | None], category: str, attribute: str | None) -> int | None:
@@ -174,6 +178,7 @@ def reconcile_user(
     ttl_days: Mapping[str, int | None],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
     validity: Validity | None = None,
+    judged: Judge | None = None,
 ) -> list[FactVersion]:
     """Fold one user's accepted facts into versions, oldest first. Order of the input does not matter.
 
@@ -182,8 +187,9 @@ def reconcile_user(
     `near_duplicate(new, active)`: True when `new` says `active` in other words (None: exact repeats only).
     `validity(fact)`: (valid from, valid until) the fact's own dates give, each None when it gives none (None:
     valid from when said, until its time-to-live).
+    `judged(active, new)`: "update", "same" or None for a pair the owner rules leave apart (None: not asked).
     """
-    return continue_fold((), facts, ttl_days, near_duplicate, validity)
+    return continue_fold((), facts, ttl_days, near_duplicate, validity, judged)
 
 
 def continue_fold(
@@ -192,6 +198,7 @@ def continue_fold(
     ttl_days: Mapping[str, int | None],
     near_duplicate: Callable[[AcceptedFact, FactVersion], bool] | None = None,
     validity: Validity | None = None,
+    judged: Judge | None = None,
 ) -> list[FactVersion]:
     """Fold `facts` on top of a fold's result: `active` are the active versions a fold of earlier facts left
     (in the order that fold created them: their first candidates' `said_order`). Returns those versions as they
@@ -231,6 +238,9 @@ def continue_fold(
             ended = [(corrected, "correction")] if corrected is not None else []
         if repeat is None and not ended and near_duplicate is not None:
             repeat, relation = _first_near_duplicate(state, item, near_duplicate), "near_duplicate"
+        if repeat is None and not ended and judged is not None:
+            repeat, ended = _judged(state, item, judged)
+            relation = "judged"
         if repeat is not None:
             current = state.versions[repeat]
             counts = dict(current.repeats)
@@ -382,6 +392,19 @@ def _name_twin(state: _State, item: AcceptedFact) -> int | None:
             item.value):
         return index
     return None
+
+
+def _judged(state: _State, item: AcceptedFact, judged: Judge) -> tuple[int | None, list[tuple[int, str]]]:
+    """(index of the oldest active version `item` is judged to repeat, []) or (None, [(index, "judged")] of the
+    active versions it is judged to update), over the user's active versions in fold order."""
+    updated = []
+    for index in _active_of(state, item.user_key):
+        verdict = judged(state.versions[index], item)
+        if verdict == "same":
+            return index, []
+        if verdict == "update":
+            updated.append((index, "judged"))
+    return None, updated
 
 
 def _first_near_duplicate(state: _State, item: AcceptedFact, near_duplicate: Callable) -> int | None:

@@ -24,7 +24,7 @@ from memory_pipeline.evaluation.gold import (
     GoldCase, GoldSetError, behaviour_cases, gold_file_cases, message_shape_cases, multilingual_cases)
 from memory_pipeline.evaluation.locomo import evaluate_locomo
 from memory_pipeline.evaluation.memorybank import evaluate_memory_bank
-from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract
+from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract, relate
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import Settings
@@ -76,6 +76,7 @@ def _run_cases(extractor: Extractor, chosen: dict[str, list[GoldCase]], scores: 
                 before_case(case)
             where = f"{label}{name} {number}/{len(cases)} {case.name}"
             run = extract(extractor, case.rows, progress and (lambda p, where=where: progress(name, where, p)))
+            relate(extractor, run)
             scores.append(score_case(case, run))
             total.add(run)
 

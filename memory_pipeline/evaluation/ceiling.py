@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import openai
 
-from memory_pipeline.evaluation.gold import GoldCase
+from memory_pipeline.evaluation.gold import GoldCase, keywords_found
 from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
 from memory_pipeline.settings import Settings
 from memory_pipeline.testing.openai_server import ScriptedOpenAIServer
@@ -45,9 +45,28 @@ def in_ceiling(case: GoldCase) -> bool:
     return bool(answers_of(case)) or bool(case.expect.trap and not case.expect.gold and not case.expect.retractions)
 
 
+def right_relation(case: GoldCase, old: str, new: str) -> str:
+    """The right verdict on a pair of `case`'s facts, read from its expected states: "same" when both are one fact
+    the case expects active (`active_facts`); "update" when the older one is a fact the case expects superseded
+    (`superseded_facts`) and the newer one is not that fact, or when the newer one is a fact the case expects
+    active and the older one, about the same thing (that entry's first keyword), is not; else "different"."""
+    for keywords in case.expect.active_facts:
+        if keywords_found(keywords, old) and keywords_found(keywords, new):
+            return "same"
+    for keywords in case.expect.superseded_facts:
+        if keywords_found(keywords, old) and not keywords_found(keywords, new):
+            return "update"
+    for keywords in case.expect.active_facts:
+        if keywords_found(keywords, new) and keywords_found(keywords[:1], old) and not any(
+                keywords_found(k, old) for k in case.expect.active_facts):
+            return "update"
+    return "different"
+
+
 def serve_answers_of(server: ScriptedOpenAIServer, case: GoldCase) -> None:
-    """Have `server` answer with `case`'s right answers from now on (no request of another case in flight)."""
-    server.responder = right_answer_responder(answers_of(case))
+    """Have `server` answer with `case`'s right answers, and its pairs with their right relations
+    (`right_relation`), from now on (no request of another case in flight)."""
+    server.responder = right_answer_responder(answers_of(case), lambda old, new: right_relation(case, old, new))
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from memory_pipeline.domain.facts import Candidate, validate_candidate
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES, AcceptedFact, FactVersion, reconcile_user
+from memory_pipeline.domain.relations import by_user, describe, judge_from, pairs_to_judge, relation_key
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 
@@ -42,6 +43,8 @@ class ExtractionRun:
     output_tokens: int = 0
     seconds: list[float] = field(default_factory=list)
     prompt_growth: float | None = None
+    relations: dict[str, str] = field(default_factory=dict)  # {relation_key: verdict} (domain.relations)
+    relation_requests_failed: int = 0
 
     def add(self, other: "ExtractionRun") -> None:
         """Count `other`'s conversations, candidates, failures, tokens and times in this run too."""
@@ -51,6 +54,8 @@ class ExtractionRun:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.seconds += other.seconds
+        self.relations.update(other.relations)
+        self.relation_requests_failed += other.relation_requests_failed
         if other.prompt_growth is not None:
             self.prompt_growth = max(self.prompt_growth or 0.0, other.prompt_growth)
 
@@ -193,18 +198,42 @@ def accepted_fact(candidate: Candidate) -> AcceptedFact:
     )
 
 
-def reconcile(candidates: Iterable[Candidate]) -> list[FactVersion]:
+def _accepted_by_user(candidates: Iterable[Candidate]) -> dict[str, list[AcceptedFact]]:
+    """{user key: the reconciler's input of each accepted, dated candidate}, each user's in said order."""
+    facts = [accepted_fact(c) for c in candidates if c.status == "accepted" and c.said_at is not None]
+    return {user: sorted(found, key=lambda f: f.said_order) for user, found in by_user(facts).items()}
+
+
+def relate(extractor: Extractor, run: ExtractionRun) -> None:
+    """Judge the pairs of each user's accepted facts that the owner rules leave apart (`relations.pairs_to_judge`)
+    with the backend's `relate` (the LLM backend; the offline rules have none), as the nightly `active_facts`
+    does, into `run.relations`; its tokens are counted. A failed request leaves its pairs unjudged and is counted
+    in `relation_requests_failed`."""
+    judge = getattr(extractor, "relate", None)
+    if judge is None:
+        return
+    pairs = [pair for facts in _accepted_by_user(run.candidates).values() for pair in pairs_to_judge((), facts)]
+    if not pairs:
+        return
+    try:
+        verdicts, cost = judge([(describe(old), describe(new)) for old, new in pairs])
+    except ExtractorError:
+        run.relation_requests_failed += 1
+        return
+    run.input_tokens += cost.input_tokens
+    run.output_tokens += cost.output_tokens
+    run.relations.update({relation_key(old, new): v for (old, new), v in zip(pairs, verdicts) if v})
+
+
+def reconcile(candidates: Iterable[Candidate], relations: dict[str, str] | None = None) -> list[FactVersion]:
     """Fact versions of every user of the accepted `candidates`, each user reconciled on their own by the
     pipeline's own fold: the default near-duplicate rule (MEMORY_PIPELINE_NEAR_DUPLICATE_THRESHOLD's default)
-    included, as the nightly `active_facts` applies it."""
-    by_user: dict[str, list[AcceptedFact]] = {}
-    for candidate in candidates:
-        if candidate.status != "accepted" or candidate.said_at is None:
-            continue
-        by_user.setdefault(candidate.user_key, []).append(accepted_fact(candidate))
+    included, and the model's verdicts on pairs (`relations`, {relation_key: verdict}: `relate`), as the
+    nightly `active_facts` applies them."""
     rule = NearDuplicateRule(_DEFAULTS.near_duplicate_threshold, MULTI_VALUED_ATTRIBUTES)
+    judged = judge_from(relations) if relations else None
     versions: list[FactVersion] = []
-    for user_key in sorted(by_user):
-        versions.extend(reconcile_user(by_user[user_key], DEFAULT_TTL_DAYS, rule.same))
+    for user_key, facts in sorted(_accepted_by_user(candidates).items()):
+        versions.extend(reconcile_user(facts, DEFAULT_TTL_DAYS, rule.same, judged=judged))
     return versions
 

@@ -157,7 +157,7 @@ def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
             score.sprung_by.append((trap.kind, springing))
 
     if expect.checks_reconciliation:
-        score.versions = reconcile(accepted)
+        score.versions = reconcile(accepted, run.relations)
         checks = _reconciliation_checks(case, score.versions)
         score.updates.update(outcome for outcome, _ in checks)
         score.failed_checks = [why for outcome, why in checks if outcome != "right"]

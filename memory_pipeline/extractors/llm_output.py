@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -111,6 +111,12 @@ class VerifyAnswer(_Strict):
     """Answer of the verification prompt: one verdict per numbered fact, in order (True: the quote states it)."""
 
     verdicts: list[bool]
+
+
+class RelateAnswer(_Strict):
+    """Answer of the relation prompt: one relation per numbered pair, in order (`domain.relations.VERDICTS`)."""
+
+    relations: list[Literal["update", "same", "different"]]
 
 
 _FACTS_KEY = re.compile(r'"facts"\s*:\s*\[')

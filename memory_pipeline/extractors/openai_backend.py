@@ -10,12 +10,14 @@ user said in another line than the one cited is re-attributed to the first user 
 models cite a neighbouring id); the quotes are verified later, against the cited message, by
 `domain.facts.validate_candidate`. With MEMORY_PIPELINE_LLM_VERIFY one more short request per conversation
 asks whether each fact's quote states it about the user (`verify`); its verdicts travel with the facts, so the
-cache keeps them too (the prompt version says the pass was on).
+cache keeps them too (the prompt version says the pass was on). `relate` judges pairs of one user's facts the
+owner rules leave apart (issue 26, `domain.relations`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import openai
 
@@ -26,7 +28,7 @@ from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.circuit import CircuitBreaker
 from memory_pipeline.extractors.llm_output import (
-    FactsAnswer, LLMFact, SummaryAndFactsAnswer, SummaryAnswer, VerifyAnswer)
+    FactsAnswer, LLMFact, RelateAnswer, SummaryAndFactsAnswer, SummaryAnswer, VerifyAnswer)
 from memory_pipeline.extractors.structured import StructuredChat
 from memory_pipeline.extractors.tokens import token_counter
 from memory_pipeline.settings import Settings
@@ -35,6 +37,8 @@ from memory_pipeline.settings import Settings
 # but the SDK refuses to start without one.
 LOCAL_SERVER_KEY = "not-needed-for-a-local-server"
 CHUNK_OVERLAP_MESSAGES = 1
+# Pairs per relation request: an answer short enough that a small model keeps its answers in line order.
+RELATE_BATCH = 12
 
 
 def make_client(settings: Settings) -> openai.OpenAI:
@@ -81,6 +85,7 @@ class OpenAIExtractor:
 
     name = "openai"
     prompt_version = prompts.PROMPT_VERSION
+    relate_version = prompts.RELATE_VERSION
     cache_answers = True
 
     def __init__(self, settings: Settings, client: openai.OpenAI | None = None):
@@ -186,3 +191,21 @@ class OpenAIExtractor:
         if len(verdicts) != len(facts):
             return facts, cost
         return [f.model_copy(update={"verified": v}) for f, v in zip(facts, verdicts)], cost
+
+    def relate(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[str | None], ExtractionResult]:
+        """The model's verdict on each (older, newer) pair of one user's facts (each as `relations.describe`
+        writes it): "update", "same" or "different", one request per RELATE_BATCH pairs; None for the pairs of a
+        request whose answer does not hold one verdict per pair. The second item holds the requests' tokens.
+        Raises ExtractorError (the server failed, or its answer never validated)."""
+        verdicts: list[str | None] = []
+        cost = ExtractionResult()
+        for start in range(0, len(pairs), RELATE_BATCH):
+            batch = pairs[start:start + RELATE_BATCH]
+            answer = self.breaker.call(lambda: self.chat.ask(self.model, prompts.RELATE_SYSTEM,
+                                                             prompts.relate_message(batch), RelateAnswer))
+            found = answer.value.relations
+            verdicts += found if len(found) == len(batch) else [None] * len(batch)
+            cost = ExtractionResult(input_tokens=cost.input_tokens + answer.input_tokens,
+                                    output_tokens=cost.output_tokens + answer.output_tokens,
+                                    request_prompt_tokens=cost.request_prompt_tokens + answer.prompt_tokens)
+        return verdicts, cost

@@ -114,6 +114,17 @@ VERIFY_SYSTEM = "\n".join([
     SHAPE_PREFIX + '{"verdicts": [true, false, ...]} with one verdict per line, in order.',
 ])
 
+# Issue 26: a pair the owner rules leave apart, judged by the model (domain.relations). Its own version keys the
+# stored verdicts: a changed prompt judges the pairs again.
+RELATE_VERSION = "relate-v1"
+RELATE_SYSTEM = "\n".join([
+    "Each numbered line holds two facts one user stated, OLD said before NEW, each with [attribute: value]. "
+    "For each line answer \"update\" if NEW changes what OLD says (a new value for the same thing, so OLD is no "
+    "longer true), \"same\" if NEW says what OLD says in other words, \"different\" if they are about different "
+    "things or can both be true.",
+    SHAPE_PREFIX + '{"relations": ["update", "same", "different", ...]} with one answer per line, in order.',
+])
+
 
 def format_line(turn: ParsedRow, timezone: str) -> str:
     """One transcript line: `[id|YYYY-MM-DD HH:MM Day|speaker] text`, whitespace collapsed (the quote check
@@ -154,6 +165,11 @@ def retry_message(error: str) -> str:
     """The note added to the user message when an answer is asked again: the error, briefly, never the broken
     answer (echoing it made retry prompts 2-4x the first one, and a looping answer loop again)."""
     return f"(Your previous answer was rejected: {error}. Answer again with the corrected JSON object only.)"
+
+
+def relate_message(pairs: Iterable[tuple[str, str]]) -> str:
+    """The relation request's user message: `n. OLD: fact [attribute: value] | NEW: ...` per (old, new)."""
+    return "\n".join(f"{n}. OLD: {old} | NEW: {new}" for n, (old, new) in enumerate(pairs, 1))
 
 
 def verify_message(facts: Iterable[tuple[str, str]]) -> str:

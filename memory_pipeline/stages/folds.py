@@ -28,6 +28,7 @@ import psycopg
 
 from memory_pipeline.domain.forgetting import without_forgotten
 from memory_pipeline.domain.near_duplicates import NearDuplicateRule
+from memory_pipeline.domain.relations import judge_from
 from memory_pipeline.domain.relative_time import validity
 from memory_pipeline.domain.reconcile import (
     MULTI_VALUED_ATTRIBUTES,
@@ -36,24 +37,38 @@ from memory_pipeline.domain.reconcile import (
     continue_fold,
     reconcile_user,
 )
-from memory_pipeline.settings import DEFAULT_TTL_DAYS
+from memory_pipeline.extractors.prompts import RELATE_VERSION
+from memory_pipeline.settings import DEFAULT_TTL_DAYS, Settings
 from memory_pipeline.store import FactChange, FoldRecord, Pending, Store
 from memory_pipeline.store.erasure import erase_retracted_slots, forgotten_slots_of_users
 
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 4  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
+FOLD_VERSION = 5  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
 # time-to-live (names never expire, purchases 90 days), a name and the same "call me" name are one fact; 4: a
-# value has one owner whatever the attribute was called (domain.owners), relations recorded (issue 26)
+# value has one owner whatever the attribute was called (domain.owners), relations recorded (issue 26); 5: the
+# model's verdicts on pairs the owner rules leave apart (domain.relations)
+
+# (model, relation prompt version) whose stored verdicts the fold reads (`stages.relations`); None: no verdicts.
+JudgeSignature = tuple[str, str] | None
 
 
-def fold_rule(ttl_days: Mapping[str, int | None], near_duplicate_threshold: float, timezone: str = "UTC") -> str:
+def judge_of(settings: Settings) -> JudgeSignature:
+    """The verdicts every fold under `settings` reads, the nightly one and those of forget and erasure alike:
+    the LLM backend's extraction model under the relation prompt (`stages.relations`), none for the offline rules."""
+    return (settings.extraction_model, RELATE_VERSION) if settings.extractor == "openai" else None
+
+
+def fold_rule(ttl_days: Mapping[str, int | None], near_duplicate_threshold: float, timezone: str = "UTC",
+              judge: JudgeSignature = None) -> str:
     """The fold's version and parameters as text (`fact_folds.fold_rule`), e.g.
     `v2;ttl:decision=365,preference=730;near:0.5;tz:UTC`: a user folded under another rule is folded from scratch
-    (the timezone dates facts by their relative time: domain.relative_time.validity)."""
+    (the timezone dates facts by their relative time: domain.relative_time.validity; `judge`, the verdicts read,
+    adds `;judge:MODEL/VERSION`)."""
     ttl = ",".join(f"{category}={days}" for category, days in sorted(ttl_days.items()))
-    return f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r};tz:{timezone}"
+    rule = f"v{FOLD_VERSION};ttl:{ttl};near:{near_duplicate_threshold!r};tz:{timezone}"
+    return f"{rule};judge:{judge[0]}/{judge[1]}" if judge else rule
 
 
 def fact_validity(timezone: str):
@@ -87,7 +102,8 @@ class FoldInputs:
     when incremental, every row when from scratch), `facts` (the candidates to fold: `new`, or every accepted
     candidate when from scratch), `forgotten` ({slot hash: said_before} of the user's forget requests),
     `versions` ({candidate_id: row version} of the unfolded candidates read, for `Store.record_fold`), `rule`
-    (`fold_rule`, under which the fold is recorded)."""
+    (`fold_rule`, under which the fold is recorded), `verdicts` ({relation_key: verdict} of the model's stored
+    verdicts on pairs of the user's facts, under the fold's judge)."""
 
     rule: str
     fold: dict[str, Any] | None
@@ -97,17 +113,18 @@ class FoldInputs:
     facts: list[AcceptedFact] = field(default_factory=list)
     forgotten: dict[str, Any] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
+    verdicts: dict[str, str] = field(default_factory=dict)
 
 
 def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str],
-                     ttl_days: Mapping[str, int | None]) -> dict[str, FoldInputs]:
+                     ttl_days: Mapping[str, int | None], judge: JudgeSignature = None) -> dict[str, FoldInputs]:
     """{user key: FoldInputs} for these users, in a handful of statements whatever their number (one per kind of
     read, `= ANY`), sent in two rounds (in pipeline mode each round is one round trip): the watermarks and
     unfolded candidates, then what the decision needs (active rows, or every row and the folded candidates, and
-    forget requests).
+    forget requests, and the verdicts of `judge`).
     Call inside the transaction holding their `Store.lock_user` locks; the watermark rows are locked until it
     ends."""
-    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold, store.settings.timezone)
+    rule = fold_rule(ttl_days, store.settings.near_duplicate_threshold, store.settings.timezone, judge)
     versions: dict[str, str] = {}  # candidate_id -> row version, over all these users (ids are unique)
     pending_folds = store.folds_of_users(conn, user_keys)
     pending_unfolded = store.unfolded_facts_of_users(conn, user_keys, versions)
@@ -125,6 +142,7 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
     active_rows = store.active_fact_rows_of_users(conn, growing) if growing else None
     every_row = store.fact_rows_of_users(conn, scratch) if scratch else None
     folded = store.folded_facts_of_users(conn, scratch) if scratch else None
+    judged = store.relations_of_users(conn, scratch + growing, *judge) if judge and (scratch or growing) else None
     filtered = [u for u in scratch + growing if not inputs[u].incremental or inputs[u].fold["has_forgotten"]]
     # Read last: its round trip brings the rows of the reads sent above.
     for user_key, forgotten in forgotten_slots_of_users(store, conn, filtered).items() if filtered else ():
@@ -133,6 +151,8 @@ def read_fold_inputs(store: Store, conn: psycopg.Connection, user_keys: Sequence
         inputs[user_key].rows = rows
     for user_key, rows in every_row.result().items() if every_row else ():
         inputs[user_key].rows = rows
+    for user_key, verdicts in judged.result().items() if judged else ():
+        inputs[user_key].verdicts = verdicts
     folded_facts = folded.result() if folded else {}
     for user_key in scratch:  # every accepted candidate: the unfolded ones read above, and the folded ones
         inputs[user_key].facts = inputs[user_key].new + folded_facts.get(user_key, [])
@@ -158,12 +178,14 @@ def plan_folds(store: Store, conn: psycopg.Connection, ttl_days: Mapping[str, in
     plan = FoldPlan([], [], Counter(folded_incrementally=0, folded_from_scratch=0))
     for user_key, i in inputs.items():
         facts = without_forgotten(i.facts, i.forgotten, store.id_salt(conn)) if i.forgotten else i.facts
+        judged = judge_from(i.verdicts) if i.verdicts else None
         if not i.incremental:
-            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same, dates), i.rows,
-                                          full=True))
+            plan.changes.append(FactChange(user_key, reconcile_user(facts, ttl_days, near.same, dates, judged),
+                                          i.rows, full=True))
         elif i.new:
             plan.changes.append(FactChange(user_key, continue_fold([version_from_row(r) for r in i.rows], facts,
-                                                                   ttl_days, near.same, dates), i.rows, full=False))
+                                                                   ttl_days, near.same, dates, judged),
+                                           i.rows, full=False))
         plan.counts["folded_incrementally" if i.incremental else "folded_from_scratch"] += 1
         if i.incremental and not i.new:
             continue  # nothing new: the watermark stays as it is
@@ -218,7 +240,7 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
     Returns the summed counts: `Store.send_fact_versions_of_users`'s, and users folded_incrementally /
     folded_from_scratch."""
     totals: Counter[str] = Counter()
-
+    judge = judge_of(store.settings)
     if lock:
         with conn.cursor() as cur, conn.pipeline():
             cur.executemany(store.query(conn, "lock_user"), [{"user_key": u} for u in user_keys])
@@ -230,13 +252,13 @@ def reconcile_users(store: Store, conn: psycopg.Connection, user_keys: Sequence[
         # before batch i is written, as its reads would otherwise queue behind those writes. Users of different
         # batches share no row.
         batches = [user_keys[start:start + FOLD_BATCH] for start in range(0, len(user_keys), FOLD_BATCH)]
-        inputs = read_fold_inputs(store, conn, batches[0], DEFAULT_TTL_DAYS) if batches else {}
+        inputs = read_fold_inputs(store, conn, batches[0], DEFAULT_TTL_DAYS, judge) if batches else {}
         writing = None
         for i in range(len(batches)):
             plan = plan_folds(store, conn, DEFAULT_TTL_DAYS, inputs)
             totals.update(plan.counts)
             if i + 1 < len(batches):
-                inputs = read_fold_inputs(store, conn, batches[i + 1], DEFAULT_TTL_DAYS)
+                inputs = read_fold_inputs(store, conn, batches[i + 1], DEFAULT_TTL_DAYS, judge)
             if writing is not None:
                 totals.update(writing.result())
             writing = send_folds(store, conn, plan)

@@ -228,6 +228,30 @@ class FactQueries(StoreBase):
         return self._send(conn, "unfolded_candidates_of_users", user_keys,
                           lambda rows: _by_user(_accepted_facts(rows, versions)))
 
+    def relations_of_users(self, conn, user_keys: Sequence[str], model: str, prompt_version: str
+                           ) -> Pending[dict[str, dict[str, str]]]:
+        """{user key: {relation_key: verdict}} of the model's stored verdicts on pairs of their facts
+        (`fact_relations`, domain.relations) under `model` and `prompt_version`."""
+        def parse(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, str]]:
+            found: dict[str, dict[str, str]] = {}
+            for row in rows:
+                found.setdefault(row["user_key"], {})[row["relation_key"]] = row["verdict"]
+            return found
+
+        params = {"user_keys": list(user_keys), "model": model, "prompt_version": prompt_version}
+        return Pending(conn.execute(self.query(conn, "relations_of_users"), params), parse)
+
+    def save_relations(self, conn, user_key: str, verdicts: Mapping[str, str], model: str, prompt_version: str,
+                       refold: bool) -> None:
+        """Store the model's verdicts on pairs of one user's facts ({relation_key: verdict}); `refold`: some pair
+        was of facts already folded, so the user's next fold starts from scratch (`request_refold`)."""
+        with conn.cursor() as cur:
+            cur.executemany(self.query(conn, "save_relations"), [
+                {"user_key": user_key, "model": model, "prompt_version": prompt_version, "relation_key": key,
+                 "verdict": verdict} for key, verdict in verdicts.items()])
+            if refold:
+                cur.execute(self.query(conn, "request_refold"), {"user_key": user_key})
+
     def folded_facts_of_users(self, conn, user_keys: Sequence[str]) -> Pending[dict[str, list[AcceptedFact]]]:
         """{user key: the user's accepted candidates already folded (`folded_at` set), from every partition}; with
         `unfolded_facts_of_users`, every accepted candidate of the user (a full fold's input)."""

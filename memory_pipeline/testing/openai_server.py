@@ -241,7 +241,7 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     """Answer a memory_pipeline prompt as a well-behaved model would: read the transcript lines
     (`[id|when|speaker] text`) of the first user message, run the offline extractor's rules on the user's
     lines, cite each quote's message id, and return the JSON the system prompt's shape line asks for
-    (summary, facts, or both)."""
+    (summary, facts, or both; a relation request's pairs all "different", `unrelated_pairs`)."""
     from datetime import date
 
     from memory_pipeline.domain.conversations import Conversation
@@ -260,6 +260,8 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
         if match:
             rows.append(ParsedRow(int(match.group(1).replace("-", "0")), None, "turn", role=_ROLES[match.group(2)],
                                   text=match.group(3)))
+    if '"relations"' in shape:
+        return Reply(content=unrelated_pairs(chat), delay=latency)
     conversation = Conversation("scripted", "scripted", "scripted", date(2000, 1, 1), None, None, tuple(rows), False)
     extractor = OfflineExtractor()
     answer: dict[str, Any] = {}
@@ -278,12 +280,21 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     return Reply(content=json.dumps(answer, ensure_ascii=False), delay=latency)
 
 
+def unrelated_pairs(chat: str) -> str:
+    """The answer to a relation request (`prompts.relate_message`) that relates none of its pairs."""
+    return json.dumps({"relations": ["different"] * chat.count(" | NEW: ")})
+
+
 # -- the failures of real small models ----------------------------------------------------------------------
 def _answer(body: dict[str, Any], facts: list[dict[str, Any]]) -> str:
-    """`facts` in the JSON shape the system prompt asks for (with a summary when it asks for one)."""
+    """`facts` in the JSON shape the system prompt asks for (with a summary when it asks for one); a relation
+    request relates none of its pairs (`unrelated_pairs`)."""
     system = next((m.get("content") or "" for m in body.get("messages") or [] if m.get("role") == "system"), "")
     answer: dict[str, Any] = {"facts": facts}
     shape = system.splitlines()[-1] if system else ""
+    if '"relations"' in shape:
+        chat = next((m.get("content") or "" for m in body.get("messages") or [] if m.get("role") == "user"), "")
+        return unrelated_pairs(chat)
     if '"summary"' in shape:
         answer["summary"] = "A chat."
     return json.dumps(answer, ensure_ascii=False)

@@ -4,8 +4,9 @@
 request (`[message id|local date-time weekday|speaker] text`, `prompts.format_line`) and returns every answer whose
 quote is found in a user line's text (whitespace, quote marks and case ignored), citing that line's message id, in
 the JSON shape the system prompt's shape line asks for: facts and summary (one request for both stages), facts
-only, summary only, or the verification pass's verdicts (all true: a right answer is confirmed). With no answers
-(a trap case) it answers no fact. What the pipeline then does with the answers (validation, gates,
+only, summary only, the verification pass's verdicts (all true: a right answer is confirmed), or the relation
+request's verdicts (`relate(old, new)` per pair; "different" without it). With no answers (a trap case) it answers
+no fact. What the pipeline then does with the answers (validation, gates,
 reconciliation) is what `eval --ceiling` measures.
 """
 
@@ -22,6 +23,7 @@ from memory_pipeline.extractors.prompts import SHAPE_PREFIX
 from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply
 
 _NUMBERED = re.compile(r"^\d+\. ", re.MULTILINE)  # a line of the verification request (`prompts.verify_message`)
+_PAIR = re.compile(r"^\d+\. OLD: (.*) \| NEW: (.*)$", re.MULTILINE)  # a line of `prompts.relate_message`
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,19 @@ def answered_facts(answers: Sequence[RightAnswer], chat: str) -> list[dict[str, 
     return facts
 
 
-def right_answer_responder(answers: Sequence[RightAnswer]) -> Callable[[dict[str, Any]], Reply]:
-    """A responder answering each request with the `answers` its transcript holds (module docstring)."""
+def right_answer_responder(answers: Sequence[RightAnswer], relate: Callable[[str, str], str] | None = None
+                           ) -> Callable[[dict[str, Any]], Reply]:
+    """A responder answering each request with the `answers` its transcript holds, and each relation request
+    with `relate(old, new)` per pair (module docstring)."""
     answers = tuple(answers)
 
     def respond(body: dict[str, Any]) -> Reply:
         system, chat = _messages(body)
         shape = next((line for line in system.splitlines() if line.startswith(SHAPE_PREFIX)), "")
+        if '"relations"' in shape:
+            pairs = _PAIR.findall(chat)
+            return Reply(content=json.dumps({"relations": [relate(old, new) if relate else "different"
+                                                           for old, new in pairs]}))
         if '"verdicts"' in shape:
             return Reply(content=json.dumps({"verdicts": [True] * len(_NUMBERED.findall(chat))}))
         answer: dict[str, Any] = {}

@@ -1,0 +1,126 @@
+"""Facts related by a model's judgement, checked by a rule: an update said under another name (issue 26).
+
+The owner rules (`domain.owners`) relate the names models are known to use for one slot. A model free to name its
+attributes finds new ones (`reply_language` one night, `preferred_language` the next; `invoice_format`, then
+`billing_document_format`), and a rule that knows one more name fixes one case. So a pair the owner rules leave
+apart is put to the model that extracted it, when the two facts could be about one thing: one user, one category,
+both single-valued facts with a value, owned by different slots whose names share a word (`may_relate`). It
+answers `update` (the newer fact changes what the older says), `same` (it says it again) or `different`. A
+language-agnostic rule checks the verdict (`checked`): `same` is no repeat when the values hold different numbers
+(a moved date is a new value), `update` is a repeat when the values are one (`owners.same_value`).
+
+Verdicts are keyed by the two facts' content (`relation_key`), not by run or order: reconciliation stays a
+function of the set of candidates (a pair is judged once, whichever night it was first met, and a re-run reads
+the stored verdict), and a pair only ever holds one user's facts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
+
+from memory_pipeline.domain.facts import fact_key
+from memory_pipeline.domain.owners import is_multi_valued, owners, same_value, words
+
+VERDICTS = ("update", "same", "different")
+
+
+class Stated(Protocol):
+    """What a pair is judged on: a candidate (`reconcile.AcceptedFact`) or a fact version (`FactVersion`)."""
+
+    user_key: str
+    category: str
+    attribute: str | None
+    value: str | None
+    fact: str
+
+
+# A verdict as reconciliation reads it: (older, newer) -> "update", "same" or None (unrelated or not judged).
+Judge = Callable[[Stated, Stated], "str | None"]
+
+
+def relation_key(older: Stated, newer: Stated) -> str:
+    """The pair's key (32 hex digits): a hash of both facts' category, attribute, value and fact text, older
+    first. Same content, same key, whichever run met the pair."""
+    parts = [[f.category, f.attribute or "", f.value or "", f.fact] for f in (older, newer)]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+def topic_words(fact: Stated) -> frozenset[str]:
+    """The words of what the fact's owners name (`slot:reply_language` -> reply, language; `stance:green_tea`
+    -> green, tea), generic words dropped (`owners.GENERIC_WORDS`)."""
+    found: set[str] = set()
+    for owner in owners(fact.category, fact.attribute, fact.value):
+        found.update(w for w in words(owner.partition(":")[2]) if len(w) >= 3)
+    return frozenset(found)
+
+
+def may_relate(older: Stated, newer: Stated) -> bool:
+    """True when the model is asked about the pair: one user and one category, neither a retraction, both with
+    an attribute and a value, neither multi-valued, owners all different (the owner rules did not relate them),
+    another fact text, and a word shared by what their owners name."""
+    if older.user_key != newer.user_key or older.category != newer.category:
+        return False
+    if getattr(older, "retraction", False) or getattr(newer, "retraction", False):
+        return False
+    if not (older.attribute and older.value and newer.attribute and newer.value):
+        return False
+    if is_multi_valued(older.attribute) or is_multi_valued(newer.attribute):
+        return False
+    old_owners = set(owners(older.category, older.attribute, older.value))
+    new_owners = set(owners(newer.category, newer.attribute, newer.value))
+    if not old_owners or not new_owners or old_owners & new_owners:
+        return False
+    if fact_key(older.fact) == fact_key(newer.fact):
+        return False
+    return bool(topic_words(older) & topic_words(newer))
+
+
+def pairs_to_judge(earlier: Sequence[Stated], later: Sequence[Stated]) -> list[tuple[Stated, Stated]]:
+    """(older, newer) pairs to ask about, once per `relation_key`: each fact of `later` (in said order) with
+    each fact of `earlier` and each fact of `later` before it that `may_relate` to it. Pass a user's candidates
+    in said order as `later` (and nothing as `earlier`) to get every pair of them; the active versions and the
+    new candidates to get the pairs an incremental fold may meet."""
+    pairs: dict[str, tuple[Stated, Stated]] = {}
+    for n, newer in enumerate(later):
+        for older in (*earlier, *later[:n]):
+            if may_relate(older, newer):
+                pairs.setdefault(relation_key(older, newer), (older, newer))
+    return list(pairs.values())
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def checked(verdict: str | None, older: Stated, newer: Stated) -> str | None:
+    """The model's verdict after the rule: "update", "same" or None (different, unknown or not asked). `same`
+    with other numbers in the values is an update ("19. června" is not "12. června"); `update` with one value
+    (`owners.same_value`) is a repeat."""
+    if verdict not in ("update", "same"):
+        return None
+    if verdict == "same" and set(_DIGITS.findall(older.value or "")) != set(_DIGITS.findall(newer.value or "")):
+        return "update"
+    if verdict == "update" and same_value(older.value, newer.value):
+        return "same"
+    return verdict
+
+
+def judge_from(verdicts: Mapping[str, str]) -> Judge:
+    """A `Judge` reading stored verdicts ({relation_key: verdict}), checked (`checked`)."""
+    return lambda older, newer: checked(verdicts.get(relation_key(older, newer)), older, newer)
+
+
+def describe(fact: Stated) -> str:
+    """A fact as the model is shown it: `fact [attribute: value]`."""
+    return f"{' '.join(fact.fact.split())} [{fact.attribute}: {' '.join((fact.value or '').split())}]"
+
+
+def by_user(facts: Iterable[Stated]) -> dict[str, list[Stated]]:
+    """{user key: facts} in the order given."""
+    grouped: dict[str, list[Stated]] = {}
+    for fact in facts:
+        grouped.setdefault(fact.user_key, []).append(fact)
+    return grouped

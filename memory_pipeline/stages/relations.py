@@ -1,0 +1,86 @@
+"""Stage 4's first step with an LLM backend: the pairs of each user's facts the owner rules leave apart, judged by
+the model once and stored by content (`fact_relations`, domain.relations), before the users are folded.
+
+A pair is asked about once per model and relation prompt, whichever night first holds both facts, so a backfill
+in any order asks about the same pairs, and a re-run of a reconciled night sends no request. A request holds one
+user's facts only. A failed request leaves its pairs unjudged: the stage raises after the fold (the night is red)
+and the re-run asks them again; a verdict that then comes for facts already folded has the user folded from
+scratch, so it applies as if it had come the first time.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from memory_pipeline.domain.relations import describe, pairs_to_judge, relation_key
+from memory_pipeline.extractors.base import ExtractorError
+from memory_pipeline.stages.llm_calls import call_each
+from memory_pipeline.store import Store
+
+log = logging.getLogger(__name__)
+
+# Users whose facts are read per statement (all their accepted candidates: the pairs are of the set).
+USER_BATCH = 100
+
+
+class RelationsFailed(RuntimeError):
+    """Some relation requests failed: their pairs stay unjudged until a re-run asks them again."""
+
+
+def judge_signature(extractor: Any) -> tuple[str, str] | None:
+    """(model, relation prompt version) when the backend judges pairs (`relate`), else None (the offline rules)."""
+    if getattr(extractor, "relate", None) is None:
+        return None
+    return extractor.model, extractor.relate_version
+
+
+def judge_pairs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str], extractor: Any) -> Counter[str]:
+    """Ask the backend about every pair of these users' accepted candidates that `relations.pairs_to_judge` lists
+    and that has no stored verdict, one call per user (its requests batched by the backend), at most the
+    backend's requests in flight; store each user's verdicts in their own transaction. Returns counts:
+    pairs_judged, relation_requests_failed, relation_tokens_in/out, users_refolded_for_late_verdicts.
+    Call outside a transaction; it takes none of the users' locks (verdicts are keyed by content)."""
+    totals: Counter[str] = Counter()
+    signature = judge_signature(extractor)
+    if signature is None or not user_keys:
+        return totals
+    model, version = signature
+    for start in range(0, len(user_keys), USER_BATCH):
+        batch = list(user_keys[start:start + USER_BATCH])
+        with conn.transaction():
+            pending_new = store.unfolded_facts_of_users(conn, batch)
+            pending_old = store.folded_facts_of_users(conn, batch)
+            pending_known = store.relations_of_users(conn, batch, model, version)
+            new, old, known = pending_new.result(), pending_old.result(), pending_known.result()
+        asks = []
+        for user in batch:
+            facts = sorted([*old.get(user, []), *new.get(user, [])], key=lambda f: f.said_order)
+            stored = known.get(user, {})
+            pairs = [p for p in pairs_to_judge((), facts) if relation_key(*p) not in stored]
+            if pairs:
+                asks.append((user, pairs, {f.candidate_id for f in new.get(user, [])}))
+
+        def ask(item: tuple[str, list, set]) -> tuple[list[str | None], Any]:
+            return extractor.relate([(describe(o), describe(n)) for o, n in item[1]])
+
+        for (user, pairs, unfolded), result in call_each(ask, asks, getattr(extractor, "max_in_flight", 1)):
+            if isinstance(result, ExtractorError):
+                totals["relation_requests_failed"] += 1
+                log.warning("relation request failed for a user's %d pairs: %s", len(pairs), result.reason)
+                continue
+            verdicts, cost = result
+            judged = {relation_key(o, n): v for (o, n), v in zip(pairs, verdicts) if v}
+            late = any(o.candidate_id not in unfolded and n.candidate_id not in unfolded
+                       for (o, n), v in zip(pairs, verdicts) if v in ("update", "same"))
+            with conn.transaction():
+                store.save_relations(conn, user, judged, model, version, refold=late)
+            totals["pairs_judged"] += len(judged)
+            totals["relation_tokens_in"] += cost.input_tokens
+            totals["relation_tokens_out"] += cost.output_tokens
+            totals["users_refolded_for_late_verdicts"] += late
+    return totals
