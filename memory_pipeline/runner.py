@@ -224,7 +224,7 @@ def materialization_metadata(result: dg.JobExecutionResult, asset: str, partitio
     for event in result.get_asset_materialization_events():
         materialization = event.event_specific_data.materialization
         if materialization.asset_key.to_user_string() == asset and partition in (None, materialization.partition):
-            return stage_figures({key: entry.value for key, entry in materialization.metadata.items()})
+            return stage_figures({key: entry.value for key, entry in materialization.metadata.items()}, asset)
     return {}
 
 

@@ -10,7 +10,13 @@ import pytest
 from dagster._core.storage.tags import REPOSITORY_LABEL_TAG
 
 from memory_pipeline import sample
+from memory_pipeline.defs.metadata import MAP_WORDS, MAX_KEY_CHARS, SHORT_NAMES, published_metadata, stage_figures
 from memory_pipeline.defs.nightly import JOB_NAME, build_definitions, daily_partitions, nightly_partitions
+from memory_pipeline.domain.conversations import UNATTRIBUTED_REASONS
+from memory_pipeline.domain.facts import CATEGORIES, REJECTION_REASONS
+from memory_pipeline.domain.reconcile import RELATIONS
+from memory_pipeline.extractors.circuit import OPEN_REASON
+from memory_pipeline.extractors.structured import FAILURE_REASONS
 from memory_pipeline.runner import QUIET_RUN_CONFIG, execute_in_code_location
 from memory_pipeline.settings import ENV_PREFIX, Settings
 from memory_pipeline.settings_env import SAVED_SETTINGS_FILE
@@ -58,6 +64,7 @@ def test_each_partition_publishes_flat_numeric_figures_and_a_summary_of_counts(p
         metadata = materialization.metadata
         for key in PLOTTED[asset]:
             assert isinstance(metadata[key], (dg.IntMetadataValue, dg.FloatMetadataValue)), (asset, key)
+        assert not [k for k in metadata if len(k) > MAX_KEY_CHARS], asset  # the UI's key column overlaps longer
         # No {name: count} map: a JSON value is never plotted, and an empty one shows as `{}`.
         assert not [k for k, v in metadata.items() if isinstance(v, dg.JsonMetadataValue) and isinstance(v.value, dict)]
         summary = metadata["summary"]
@@ -66,8 +73,32 @@ def test_each_partition_publishes_flat_numeric_figures_and_a_summary_of_counts(p
         dumped = json.dumps({k: str(v.value) for k, v in metadata.items()})
         assert not [t for t in texts if t in dumped], asset
     closed = materializations(result)[("closed_sessions", "2026-05-03")][1].metadata
-    rejected = {k: v.value for k, v in closed.items() if k.startswith("run_rows_rejected_by_reason.")}
+    rejected = {k: v.value for k, v in closed.items() if k.startswith("rejected.")}
     assert rejected and sum(rejected.values()) == closed["run_rows_rejected"].value
+
+
+def test_every_metadata_key_an_asset_can_publish_fits_the_uis_key_column():
+    """Every published name, and every entry any map can hold (the vocabularies the stages draw on), within
+    MAX_KEY_CHARS; the short names are distinct and read back as the stage's names."""
+    assert not [(k, v) for k, v in SHORT_NAMES.items() if len(v) > MAX_KEY_CHARS]
+    assert len(set(SHORT_NAMES.values())) == len(SHORT_NAMES)
+    vocabularies = {"rejected": [*REJECTION_REASONS, *UNATTRIBUTED_REASONS, "unparseable_row", "message_not_object"],
+                    "skipped": ["machine_text_only", "tool_call_only"], "accepted": CATEGORIES, "active": CATEGORIES,
+                    "failed": [*FAILURE_REASONS, OPEN_REASON, "backend_error"], "superseded_by": RELATIONS,
+                    "repeated_by": RELATIONS, "language": ["portuguese", "indonesian", "norwegian", "simple"]}
+    vocabularies["failures"] = vocabularies["failed"]
+    for asset, words in MAP_WORDS.items():
+        for name, word in words.items():
+            published = published_metadata(asset, {}, {name.removeprefix("partition_"): {
+                entry: 1 for entry in vocabularies[word]}}) if name.startswith("partition_") else \
+                published_metadata(asset, {name.removeprefix("run_"): {entry: 1 for entry in vocabularies[word]}}, {})
+            too_long = [k for k in published if len(k) > MAX_KEY_CHARS]
+            assert not too_long, (asset, name, too_long)
+            read_back = stage_figures(published, asset)
+            assert read_back[name] == {entry: 1 for entry in vocabularies[word]}, (asset, name)
+    published = published_metadata("extracted_facts", {"conversations_changed_during_extraction": 2}, {})
+    assert published["run_changed_during_extraction"] == 2
+    assert stage_figures(published, "extracted_facts")["conversations_changed_during_extraction"] == 2
 
 
 def test_check_evaluations_of_a_ranged_run_link_their_partition_materialization(pipeline):
