@@ -12,6 +12,9 @@ from pathlib import Path
 
 import dagster as dg
 import psycopg
+# Private, for want of a public way (Dagster 1.13.27): a run of this process recorded with its code location's
+# origin (execute_in_code_location); `execute_in_process` and `execute_job` record none
+# (memory_pipeline_tests/test_public_dagster_api.py lists them).
 from dagster._core.definitions.job_base import InMemoryJob
 from dagster._core.execution.api import execute_run
 from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOrigin, RemoteRepositoryOrigin
