@@ -12,6 +12,9 @@ from pathlib import Path
 
 import dagster as dg
 import psycopg
+# Private, for want of a public way (Dagster 1.13.27): a run of this process recorded with its code location's
+# origin (execute_in_code_location); `execute_in_process` and `execute_job` record none
+# (memory_pipeline_tests/test_public_dagster_api.py lists them).
 from dagster._core.definitions.job_base import InMemoryJob
 from dagster._core.execution.api import execute_run
 from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOrigin, RemoteRepositoryOrigin
@@ -224,7 +227,7 @@ def materialization_metadata(result: dg.JobExecutionResult, asset: str, partitio
     for event in result.get_asset_materialization_events():
         materialization = event.event_specific_data.materialization
         if materialization.asset_key.to_user_string() == asset and partition in (None, materialization.partition):
-            return stage_figures({key: entry.value for key, entry in materialization.metadata.items()})
+            return stage_figures({key: entry.value for key, entry in materialization.metadata.items()}, asset)
     return {}
 
 

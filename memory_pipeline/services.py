@@ -3,8 +3,10 @@ the webserver's GraphQL API (launch a run or a backfill, wait for it) used by th
 backfill benchmark.
 
 `dagster dev` is run as a child in its own process group: SIGTERM, SIGINT and SIGHUP sent to `memory-pipeline
-ui` are forwarded to the whole group (webserver, daemon, code servers) as SIGINT, and whatever is still alive after a
-grace period is killed, so a backgrounded or supervised `ui` stops cleanly with its children.
+ui` are forwarded to `dagster dev` alone as SIGINT, which stops its webserver and daemon first and its code servers
+last; whatever of the group is still alive once it exited, or after a grace period, is stopped, then killed, so a
+backgrounded or supervised `ui` stops cleanly with its children. Signalling the whole group at once stopped the
+code server under a daemon still ticking: a sensor tick failed, red, with DagsterUserCodeUnreachableError.
 """
 
 from __future__ import annotations
@@ -67,8 +69,16 @@ def _signal_group(pgid: int, signum: int) -> None:
         pass
 
 
+def _signal_leader(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+
+
 def run_supervised(argv: Sequence[str], grace_seconds: float = STOP_GRACE_SECONDS) -> int:
-    """Run `argv` in its own process group until it exits; SIGTERM/SIGINT/SIGHUP become a SIGINT to the group.
+    """Run `argv` in its own process group until it exits; SIGTERM/SIGINT/SIGHUP become a SIGINT to the child
+    alone (it stops its own children in its order).
     Once it exits, the group's remaining processes get SIGINT, then SIGKILL after `grace_seconds`; the group is
     killed too when it has not stopped `grace_seconds` after the first signal. Returns the child's exit status (128 + signal number when killed)."""
     stop_requested_at: list[float] = []
@@ -79,7 +89,7 @@ def run_supervised(argv: Sequence[str], grace_seconds: float = STOP_GRACE_SECOND
         # `dagster dev` maps SIGTERM to its SIGINT handler.
         stop_requested_at.append(time.monotonic())
         if pgid:
-            _signal_group(pgid, signal.SIGINT)
+            _signal_leader(pgid)
 
     # Handlers first: a command started in the background by a non-interactive shell inherits SIGINT ignored,
     # and an ignored signal stays ignored across exec, so `dagster dev` would ignore SIGINT, and SIGTERM with it
@@ -90,7 +100,7 @@ def run_supervised(argv: Sequence[str], grace_seconds: float = STOP_GRACE_SECOND
         child = subprocess.Popen(list(argv), start_new_session=True)
         pgid = child.pid  # start_new_session: the child leads its own session and process group
         if stop_requested_at:
-            _signal_group(pgid, signal.SIGINT)
+            _signal_leader(pgid)
         while True:
             try:
                 status = child.wait(timeout=0.5)

@@ -83,28 +83,68 @@ def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(make_
     assert archived[0]["n"] > 0 and not pipeline.source_ids() & pipeline.archive_ids()
 
 
-def test_ui_stops_with_all_its_children_on_sigterm(pg_url, tmp_path):
-    stop_signal = signal.SIGTERM
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+UI_START_TIMEOUT = 240  # a bound, not a timing: dagster dev starts three Pythons and a code server on 2 loaded cores
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+def test_ui_stops_with_all_its_children_and_no_failed_sensor_tick(stop_signal, pg_url, tmp_path):
+    """`memory-pipeline ui` stops on SIGTERM (kill, a supervisor) and SIGINT (Ctrl-C) with every child, in
+    `dagster dev`'s order: the daemon ends while the code server still answers, so no sensor tick fails with
+    DagsterUserCodeUnreachableError (red in Automation). ~40-60 s each: a real dagster dev, up until its daemon
+    has ticked the sensors once."""
+    import psycopg
+
     port = services.free_port()
+    schema = f"dgui_{stop_signal.name.lower()}_{tmp_path.name[-6:].lower()}"
     home = Path(tempfile.mkdtemp(prefix="mpu"))  # short: holds nothing but DAGSTER_HOME here
     env = {k: v for k, v in os.environ.items() if not k.startswith((ENV_PREFIX, "DAGSTER_"))}
     env.update({"MEMORY_PIPELINE_HOME": str(home), "MEMORY_PIPELINE_DATABASE_URL": pg_url,
-                "MEMORY_PIPELINE_DAGSTER_SCHEMA": f"dgui_{stop_signal.name.lower()}"})
+                "MEMORY_PIPELINE_DAGSTER_SCHEMA": schema})
     # Started as a non-interactive shell starts a background job (`memory-pipeline ui &`): SIGINT ignored, which
     # the command and its children inherit unless it sets its own handlers.
     ui = subprocess.Popen([str(Path(sys.executable).parent / "memory-pipeline"), "ui", "--port", str(port)],
                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+
+    def ticks(status: str | None = None) -> int:
+        try:
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                return conn.execute(f"SELECT count(*) FROM {schema}.job_ticks WHERE %s::text IS NULL OR status = %s",
+                                    (status, status)).fetchone()[0]
+        except psycopg.errors.UndefinedTable:
+            return 0
+
     try:
-        wait_for_port(port, READY_TIMEOUT, ui)
+        wait_for_port(port, UI_START_TIMEOUT, ui)
+        deadline = time.monotonic() + UI_START_TIMEOUT
+        while ticks() == 0 and time.monotonic() < deadline:  # the daemon ticks its sensors: it talks to the code
+            assert ui.poll() is None                          # server, the moment a stop could break
+            time.sleep(1)
+        assert ticks() > 0
         children = descendants(ui.pid)
-        assert len(children) >= 3  # dagster dev, its webserver, its daemon (and code servers)
+        daemons = {p for p in children if "dagster._daemon" in cmdline(p)}
+        code_servers = {p for p in children if " grpc" in cmdline(p) or "dagster._grpc" in cmdline(p)}
+        assert len(children) >= 4 and daemons and code_servers, [cmdline(p) for p in children]
         ui.send_signal(stop_signal)
-        ui.wait(timeout=60)  # bounded: the ui gives its group 20 s, then kills it
-        deadline = time.monotonic() + 30
+        ended: dict[int, float] = {}
+        deadline = time.monotonic() + 90  # bounded: the ui gives dagster dev 20 s, then kills its group
         while alive(children) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            now = time.monotonic()
+            ended.update({p: now for p in children - alive(children) if p not in ended})
+            time.sleep(0.05)
+        assert ui.wait(timeout=30) == 0
         assert alive(children) == set()
+        ended.update({p: time.monotonic() for p in children if p not in ended})
+        # The daemon stopped before any code server went away.
+        assert max(ended[p] for p in daemons) <= min(ended[p] for p in code_servers)
+        assert ticks("FAILURE") == 0
     finally:
         if ui.poll() is None:
             ui.kill()

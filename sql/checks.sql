@@ -85,32 +85,43 @@ FROM {schema}.conversations AS c LEFT JOIN {schema}.session_summaries AS s USING
 WHERE c.partition_date = %(partition_date)s;
 
 -- name: partition_state_candidates
+-- The partition's candidates, the rejected ones by reason and the accepted ones by category (whichever run wrote
+-- them: a re-run that extracts nothing still reports them).
+WITH c AS (
+    SELECT status, reject_reason, category, count(*) AS n FROM {schema}.fact_candidates
+    WHERE partition_date = %(partition_date)s GROUP BY status, reject_reason, category
+)
 SELECT coalesce(sum(n), 0)::bigint AS candidates,
        coalesce(sum(n) FILTER (WHERE status = 'accepted'), 0)::bigint AS candidates_accepted,
        coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0)::bigint AS candidates_rejected,
-       coalesce(jsonb_object_agg(reject_reason, n) FILTER (WHERE reject_reason IS NOT NULL), '{{}}')
-           AS candidates_rejected_by_reason
-FROM (
-    SELECT status, reject_reason, count(*) AS n FROM {schema}.fact_candidates
-    WHERE partition_date = %(partition_date)s GROUP BY status, reject_reason
-) AS c;
+       (SELECT coalesce(jsonb_object_agg(reject_reason, n), '{{}}') FROM (
+            SELECT reject_reason, sum(n) AS n FROM c WHERE reject_reason IS NOT NULL GROUP BY 1) AS r)
+           AS candidates_rejected_by_reason,
+       (SELECT coalesce(jsonb_object_agg(category, n), '{{}}') FROM (
+            SELECT category, sum(n) AS n FROM c WHERE status = 'accepted' GROUP BY 1) AS a)
+           AS candidates_accepted_by_category
+FROM c;
 
 -- name: partition_state_facts
 -- Fact versions first said in the partition's conversations: active (not superseded, time-to-live not over),
 -- expired (not superseded, time-to-live over and not kept alive by recalls: fact_recalls.recalled_until) and
 -- superseded, counted apart. A fact without a time-to-live (expires_at NULL: a name) never expires.
-SELECT count(f.id) AS facts,
-       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND NOT f.expired) AS facts_active,
-       count(f.id) FILTER (WHERE f.superseded_at IS NULL AND f.expired) AS facts_expired,
-       count(f.id) FILTER (WHERE f.superseded_at IS NOT NULL) AS facts_superseded
-FROM {schema}.conversations AS c
-JOIN LATERAL (
-    SELECT f.id, f.superseded_at,
+-- facts_active_by_category: the active ones by category.
+WITH f AS (
+    SELECT f.id, f.category, f.superseded_at,
            (f.expires_at IS NOT NULL AND f.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r
                                                   WHERE r.fact_id = f.id AND r.recalled_until > now())) AS expired
-    FROM {schema}.agent_facts AS f WHERE f.source_session = c.conversation_id
-) AS f ON true
-WHERE c.partition_date = %(partition_date)s;
+    FROM {schema}.conversations AS c JOIN {schema}.agent_facts AS f ON f.source_session = c.conversation_id
+    WHERE c.partition_date = %(partition_date)s
+)
+SELECT count(id) AS facts,
+       count(id) FILTER (WHERE superseded_at IS NULL AND NOT expired) AS facts_active,
+       count(id) FILTER (WHERE superseded_at IS NULL AND expired) AS facts_expired,
+       count(id) FILTER (WHERE superseded_at IS NOT NULL) AS facts_superseded,
+       (SELECT coalesce(jsonb_object_agg(category, n), '{{}}') FROM (
+            SELECT category, count(*) AS n FROM f WHERE superseded_at IS NULL AND NOT expired GROUP BY 1) AS a)
+           AS facts_active_by_category
+FROM f;
 
 -- name: partition_state_archive
 -- Conversations consolidated (facts extracted, so archived) or not, archive rows of the partition (within

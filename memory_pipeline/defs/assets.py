@@ -14,6 +14,9 @@ from datetime import date
 
 import dagster as dg
 import psycopg
+# Private, for want of a public way (Dagster 1.13.27): a ranged run's checks yield one AssetCheckEvaluation per
+# partition (AssetCheckResult takes no partition), and the link of each to its partition's materialization is
+# this class, which `dagster` does not export (memory_pipeline_tests/test_public_dagster_api.py lists it).
 from dagster._core.definitions.asset_checks.asset_check_evaluation import AssetCheckEvaluationTargetMaterializationData
 
 from memory_pipeline.defs.catalog import catalog_metadata

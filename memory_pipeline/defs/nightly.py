@@ -6,7 +6,7 @@ builds them for other settings (tests, `runner`)."""
 from __future__ import annotations
 
 import warnings
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import dagster as dg
@@ -87,15 +87,35 @@ def freshness_checks(assets: list[dg.AssetsDefinition], settings: Settings) -> l
         severity=dg.AssetCheckSeverity.ERROR))  # Dagster's default is WARN (yellow): a missed night is red
 
 
+def daily_partitions(settings: Settings, today: date | None = None) -> dg.DailyPartitionsDefinition:
+    """The one daily partitions definition of the five assets: `partitions_start` to `partitions_end` (inclusive;
+    unset: to yesterday) in the partitions' timezone. `today` (default: now, in that timezone) is for tests.
+
+    A past `partitions_end` (the demo's 2023 sample) is given twice: as `end_date` (Dagster's first day left out),
+    which bounds the partition set, and as a negative `end_offset`, the days from it to yesterday. The offset is
+    for the UI: the asset's Plots view in *Partitions* mode asks for the last 120 partitions with
+    `get_paginated_partition_keys(ascending=False)`, which in Dagster 1.13.27 counts back from today and ignores
+    `end_date` (it honours `end_offset`), so without the offset it looks only at days after the end, which do not
+    exist, and shows nothing. The offset is fixed when the code location loads: a code location left running for
+    k more days shows k empty days at the plots' right end until it is reloaded; the partition set itself
+    (`end_date`) never moves. A future or unset end needs no offset."""
+    end = settings.partitions_end
+    if today is None:
+        today = datetime.now(ZoneInfo(settings.timezone)).date()
+    days_past_end = (today - timedelta(days=1) - end).days if end else 0
+    return dg.DailyPartitionsDefinition(
+        start_date=settings.partitions_start.isoformat(), timezone=settings.timezone,
+        end_date=(end + timedelta(days=1)).isoformat() if end else None,
+        end_offset=-max(0, days_past_end),
+    )
+
+
 def nightly_definitions(settings: Settings | None = None) -> dg.Definitions:
     """This module's definitions for `settings` (default: from the environment): all but the erasure job and its
     sensors (`erasure_job`, which the defs folder loads from that module). Raises pydantic.ValidationError on a
     bad setting, so a misconfigured code location fails to load with the variable's name in the error."""
     settings = settings or Settings.from_env()
-    partitions = dg.DailyPartitionsDefinition(
-        start_date=settings.partitions_start.isoformat(), timezone=settings.timezone,
-        end_date=(settings.partitions_end + timedelta(days=1)).isoformat() if settings.partitions_end else None,
-    )  # Dagster's end_date is the first day left out
+    partitions = daily_partitions(settings)
     with warnings.catch_warnings():
         # Chosen on purpose and documented in the README (section "The Dagster UI"), so not repeated in every
         # process's log: the single-run backfill policy (beta), partitioned checks (preview), and the

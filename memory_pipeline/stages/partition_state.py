@@ -22,7 +22,7 @@ PARTITION_STATE_QUERIES = {
 
 def partition_state(store: Store, conn: psycopg.Connection, day: date, asset: str) -> dict[str, Any]:
     """The partition's state for `asset` as the tables hold it now, whichever run wrote it: {column: count}
-    (ints; `candidates_rejected_by_reason` is a {reason: count} dict). Re-running a finished partition gives
+    (ints; the `*_by_reason` and `*_by_category` columns are {name: count} dicts). Re-running a finished partition gives
     the same figures, unlike the stage's own counts, which say what one run did.
 
     Raises KeyError for an asset name not in PARTITION_STATE_QUERIES."""

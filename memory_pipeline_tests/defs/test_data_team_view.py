@@ -3,14 +3,20 @@ that plot by partition, check evaluations of a range linked to their materializa
 The browser itself is driven by scripts/ui_check.py (screenshots); these tests hold the facts it relies on."""
 
 import json
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import dagster as dg
 import pytest
 from dagster._core.storage.tags import REPOSITORY_LABEL_TAG
 
 from memory_pipeline import sample
-from memory_pipeline.defs.nightly import JOB_NAME, build_definitions, nightly_partitions
+from memory_pipeline.defs.metadata import MAP_WORDS, MAX_KEY_CHARS, SHORT_NAMES, published_metadata, stage_figures
+from memory_pipeline.defs.nightly import JOB_NAME, build_definitions, daily_partitions, nightly_partitions
+from memory_pipeline.domain.conversations import UNATTRIBUTED_REASONS
+from memory_pipeline.domain.facts import CATEGORIES, REJECTION_REASONS
+from memory_pipeline.domain.reconcile import RELATIONS
+from memory_pipeline.extractors.circuit import OPEN_REASON
+from memory_pipeline.extractors.structured import FAILURE_REASONS
 from memory_pipeline.runner import QUIET_RUN_CONFIG, execute_in_code_location
 from memory_pipeline.settings import ENV_PREFIX, Settings
 from memory_pipeline.settings_env import SAVED_SETTINGS_FILE
@@ -58,6 +64,7 @@ def test_each_partition_publishes_flat_numeric_figures_and_a_summary_of_counts(p
         metadata = materialization.metadata
         for key in PLOTTED[asset]:
             assert isinstance(metadata[key], (dg.IntMetadataValue, dg.FloatMetadataValue)), (asset, key)
+        assert not [k for k in metadata if len(k) > MAX_KEY_CHARS], asset  # the UI's key column overlaps longer
         # No {name: count} map: a JSON value is never plotted, and an empty one shows as `{}`.
         assert not [k for k, v in metadata.items() if isinstance(v, dg.JsonMetadataValue) and isinstance(v.value, dict)]
         summary = metadata["summary"]
@@ -66,8 +73,32 @@ def test_each_partition_publishes_flat_numeric_figures_and_a_summary_of_counts(p
         dumped = json.dumps({k: str(v.value) for k, v in metadata.items()})
         assert not [t for t in texts if t in dumped], asset
     closed = materializations(result)[("closed_sessions", "2026-05-03")][1].metadata
-    rejected = {k: v.value for k, v in closed.items() if k.startswith("run_rows_rejected_by_reason.")}
+    rejected = {k: v.value for k, v in closed.items() if k.startswith("rejected.")}
     assert rejected and sum(rejected.values()) == closed["run_rows_rejected"].value
+
+
+def test_every_metadata_key_an_asset_can_publish_fits_the_uis_key_column():
+    """Every published name, and every entry any map can hold (the vocabularies the stages draw on), within
+    MAX_KEY_CHARS; the short names are distinct and read back as the stage's names."""
+    assert not [(k, v) for k, v in SHORT_NAMES.items() if len(v) > MAX_KEY_CHARS]
+    assert len(set(SHORT_NAMES.values())) == len(SHORT_NAMES)
+    vocabularies = {"rejected": [*REJECTION_REASONS, *UNATTRIBUTED_REASONS, "unparseable_row", "message_not_object"],
+                    "skipped": ["machine_text_only", "tool_call_only"], "accepted": CATEGORIES, "active": CATEGORIES,
+                    "failed": [*FAILURE_REASONS, OPEN_REASON, "backend_error"], "superseded_by": RELATIONS,
+                    "repeated_by": RELATIONS, "language": ["portuguese", "indonesian", "norwegian", "simple"]}
+    vocabularies["failures"] = vocabularies["failed"]
+    for asset, words in MAP_WORDS.items():
+        for name, word in words.items():
+            published = published_metadata(asset, {}, {name.removeprefix("partition_"): {
+                entry: 1 for entry in vocabularies[word]}}) if name.startswith("partition_") else \
+                published_metadata(asset, {name.removeprefix("run_"): {entry: 1 for entry in vocabularies[word]}}, {})
+            too_long = [k for k in published if len(k) > MAX_KEY_CHARS]
+            assert not too_long, (asset, name, too_long)
+            read_back = stage_figures(published, asset)
+            assert read_back[name] == {entry: 1 for entry in vocabularies[word]}, (asset, name)
+    published = published_metadata("extracted_facts", {"conversations_changed_during_extraction": 2}, {})
+    assert published["run_changed_during_extraction"] == 2
+    assert stage_figures(published, "extracted_facts")["conversations_changed_during_extraction"] == 2
 
 
 def test_check_evaluations_of_a_ranged_run_link_their_partition_materialization(pipeline):
@@ -119,6 +150,36 @@ def test_the_demo_saves_the_sample_range_for_later_commands(tmp_path, make_setti
     assert Settings.from_env({**environ, ENV_PREFIX + "PARTITIONS_END": "2023-05-02"}).partitions_end == date(2023, 5, 2)
     kept = sample.demo_partition_range(make_settings(), ["2023-06-01"], {**environ, ENV_PREFIX + "PARTITIONS_START": "2023-04-01"})
     assert kept.partitions_start == date(2023, 1, 1) and kept.partitions_end == date(2023, 6, 1)
+
+
+def ui_plot_partitions(partitions_def: dg.PartitionsDefinition, limit: int = 120) -> list[str]:
+    """The partitions the asset's Plots view in Partitions mode draws: the GraphQL resolver
+    `partitionKeyConnection(limit=120, ascending=False)` calls exactly this (dagster_graphql's asset_graph.py)."""
+    from dagster._core.definitions.partitions.context import PartitionLoadingContext
+    from dagster._core.definitions.temporal_context import TemporalContext
+
+    context = PartitionLoadingContext(temporal_context=TemporalContext(effective_dt=datetime.now(UTC),
+                                                                       last_event_id=None),
+                                      dynamic_partitions_store=None)
+    return partitions_def.get_paginated_partition_keys(context=context, limit=limit, ascending=False).results
+
+
+def test_partitions_mode_plots_the_days_of_a_past_partitions_end(make_settings):
+    days = [f"2023-04-{d}" for d in range(27, 31)] + [f"2023-05-0{d}" for d in range(1, 7)]
+    partitions = build_definitions(make_settings(partitions_start="2023-04-27", partitions_end="2023-05-06")) \
+        .resolve_job_def(JOB_NAME).partitions_def
+    assert partitions.get_partition_keys() == days
+    assert ui_plot_partitions(partitions) == days[::-1]
+    # A code location loaded two days ago: its offset is two days short, the partition set is still the sample's.
+    stale = daily_partitions(make_settings(partitions_start="2023-04-27", partitions_end="2023-05-06"),
+                             today=date.today() - timedelta(days=2))
+    assert stale.get_partition_keys() == days
+    assert ui_plot_partitions(stale)[2:] == days[::-1]
+    # No end, or an end still to come: the last 120 days up to yesterday, no offset.
+    for end in (None, (date.today() + timedelta(days=3)).isoformat()):
+        recent = daily_partitions(make_settings(partitions_start="2023-01-01", partitions_end=end))
+        assert recent.end_offset == 0
+        assert ui_plot_partitions(recent)[0] == (date.today() - timedelta(days=1)).isoformat()
 
 
 def test_partitions_end_before_start_is_a_setting_error():

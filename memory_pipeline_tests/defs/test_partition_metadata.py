@@ -1,6 +1,7 @@
 """Each partition's materialization describes the partition's state (partition_*), apart from what the run did
 (run_*); ranged runs (single-run backfills) keep per-partition figures and per-partition check evaluations."""
 
+from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -102,6 +103,32 @@ def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make
         assert sorted(partitions) == MB_DAYS, asset
         for day in MB_DAYS:
             assert partition_figures(ranged, asset, day) == partition_figures(singles[day], asset), (asset, day)
+    # Candidates by category and reason, active facts by category: each day's own, counted from its rows.
+    candidates = pipeline.rows("SELECT partition_date::text AS day, status, category, reject_reason "
+                               "FROM {schema}.fact_candidates")
+    active = pipeline.rows("SELECT c.partition_date::text AS day, f.category FROM {schema}.agent_facts f "
+                           "JOIN {schema}.conversations c ON c.conversation_id = f.source_session "
+                           "WHERE f.superseded_at IS NULL AND (f.expires_at IS NULL OR f.expires_at > now())")
+    breakdowns = {}
+    for day in MB_DAYS:
+        extracted = materialization_metadata(ranged, "extracted_facts", day)
+        facts = materialization_metadata(ranged, "active_facts", day)
+        expected = (Counter(r["category"] for r in candidates if r["day"] == day and r["status"] == "accepted"),
+                    Counter(r["reject_reason"] for r in candidates if r["day"] == day and r["status"] == "rejected"),
+                    Counter(r["category"] for r in active if r["day"] == day))
+        breakdowns[day] = (extracted.get("partition_candidates_accepted_by_category", {}),
+                           extracted.get("partition_candidates_rejected_by_reason", {}),
+                           facts.get("partition_facts_active_by_category", {}))
+        assert breakdowns[day] == tuple(dict(c) for c in expected), day
+        assert sum(breakdowns[day][0].values()) == extracted["partition_candidates_accepted"], day
+        # Published flat under short words, e.g. accepted.preference: one figure per category to plot by day.
+        assert {f"accepted.{k}" for k in breakdowns[day][0]} <= set(extracted), day
+    assert len({repr(b) for b in breakdowns.values()}) > 1 and any(b[0] for b in breakdowns.values())
+    # A re-run of a day extracts nothing, and still publishes the day's breakdowns.
+    again = pipeline.run(MB_DAYS[0])
+    assert materialization_metadata(again, "extracted_facts")["run_candidates"] == 0
+    assert materialization_metadata(again, "extracted_facts").get("partition_candidates_accepted_by_category", {}) \
+        == breakdowns[MB_DAYS[0]][0]
     # Every partitioned check is recorded per partition of the range, not once without a partition.
     evaluations = [(e.asset_key.to_user_string(), e.check_name, e.partition) for e in ranged.get_asset_check_evaluations()
                    if e.check_name != "freshness_check"]
