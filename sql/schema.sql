@@ -167,7 +167,7 @@ ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS metadata jsonb
 CREATE INDEX IF NOT EXISTS agent_facts_metadata_user_idx
     ON {schema}.agent_facts ((metadata ->> 'user_key')) WHERE superseded_at IS NULL;
 -- What related fact versions (issue 26; added to existing tables here): `relation`, the rule that ended a
--- version (same_slot, slot_family, same_object, correction, retraction, name_twin; NULL while active); `repeats`,
+-- version (domain.reconcile.RELATIONS: same_slot, slot_family, ..., judged; NULL while active); `repeats`,
 -- the candidates that said it again, counted by the rule that made each a repeat; `owners`, the slots or objects
 -- its value belongs to (domain.owners, e.g. ["slot:job"]), which the contradiction check groups by.
 ALTER TABLE {schema}.agent_facts ADD COLUMN IF NOT EXISTS relation text;
