@@ -136,8 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     who = recall.add_mutually_exclusive_group(required=True)
     who.add_argument("--user", help="user key")
     who.add_argument("--all-users", action="store_true", help="every user with active facts")
-    recall.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
-    recall.add_argument("-k", type=_positive_int, default=5, help="search results (default 5)")
+    what = recall.add_mutually_exclusive_group()
+    what.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
+    what.add_argument("--conversations", metavar="QUERY",
+                      help="search my earlier conversations for this text: date, summary and facts of each")
+    recall.add_argument("-k", type=_positive_int, default=None,
+                        help="search results (default 5 facts, 3 conversations; conversations at most 50)")
     recall.add_argument("-n", type=_positive_int, default=None,
                         help="facts in the block (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS)")
     recall.add_argument("--as-of", help="judge time-to-live at the end of this day (YYYY-MM-DD) instead of now")

@@ -173,3 +173,71 @@ def test_a_rewritten_summary_loses_its_language_label_and_embedding(convs):
     assert row["fts_config"] is None and row["embedding"] is None
     assert convs.text("ana", "black")[0]["conversation_id"] == "c1"
 
+
+
+# -- Python and the command line ----------------------------------------------------------------------------
+def test_search_conversations_embeds_the_query_when_configured_and_falls_back_to_full_text(convs, embedding_server):
+    from memory_pipeline.recall import search_conversations
+    from memory_pipeline_tests.openai_server import hashed_embedding
+    from memory_pipeline_tests.test_recall import embedder_for
+
+    url = convs.settings.database_url
+    convs.conversation("ana", "tea", "Ana ordered green tea.", embedding=hashed_embedding("green tea", DIMS),
+                       facts=["User likes green tea."])
+    convs.conversation("ana", "bike", "Ana had her bike repaired.")
+    hits = search_conversations(url, "ana", "green tea", settings=convs.settings, embedder=embedder_for(embedding_server))
+    assert [(h.conversation_id, h.method) for h in hits] == [("tea", "vector")]
+    assert hits[0].facts[0]["fact"] == "User likes green tea." and hits[0].score == pytest.approx(0, abs=1e-6)
+    # No embeddings configured: full text.
+    hits = search_conversations(url, "ana", "bike", settings=convs.settings, record=False)
+    assert [(h.conversation_id, h.method) for h in hits] == [("bike", "text")]
+    # The endpoint down: full text too (a warning is logged).
+    hits = search_conversations(url, "ana", "bike", settings=convs.settings, embedder=embedder_for(None, max_retries=0))
+    assert [(h.conversation_id, h.method) for h in hits] == [("bike", "text")]
+    assert search_conversations(url, "ana", "  ", settings=convs.settings, embedder=embedder_for(embedding_server)) == []
+
+
+def test_recall_conversations_prints_date_summary_and_facts(convs, monkeypatch, capsys, tmp_path):
+    from memory_pipeline import cli
+
+    convs.conversation("ana", "c1", "Ana reported the invoice charged twice; a refund was agreed.", days_ago=3,
+                       facts=["User's invoice was charged twice."])
+    monkeypatch.setenv("MEMORY_PIPELINE_DATABASE_URL", convs.settings.database_url)
+    monkeypatch.setenv("MEMORY_PIPELINE_SCHEMA_NAME", convs.settings.schema_name)
+    monkeypatch.setenv("MEMORY_PIPELINE_HOME", str(tmp_path))
+    monkeypatch.setenv("MEMORY_PIPELINE_EMBEDDINGS", "none")
+    assert cli.main(["recall", "--user", "ana", "--conversations", "what about the invoice?"]) == 0
+    day = (NOW - timedelta(days=3)).strftime("%Y-%m-%d")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"[{day}] Ana reported the invoice charged twice; a refund was agreed.  (text rank ")
+    assert lines[1] == f"  - [{day}] User's invoice was charged twice.  (preference)"
+    assert convs.rows("SELECT * FROM {schema}.conversation_recalls") == []  # looking records nothing
+    assert cli.main(["recall", "--user", "ana", "--conversations", "holiday"]) == 0
+    assert capsys.readouterr().out.strip() == "(no matching conversations)"
+
+
+@pytest.fixture
+def embedding_server():
+    from memory_pipeline_tests.openai_server import ScriptedOpenAIServer
+
+    with ScriptedOpenAIServer(embedding_dimensions=DIMS) as server:
+        yield server
+
+
+def test_summaries_are_labelled_and_embedded_with_the_facts(convs, embedding_server):
+    from memory_pipeline_tests.test_recall import embedder_for
+
+    convs.conversation("ana", "fr", "Ana a demandé le remboursement de la facture et nous avons convenu de vendredi.")
+    convs.conversation("ana", "en", "Ana asked for a refund of the invoice and we agreed on Friday.")
+    convs.conversation("ana", "gone", "Ana asked about the boiler.")
+    convs.execute("UPDATE {schema}.session_summaries SET withheld_at = now() WHERE conversation_id = 'gone'")
+    metadata = convs.index(embedder_for(embedding_server))
+    assert metadata["summaries_language_labelled"] == {"english": 1, "french": 1}
+    assert metadata["summaries_embedded"] == 2 and metadata["summary_embeddings_failed"] == 0
+    rows = {r["conversation_id"]: r for r in convs.rows(
+        "SELECT conversation_id, fts_config::text AS config, embedding IS NOT NULL AS embedded "
+        "FROM {schema}.session_summaries")}
+    assert (rows["fr"]["config"], rows["fr"]["embedded"], rows["gone"]["embedded"]) == ("french", True, False)
+    # Stemmed in its language: "remboursements" finds "remboursement".
+    assert convs.text("ana", "remboursements")[0]["conversation_id"] == "fr"
+    assert convs.index(embedder_for(embedding_server))["summaries_embedded"] == 0  # nothing twice
