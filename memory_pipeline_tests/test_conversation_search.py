@@ -241,3 +241,50 @@ def test_summaries_are_labelled_and_embedded_with_the_facts(convs, embedding_ser
     # Stemmed in its language: "remboursements" finds "remboursement".
     assert convs.text("ana", "remboursements")[0]["conversation_id"] == "fr"
     assert convs.index(embedder_for(embedding_server))["summaries_embedded"] == 0  # nothing twice
+
+
+# -- erasure, forget, text retention ------------------------------------------------------------------------
+def _cached_embeddings(convs, texts):
+    from memory_pipeline.embeddings import text_sha256
+
+    return convs.rows("SELECT count(*) AS n FROM {schema}.embedding_cache WHERE text_sha256 = ANY(%s)",
+                      ([text_sha256(t) for t in texts],))[0]["n"]
+
+
+def test_erasing_a_user_removes_their_summaries_embeddings_and_conversation_recalls(convs, embedding_server):
+    from memory_pipeline import erasure, sample
+    from memory_pipeline_tests.test_recall import embedder_for
+
+    mine, theirs = "Ana asked for a refund of the invoice.", "Bob asked for a refund of the invoice."
+    convs.conversation("ana", "a1", mine, facts=["User asked for a refund."])
+    convs.conversation("bob", "b1", theirs)
+    convs.index(embedder_for(embedding_server))
+    assert convs.text("ana", "refund") and convs.text("bob", "refund")  # recalls recorded for both
+    assert _cached_embeddings(convs, [mine]) == 1
+    with convs.pool.connection() as conn:
+        sample.create_n8n_table(conn, convs.settings)
+        report = erasure.erase_user(convs.store, conn, "ana")
+    assert report.counts["session_summaries"] == 1 and report.counts["conversation_recalls"] == 1
+    for table in ("session_summaries", "conversation_recalls", "conversations", "agent_facts"):
+        assert convs.rows(f"SELECT count(*) AS n FROM {{schema}}.{table} WHERE user_key = 'ana'")[0]["n"] == 0
+    assert _cached_embeddings(convs, [mine]) == 0 and _cached_embeddings(convs, [theirs]) == 1
+    assert convs.text("ana", "refund") == [] and convs.text("bob", "refund")
+
+
+def test_text_retention_drops_a_summary_its_embedding_and_cached_embedding(convs, embedding_server):
+    from memory_pipeline_tests.test_recall import embedder_for
+
+    old, new = "Ana asked about the boiler repair.", "Ana asked about the boiler warranty."
+    convs.conversation("ana", "old", old, days_ago=40, extracted_days_ago=40)
+    convs.conversation("ana", "new", new, days_ago=2)
+    convs.index(embedder_for(embedding_server))
+    with convs.pool.connection() as conn, conn.transaction():
+        pruned = convs.store.prune_text(conn)
+    assert pruned["summary_embeddings"] == 1 and pruned["summaries"] == 1
+    rows = {r["conversation_id"]: r for r in convs.rows(
+        "SELECT conversation_id, summary, embedding IS NOT NULL AS embedded FROM {schema}.session_summaries")}
+    assert (rows["old"]["summary"], rows["old"]["embedded"]) == (None, False)
+    assert (rows["new"]["summary"], rows["new"]["embedded"]) == (new, True)
+    assert _cached_embeddings(convs, [old]) == 0 and _cached_embeddings(convs, [new]) == 1
+    assert [r["conversation_id"] for r in convs.text("ana", "boiler", k=10)] == ["new"]
+    assert [r["conversation_id"] for r in convs.vector("ana", axis(0), k=10)] == ["new"]
