@@ -1,5 +1,5 @@
 """`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, forget, recall, db, benchmark,
-benchmark-recall, benchmark-backfill, token-budget, eval.
+benchmark-recall, benchmark-backfill, benchmark-conversation-search, token-budget, eval.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -165,6 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
         "times, then drop the scratch data.")
     bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
     bfb.set_defaults(command_body="benchmarks:benchmark_backfill")
+    sub.add_parser(
+        "benchmark-conversation-search",
+        help="does a question about an earlier conversation find it first? (built-in gold set, 3+ languages)",
+        description="Load a built-in gold set of 24 conversations of 8 users (English, French, Spanish, German) into "
+        "a scratch schema, consolidate it with the offline backend, and print the share of questions whose "
+        "conversation the search returns first: full text always, vectors when MEMORY_PIPELINE_EMBEDDINGS=openai."
+    ).set_defaults(command_body="benchmarks:benchmark_conversation_search")
     forget = sub.add_parser("forget", help="erase a user's every trace, one of their facts (--fact), or rows (--row)")
     whom = forget.add_mutually_exclusive_group(required=True)
     whom.add_argument("--user", help="user key (the session key, or what the key regex maps to)")
