@@ -1,5 +1,5 @@
 """`memory-pipeline`: demo, ui, materialize, init-db, add-time-column, forget, recall, db, benchmark,
-benchmark-recall, benchmark-backfill, token-budget, eval.
+benchmark-recall, benchmark-backfill, benchmark-conversation-search, token-budget, eval.
 
 Every command reads the MEMORY_PIPELINE_* settings (README, "Configuration"). Errors in settings or in reaching
 the database end the command with exit status 2 and a one-line message.
@@ -136,8 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     who = recall.add_mutually_exclusive_group(required=True)
     who.add_argument("--user", help="user key")
     who.add_argument("--all-users", action="store_true", help="every user with active facts")
-    recall.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
-    recall.add_argument("-k", type=_positive_int, default=5, help="search results (default 5)")
+    what = recall.add_mutually_exclusive_group()
+    what.add_argument("--query", help="search my memory for this text (vector with embeddings, else full-text)")
+    what.add_argument("--conversations", metavar="QUERY",
+                      help="search my earlier conversations for this text: date, summary and facts of each")
+    recall.add_argument("-k", type=_positive_int, default=None,
+                        help="search results (default 5 facts, 3 conversations; conversations at most 50)")
     recall.add_argument("-n", type=_positive_int, default=None,
                         help="facts in the block (default MEMORY_PIPELINE_RECALL_BLOCK_FACTS)")
     recall.add_argument("--as-of", help="judge time-to-live at the end of this day (YYYY-MM-DD) instead of now")
@@ -161,6 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
         "times, then drop the scratch data.")
     bfb.add_argument("--days", type=_positive_int, default=30, help="daily partitions to backfill (default 30)")
     bfb.set_defaults(command_body="benchmarks:benchmark_backfill")
+    sub.add_parser(
+        "benchmark-conversation-search",
+        help="does a question about an earlier conversation find it first? (built-in gold set, 3+ languages)",
+        description="Load a built-in gold set of 24 conversations of 8 users (English, French, Spanish, German) into "
+        "a scratch schema, consolidate it with the offline backend, and print the share of questions whose "
+        "conversation the search returns first: full text always, vectors when MEMORY_PIPELINE_EMBEDDINGS=openai."
+    ).set_defaults(command_body="benchmarks:benchmark_conversation_search")
     forget = sub.add_parser("forget", help="erase a user's every trace, one of their facts (--fact), or rows (--row)")
     whom = forget.add_mutually_exclusive_group(required=True)
     whom.add_argument("--user", help="user key (the session key, or what the key regex maps to)")

@@ -263,6 +263,7 @@ def ensure_schema(conn: psycopg.Connection, settings: Settings) -> None:
         extension_days=sql.Literal(settings.recall_extension_days),
         max_extension_days=sql.Literal(settings.recall_max_extension_days),
         ef_search=sql.Literal(settings.recall_ef_search),
+        text_retention_days=sql.Literal(settings.effective_text_retention_days),
     )
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('memory_pipeline.schema'))")

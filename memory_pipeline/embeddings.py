@@ -17,6 +17,7 @@ import hashlib
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import openai
@@ -120,22 +121,42 @@ def check_embedding_dimensions(store: Store, conn: psycopg.Connection) -> None:
 LANGUAGE_PAGE = 2000
 
 
-def label_languages(store: Store, conn: psycopg.Connection) -> Counter[str]:
-    """Set fts_config on active facts that have none, a page of LANGUAGE_PAGE facts per transaction; returns
-    {configuration: facts labelled}."""
+@dataclass(frozen=True)
+class IndexTarget:
+    """What gets a text search language and an embedding: active facts, or searchable conversation summaries.
+    The names are named queries of sql/embeddings.sql; their pages are keyset pages from `first` on, each row
+    an `id` and its `text`."""
+
+    unlabelled: str
+    set_config: str
+    unembedded: str
+    count_unembedded: str
+    set_embeddings: str
+    first: int | str
+
+
+FACTS = IndexTarget("facts_without_fts_config", "set_fts_config", "facts_without_embedding",
+                    "count_facts_without_embedding", "set_embeddings_from_cache", 0)
+SUMMARIES = IndexTarget("summaries_without_fts_config", "set_summary_fts_config", "summaries_without_embedding",
+                        "count_summaries_without_embedding", "set_summary_embeddings_from_cache", "")
+
+
+def label_languages(store: Store, conn: psycopg.Connection, target: IndexTarget = FACTS) -> Counter[str]:
+    """Set fts_config on active facts (or, with `target=SUMMARIES`, on summaries holding text) that have none,
+    a page of LANGUAGE_PAGE per transaction; returns {configuration: rows labelled}."""
     labelled: Counter[str] = Counter()
-    after = 0
+    after = target.first
     while True:
-        rows = conn.execute(store.query(conn, "facts_without_fts_config"),
+        rows = conn.execute(store.query(conn, target.unlabelled),
                             {"after": after, "limit": LANGUAGE_PAGE}).fetchall()
         if not rows:
             return labelled
-        by_config: dict[str, list[int]] = defaultdict(list)
+        by_config: dict[str, list] = defaultdict(list)
         for row in rows:
-            by_config[text_search_config(row["fact"])].append(row["id"])
+            by_config[text_search_config(row["text"])].append(row["id"])
         with conn.transaction():
             for config, ids in by_config.items():
-                conn.execute(store.query(conn, "set_fts_config"), {"config": config, "ids": ids})
+                conn.execute(store.query(conn, target.set_config), {"config": config, "ids": ids})
         labelled.update({config: len(ids) for config, ids in by_config.items()})
         after = rows[-1]["id"]
 
@@ -144,28 +165,30 @@ def label_languages(store: Store, conn: psycopg.Connection) -> Counter[str]:
 EMBEDDING_PAGE = 2000
 
 
-def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) -> dict[str, Any]:
-    """Embed active facts without an embedding, through the cache, a page of EMBEDDING_PAGE facts at a time and
-    one transaction per request batch. Returns counts: embedded, cache hits, requests, failed (still NULL,
-    retried next night) and the failure kinds."""
+def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder,
+                    target: IndexTarget = FACTS) -> dict[str, Any]:
+    """Embed active facts (or, with `target=SUMMARIES`, searchable summaries) without an embedding, through the
+    cache, a page of EMBEDDING_PAGE at a time and one transaction per request batch. Returns counts (the keys
+    named for facts; `index_new_facts` prefixes the summaries'): embedded, cache hits, requests, failed (still
+    NULL, retried next night) and the failure kinds."""
     counts: Counter[str] = Counter()
     failures: Counter[str] = Counter()
     try:
         check_embedding_dimensions(store, conn)
     except EmbeddingDimensionMismatch as exc:
         log.warning("embeddings skipped: %s", exc)
-        pending = store.scalar(conn, "count_facts_without_embedding", {"after": 0})
+        pending = store.scalar(conn, target.count_unembedded, {"after": target.first})
         return {"embeddings_failed": pending, "embedding_failures": {"dimension_mismatch": pending}}
-    after = 0
+    after = target.first
     while True:
-        rows = conn.execute(store.query(conn, "facts_without_embedding"),
+        rows = conn.execute(store.query(conn, target.unembedded),
                             {"after": after, "limit": EMBEDDING_PAGE}).fetchall()
         if not rows:
             break
         after = rows[-1]["id"]
-        down = _embed_page(store, conn, embedder, rows, counts, failures)
+        down = _embed_page(store, conn, embedder, rows, counts, failures, target.set_embeddings)
         if down:  # the endpoint is down: the facts of later pages wait for the next night too
-            failures[down] += store.scalar(conn, "count_facts_without_embedding", {"after": after})
+            failures[down] += store.scalar(conn, target.count_unembedded, {"after": after})
             break
     return {
         "facts_embedded": counts["embedded"],
@@ -177,16 +200,17 @@ def embed_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder) 
 
 
 def _embed_page(store: Store, conn: psycopg.Connection, embedder: Embedder, rows: list[dict[str, Any]],
-                counts: Counter[str], failures: Counter[str]) -> str | None:
-    """Embed one page of facts (`rows`: id, fact), adding to `counts` and `failures`. Returns the failure kind
-    when the endpoint is down or refusing (the rest of the night should wait), else None."""
+                counts: Counter[str], failures: Counter[str], set_embeddings: str) -> str | None:
+    """Embed one page (`rows`: id, text), adding to `counts` and `failures`; `set_embeddings` the named query
+    that copies the cached vectors to the rows. Returns the failure kind when the endpoint is down or refusing
+    (the rest of the night should wait), else None."""
     params = {"model": embedder.model, "dimensions": embedder.dimensions}
-    ids_by_hash: dict[str, list[int]] = defaultdict(list)
+    ids_by_hash: dict[str, list] = defaultdict(list)
     text_by_hash: dict[str, str] = {}
     for row in rows:
-        digest = text_sha256(row["fact"])
+        digest = text_sha256(row["text"])
         ids_by_hash[digest].append(row["id"])
-        text_by_hash[digest] = row["fact"]
+        text_by_hash[digest] = row["text"]
     hashes = list(ids_by_hash)
     cached = {r["text_sha256"] for r in conn.execute(
         store.query(conn, "cached_embedding_hashes"), {**params, "hashes": hashes}).fetchall()}
@@ -224,16 +248,19 @@ def _embed_page(store: Store, conn: psycopg.Connection, embedder: Embedder, rows
     pairs = [(fact_id, h) for h in usable for fact_id in ids_by_hash[h]]
     if pairs:
         with conn.transaction():
-            counts["embedded"] += conn.execute(store.query(conn, "set_embeddings_from_cache"), {
+            counts["embedded"] += conn.execute(store.query(conn, set_embeddings), {
                 **params, "ids": [p[0] for p in pairs], "hashes": [p[1] for p in pairs]}).rowcount
     return down
 
 
 def index_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder | None) -> dict[str, Any]:
     """What the `active_facts` stage runs after reconciliation: text search languages, then embeddings when an
-    embedder is configured. Returns metadata counts (no text)."""
+    embedder is configured, of the active facts, then of the conversation summaries (for the conversation
+    search; their counts prefixed `summaries_`/`summary_`). Returns metadata counts (no text)."""
     languages = label_languages(store, conn)
+    summary_languages = label_languages(store, conn, SUMMARIES)
     metadata: dict[str, Any] = {"facts_language_labelled": dict(sorted(languages.items())),
+                                "summaries_language_labelled": dict(sorted(summary_languages.items())),
                                 "embeddings": f"{embedder.model}/{embedder.dimensions}" if embedder else "none"}
     if embedder is not None:
         # One embedding pass at a time per schema (a backfill runs partitions side by side): the second waits,
@@ -241,6 +268,14 @@ def index_new_facts(store: Store, conn: psycopg.Connection, embedder: Embedder |
         conn.execute(store.query(conn, "lock_embeddings"), {"schema": store.settings.schema_name})
         try:
             metadata.update(embed_new_facts(store, conn, embedder))
+            summaries = embed_new_facts(store, conn, embedder, SUMMARIES)
+            metadata.update({
+                "summaries_embedded": summaries.get("facts_embedded", 0),
+                "summary_embedding_cache_hits": summaries.get("embedding_cache_hits", 0),
+                "summary_embedding_requests": summaries.get("embedding_requests", 0),
+                "summary_embeddings_failed": summaries["embeddings_failed"],
+                "summary_embedding_failures": summaries["embedding_failures"],
+            })
         finally:
             conn.execute(store.query(conn, "unlock_embeddings"), {"schema": store.settings.schema_name})
     return metadata

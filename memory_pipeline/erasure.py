@@ -5,9 +5,10 @@ MEMORY_PIPELINE_ERASE_ON_RETRACTION is on).
 What a user's erasure removes, table by table, is `ERASURE_STEPS` (one named query each in sql/erasure.sql, all
 taking the same parameters, so covering a new table is one line here and one query there):
 n8n's table (every row of every session key that maps to the user), `chat_archive`, `conversations`,
-`message_rejections`, `session_summaries`, `summary_cache` and `extraction_cache` (entries of the user's
-transcripts that no other conversation uses), `extraction_failures`, `fact_candidates`, `fact_recalls`,
-`embedding_cache` (embeddings of the user's fact texts that no other user's fact shares), `agent_facts` (every
+`message_rejections`, `session_summaries` (with their embeddings), `summary_cache` and `extraction_cache` (entries
+of the user's transcripts that no other conversation uses), `extraction_failures`, `fact_candidates`,
+`fact_recalls`, `conversation_recalls`, `embedding_cache` (embeddings of the user's fact and summary texts that no
+other user's fact shares), `agent_facts` (every
 version, with quote and embedding), `fact_folds` (the user's reconciliation watermark) and `forgotten_facts`. It then writes one `erasure_log` row: a salted sha256 of the key, the rows removed per table,
 the time. Nothing else of the user is kept; callers report counts only.
 
@@ -56,6 +57,7 @@ class ErasureStep:
 # Order: rows that point at conversations first, the conversations, then raw rows. Counts are reported per table.
 ERASURE_STEPS: tuple[ErasureStep, ...] = (
     ErasureStep("fact_recalls", "erase_fact_recalls"),
+    ErasureStep("conversation_recalls", "erase_conversation_recalls"),
     ErasureStep("embedding_cache", "erase_embedding_cache"),
     ErasureStep("agent_facts", "erase_agent_facts"),
     ErasureStep("fact_candidates", "erase_fact_candidates"),
@@ -77,8 +79,8 @@ ERASURE_STEPS: tuple[ErasureStep, ...] = (
 # What is erased of a key derived from the user's sessions that has no candidate anywhere else: the steps keyed by
 # the user key alone (its candidates are gone with the user's conversations).
 DERIVED_KEY_STEPS = tuple(s for s in ERASURE_STEPS if s.table in {
-    "fact_recalls", "embedding_cache", "agent_facts", "fact_candidates", "fact_folds", "fold_requests",
-    "forgotten_facts"})
+    "fact_recalls", "conversation_recalls", "embedding_cache", "agent_facts", "fact_candidates", "fact_folds",
+    "fold_requests", "forgotten_facts"})
 
 
 class FactNotFound(LookupError):
@@ -208,8 +210,10 @@ def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: 
     """Forget one fact of a user: every version of its slots (the whole supersede chain of a single-valued
     attribute, or the same fact text, and the near-duplicates merged into them), every candidate (accepted or
     rejected, with its quote) that fills them,
-    and mark the slots forgotten for what was said until now (domain.forgetting). Then the user is reconciled
-    again, so `agent_facts` is what the remaining candidates give. One audit row (scope `fact`).
+    and mark the slots forgotten for what was said until now (domain.forgetting); the summaries of the
+    conversations those candidates were said in are withheld for good (`store.erasure.forget_slots`). Then the
+    user is reconciled again, so `agent_facts` is what the remaining candidates give. One audit row (scope
+    `fact`; `session_summaries` counts the summaries withheld).
 
     Raises FactNotFound when `fact_id` is not one of the user's facts (also when it was forgotten already)."""
     _validate_key(user_key)
@@ -229,7 +233,7 @@ def forget_fact(store: Store, conn: psycopg.Connection, user_key: str, fact_id: 
             if any(rule.same(candidate, v) for v in chain):
                 slots |= slots_of(candidate)
         now = conn.execute("SELECT now() AS now").fetchone()["now"]
-        deleted = forget_slots(store, conn, user_key, slots, now)
+        deleted, withheld = forget_slots(store, conn, user_key, slots, now)
         applied = reconcile_one_user(store, conn, user_key, lock=False)
         return audit(store, conn, user_key, "fact",
-                      {"fact_candidates": deleted, "agent_facts": applied["deleted"]})
+                      {"fact_candidates": deleted, "agent_facts": applied["deleted"], "session_summaries": withheld})

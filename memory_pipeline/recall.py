@@ -7,6 +7,7 @@ a recall of the facts it returns unless `record=False` (recall reinforcement, se
     from memory_pipeline.recall import prompt_block, search_memory
     block = prompt_block("postgresql://...", "user-42")            # "- [2026-05-01] User likes coffee.\\n..."
     hits = search_memory("postgresql://...", "user-42", "what do I drink?", k=5)
+    found = search_conversations("postgresql://...", "user-42", "what did we agree about the invoice?")
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
-from typing import Literal
+from datetime import date, datetime
+from typing import Any, Literal
 
 import openai
 import psycopg
 from psycopg import sql
+from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from memory_pipeline.db import get_pool
@@ -44,6 +46,18 @@ class MemoryHit(BaseModel):
     category: str
     fact: str
     valid_from: datetime
+    score: float
+    method: Literal["vector", "text"]
+
+
+class ConversationHit(BaseModel):
+    """One earlier conversation found by `search_conversations`: the local day of its last message, its summary,
+    its recallable facts (dicts of id, category, fact, quote, date YYYY-MM-DD), and `score` as in MemoryHit."""
+
+    conversation_id: str
+    conversation_date: date
+    summary: str
+    facts: list[dict[str, Any]]
     score: float
     method: Literal["vector", "text"]
 
@@ -87,12 +101,41 @@ def search_memory(conn_or_url: psycopg.Connection | str, user_key: str, query: s
     or no embeddings are configured, or the query cannot be embedded (endpoint down after the SDK's retries; a
     warning is logged), by full-text rank (`search_memory_text`). Raises EmbeddingDimensionMismatch when the
     configured size differs from the column's."""
+    rows, method = _search(conn_or_url, user_key, query, k, ("search_memory_vector", "search_memory_text"),
+                           settings=settings, embedder=embedder, record=record, as_of=as_of)
+    score_key = "distance" if method == "vector" else "rank"
+    return [_hit(r, score_key, method) for r in rows]
+
+
+def search_conversations(conn_or_url: psycopg.Connection | str, user_key: str, query: str, k: int = 3, *,
+                         settings: Settings | None = None, embedder: Embedder | None = None, record: bool = True,
+                         as_of: datetime | None = None) -> list[ConversationHit]:
+    """The user's top-`k` earlier conversations for `query` (1 to 50; more is capped at 50), best first, by
+    their summary: by embedding when configured and the user's summaries have one, else by full text, with the
+    same fallbacks as `search_memory`. [] for a blank query. Records a recall of each conversation and of its
+    facts unless `record=False`. Raises psycopg.errors.InvalidParameterValue when k < 1."""
+    rows, method = _search(conn_or_url, user_key, query, k,
+                           ("search_conversations_vector", "search_conversations_text"),
+                           settings=settings, embedder=embedder, record=record, as_of=as_of)
+    score_key = "distance" if method == "vector" else "rank"
+    return [ConversationHit(conversation_id=r["conversation_id"], conversation_date=r["conversation_date"],
+                            summary=r["summary"], facts=r["facts"], score=r[score_key], method=method)
+            for r in rows]
+
+
+def _search(conn_or_url: psycopg.Connection | str, user_key: str, query: str, k: int, functions: tuple[str, str],
+            *, settings: Settings | None, embedder: Embedder | None, record: bool,
+            as_of: datetime | None) -> tuple[list, Literal["vector", "text"]]:
+    """Rows of the (vector, text) SQL functions `functions` for `query`, and which answered: the vector one when
+    an embedder is configured, the query could be embedded and it found anything, else the text one."""
     settings = settings or Settings.from_env()
     embedder = embedder if embedder is not None else make_embedder(settings)
     store = Store(settings)
-    with _connection(conn_or_url) as conn:
+    vector_function, text_function = functions
+    params = {"user": user_key, "k": k, "record": record, "as_of": as_of}
+    with _connection(conn_or_url) as conn, conn.cursor(row_factory=dict_row) as cursor:  # any row factory given
         vector = None
-        if embedder is not None:
+        if embedder is not None and query and query.strip():
             check_embedding_dimensions(store, conn)
             try:
                 vector = vector_literal(embedder.embed([query])[0])
@@ -100,17 +143,15 @@ def search_memory(conn_or_url: psycopg.Connection | str, user_key: str, query: s
                 # The endpoint is down or answers badly: the user still gets an answer, from full text.
                 log.warning("query embedding failed (%s): full-text search instead", type(exc).__name__)
         if vector is not None:
-            rows = conn.execute(
+            rows = cursor.execute(
                 sql.SQL("SELECT * FROM {}(%(user)s, %(q)s::vector, %(k)s, %(record)s, coalesce(%(as_of)s, now()))")
-                .format(_function(settings, "search_memory_vector")),
-                {"user": user_key, "q": vector, "k": k, "record": record, "as_of": as_of}).fetchall()
+                .format(_function(settings, vector_function)), {**params, "q": vector}).fetchall()
             if rows:
-                return [_hit(r, "distance", "vector") for r in rows]
-        rows = conn.execute(
+                return rows, "vector"
+        rows = cursor.execute(
             sql.SQL("SELECT * FROM {}(%(user)s, %(q)s, %(k)s, %(record)s, coalesce(%(as_of)s, now()))")
-            .format(_function(settings, "search_memory_text")),
-            {"user": user_key, "q": query, "k": k, "record": record, "as_of": as_of}).fetchall()
-    return [_hit(r, "rank", "text") for r in rows]
+            .format(_function(settings, text_function)), {**params, "q": query}).fetchall()
+    return rows, "text"
 
 
 def _value(row, key: str):

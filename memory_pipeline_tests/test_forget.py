@@ -182,7 +182,12 @@ def test_forget_one_fact_removes_its_chain_and_it_is_not_rebuilt(make_settings):
     oslo = [f for f in p.facts("u:a") if f["attribute"] == "home_location"]
 
     report = p.forget("u:a", channel[0]["id"])  # the old, superseded version: the whole slot goes
-    assert report.scope == "fact" and report.counts == {"fact_candidates": 2, "agent_facts": 2}
+    # Both conversations said it: their summaries may repeat it, so they are withheld for good.
+    assert report.scope == "fact" and report.counts == {"fact_candidates": 2, "agent_facts": 2,
+                                                        "session_summaries": 2}
+    summaries = p.rows("SELECT summary, withheld_at FROM {schema}.session_summaries WHERE user_key = 'u:a'")
+    assert len(summaries) == 2 and all(r["summary"] is None and r["withheld_at"] for r in summaries)
+    assert p.rows("SELECT * FROM {schema}.search_conversations_text('u:a', 'email phone contact')") == []
     assert [f["id"] for f in p.facts("u:a")] == [oslo[0]["id"]]
     assert p.count("fact_candidates", "user_key = 'u:a' AND attribute = 'contact_channel'") == 0
     assert not p.rows("SELECT 1 FROM {schema}.forgotten_facts WHERE slot_hash LIKE '%%phone%%'")
@@ -191,6 +196,7 @@ def test_forget_one_fact_removes_its_chain_and_it_is_not_rebuilt(make_settings):
     p.rows("UPDATE {schema}.conversations SET facts_extracted_at = NULL, extracted_with = NULL RETURNING 1")
     p.run(DAY1, DAY2)
     assert [f["id"] for f in p.facts("u:a")] == [oslo[0]["id"]]
+    assert p.count("session_summaries", "user_key = 'u:a' AND (summary IS NOT NULL OR withheld_at IS NULL)") == 0
     # Said again after the request, it is remembered again.
     later = report.erased_at + timedelta(minutes=5)
     p.load([sample.SampleRow("u:a", {"type": "human", "content": "Please contact me by sms."}, later)])
@@ -211,7 +217,8 @@ def test_retraction_erases_the_slot_when_the_setting_says_so(make_settings, eras
     logged = p.rows("SELECT scope, counts FROM {schema}.erasure_log")
     if erase_on_retraction:  # the slot's facts and candidates said up to the retraction are gone
         assert home == [] and p.count("fact_candidates", "attribute = 'home_location'") == 0
-        assert logged == [{"scope": "retraction", "counts": {"fact_candidates": 2}}]
+        # Both days' summaries may repeat where the user lived: withheld for good.
+        assert logged == [{"scope": "retraction", "counts": {"fact_candidates": 2, "session_summaries": 2}}]
         p.run(DAY1, DAY2)  # and stay gone
         assert p.count("agent_facts", "attribute = 'home_location'") == 0
     else:  # the reconciler only ends the fact, history kept

@@ -68,6 +68,14 @@ def test_n8n_role_can_recall_and_use_its_chat_table_but_read_no_pipeline_table(s
         assert conn.execute("SELECT count(*) FROM memory_pipeline.memory_documents").fetchone() == (0,)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT * FROM memory_pipeline.agent_facts")
+        # The conversation search too: the functions, never the tables behind them.
+        assert conn.execute("SELECT * FROM memory_pipeline.search_conversations_text('tg:1', 'invoice', 3)"
+                            ).fetchall() == []
+        assert conn.execute("SELECT * FROM memory_pipeline.search_conversations_vector('tg:1', NULL, 3)"
+                            ).fetchall() == []
+        for table in ("session_summaries", "conversation_recalls", "conversations"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"SELECT * FROM memory_pipeline.{table}")
 
 
 def test_a_new_password_replaces_the_old_one(short_home, monkeypatch, capsys):

@@ -22,6 +22,7 @@ KNOWN_VERSIONS = {
     "@n8n/n8n-nodes-langchain.vectorStorePGVector": {1, 1.1, 1.2, 1.3},
     "@n8n/n8n-nodes-langchain.embeddingsOpenAi": {1, 1.1, 1.2},
     "n8n-nodes-base.postgres": {2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6},
+    "n8n-nodes-base.postgresTool": {2.6},
     "n8n-nodes-base.stickyNote": {1},
     "n8n-nodes-base.stopAndError": {1},
     "n8n-nodes-base.if": {2, 2.1, 2.2, 2.3},
@@ -38,6 +39,7 @@ ON_1X_AND_2X = {
     "@n8n/n8n-nodes-langchain.vectorStorePGVector": {1, 1.1, 1.2, 1.3},
     "@n8n/n8n-nodes-langchain.embeddingsOpenAi": {1, 1.1, 1.2},
     "n8n-nodes-base.postgres": {1, 2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6},
+    "n8n-nodes-base.postgresTool": {2.6},  # the Postgres node as an agent's tool (n8n generates it per version)
     "n8n-nodes-base.stickyNote": {1},
     "n8n-nodes-base.stopAndError": {1},
     "n8n-nodes-base.if": {1, 2, 2.1, 2.2, 2.3},
@@ -196,3 +198,30 @@ def test_the_templates_sql_runs_on_the_database(memory, path):
             rows = node.send(conn, node.similarity_search(table).replace("'user_key'", f"'{key}'"),
                              node.search_params(hashed_embedding("tea", DIMS), store["parameters"]["topK"], "tg:42"))
             assert [r["text"] for r in rows][0] == "User likes green tea." and len(rows) == 2
+
+
+WITH_CONVERSATION_SEARCH = [p for p in TEMPLATES if p.name != "agent_with_facts_block.json"]
+
+
+@pytest.mark.parametrize("path", WITH_CONVERSATION_SEARCH, ids=lambda p: p.name)
+def test_the_conversation_search_tool_is_bound_to_the_session_key_and_runs(memory, path):
+    workflow = load(path)
+    (tool,) = by_type(workflow, "n8n-nodes-base.postgresTool")
+    assert tool["name"] == "Search my conversations"
+    assert workflow["connections"][tool["name"]] == {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool",
+                                                                   "index": 0}]]}
+    params = tool["parameters"]
+    assert params["operation"] == "executeQuery" and "search_conversations_text($1, $2, 3)" in params["query"]
+    # $1 is the key the workflow holds, never the model's; the model fills only $2, the topic.
+    key, topic = params["options"]["queryReplacement"][len("={{ [ "):-len(" ] }}")].split(", $fromAI(")
+    assert key == KEY_OF[path.name][3:-3] and "$fromAI" not in key and topic.startswith("'topic'")
+    memory.execute("INSERT INTO {schema}.conversations (conversation_id, partition_date, session_key, user_key, "
+                   "is_legacy, message_ids, turn_count, transcript, transcript_hash, closed_as_of, idle_gap_minutes) "
+                   "VALUES ('c1', '2026-05-01', 'tg:42', 'tg:42', false, '{{}}', 2, '[]', 'h', now(), 30)")
+    memory.execute("INSERT INTO {schema}.session_summaries (conversation_id, partition_date, user_key, summary, "
+                   "transcript_hash, extractor, model, prompt_version) VALUES ('c1', '2026-05-01', 'tg:42', "
+                   "'The user reported the invoice charged twice; a refund was agreed.', 'h', 'o', 'o', 'v')")
+    with memory.pool.connection() as conn:  # as node-postgres sends it: text parameters, no declared types
+        rows = node.send(conn, in_test_schema(params["query"], memory.settings), ["tg:42", "the invoice"])
+        assert [(r["date"], r["summary"][:27]) for r in rows] == [("2026-05-01", "The user reported the invoi")]
+        assert node.send(conn, in_test_schema(params["query"], memory.settings), ["tg:7", "the invoice"]) == []

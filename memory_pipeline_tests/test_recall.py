@@ -328,6 +328,11 @@ def test_the_nightly_job_embeds_new_facts_when_embeddings_are_configured(make_se
                            "WHERE superseded_at IS NULL")[0]
     assert active["n"] > 0 and active["e"] == active["n"] and embedded >= active["n"]
     assert metadata(results[0], "active_facts")["embeddings"] == f"test-embedding/{DIMS}"
+    # The conversations' summaries too, for the conversation search.
+    summaries = pipeline.rows("SELECT count(*) AS n, count(embedding) AS e, count(fts_config) AS l "
+                              "FROM {schema}.session_summaries WHERE summary IS NOT NULL")[0]
+    assert summaries["n"] > 0 and summaries["e"] == summaries["l"] == summaries["n"]
+    assert sum(metadata(r, "active_facts")["summaries_embedded"] for r in results) >= summaries["n"]
     assert {r["body"]["model"] for r in embedding_server.requests} == {"test-embedding"}
 
     # Erasing a user takes their embeddings (cache included) and recall bookkeeping with them; others keep theirs.

@@ -69,6 +69,15 @@ DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days
 UPDATE {schema}.conversations SET transcript = '[]'::jsonb, text_pruned_at = now()
 WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s);
 
+-- name: prune_summary_embeddings
+-- The cached embeddings of the summaries pruned just now (before prune_summaries drops their text; the
+-- trigger on session_summaries drops the summary's own embedding with its text).
+DELETE FROM {schema}.embedding_cache AS e
+USING {schema}.session_summaries AS s
+JOIN {schema}.conversations AS c ON c.conversation_id = s.conversation_id
+WHERE c.text_pruned_at = now() AND s.summary IS NOT NULL
+  AND e.text_sha256 = encode(sha256(convert_to(s.summary, 'UTF8')), 'hex');
+
 -- name: prune_summaries
 -- The prune_* statements run in one transaction: `text_pruned_at = now()` are the conversations pruned just now
 -- (no stage writes text for a pruned conversation, so older ones have none left), which keeps each night's work

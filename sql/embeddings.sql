@@ -9,7 +9,7 @@
 
 -- name: facts_without_fts_config
 -- One page (keyset on id) of the active facts without a text search configuration.
-SELECT id, fact FROM {schema}.agent_facts
+SELECT id, fact AS text FROM {schema}.agent_facts
 WHERE fts_config IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
 
 -- name: set_fts_config
@@ -23,7 +23,7 @@ WHERE n.nspname = %(schema)s AND c.relname = 'agent_facts' AND a.attname = 'embe
 
 -- name: facts_without_embedding
 -- One page (keyset on id) of the active facts without an embedding.
-SELECT id, fact FROM {schema}.agent_facts
+SELECT id, fact AS text FROM {schema}.agent_facts
 WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
 
 -- name: count_facts_without_embedding
@@ -46,6 +46,35 @@ FROM unnest(%(ids)s::bigint[], %(hashes)s::text[]) AS u(id, h)
 JOIN {schema}.embedding_cache AS c
   ON c.text_sha256 = u.h AND c.model = %(model)s AND c.dimensions = %(dimensions)s
 WHERE f.id = u.id AND f.embedding IS NULL;
+
+-- name: summaries_without_fts_config
+-- One page (keyset on conversation_id) of the summaries holding text without a text search configuration.
+SELECT conversation_id AS id, summary AS text FROM {schema}.session_summaries
+WHERE fts_config IS NULL AND summary IS NOT NULL AND conversation_id > %(after)s
+ORDER BY conversation_id LIMIT %(limit)s;
+
+-- name: set_summary_fts_config
+UPDATE {schema}.session_summaries SET fts_config = %(config)s::regconfig
+WHERE conversation_id = ANY(%(ids)s) AND fts_config IS NULL;
+
+-- name: summaries_without_embedding
+-- One page (keyset on conversation_id) of the searchable summaries without an embedding.
+SELECT conversation_id AS id, summary AS text FROM {schema}.session_summaries
+WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL AND conversation_id > %(after)s
+ORDER BY conversation_id LIMIT %(limit)s;
+
+-- name: count_summaries_without_embedding
+SELECT count(*) AS n FROM {schema}.session_summaries
+WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL AND conversation_id > %(after)s;
+
+-- name: set_summary_embeddings_from_cache
+-- Only while the summary still holds the text the vector was computed from (a re-run may have rewritten it).
+UPDATE {schema}.session_summaries AS s SET embedding = c.embedding
+FROM unnest(%(ids)s::text[], %(hashes)s::text[]) AS u(id, h)
+JOIN {schema}.embedding_cache AS c
+  ON c.text_sha256 = u.h AND c.model = %(model)s AND c.dimensions = %(dimensions)s
+WHERE s.conversation_id = u.id AND s.embedding IS NULL AND s.withheld_at IS NULL
+  AND encode(sha256(convert_to(s.summary, 'UTF8')), 'hex') = u.h;
 
 -- name: recall_users
 SELECT DISTINCT user_key FROM {schema}.agent_facts WHERE superseded_at IS NULL ORDER BY user_key;

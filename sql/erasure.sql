@@ -36,16 +36,24 @@ FROM (SELECT DISTINCT user_key FROM {schema}.fact_candidates
 ORDER BY c.user_key;
 
 -- name: fact_texts_of_user
+-- The user's fact and summary texts (the embedding cache is keyed by the text's sha256).
 SELECT fact FROM {schema}.agent_facts WHERE user_key = %(user_key)s
 UNION
-SELECT fact FROM {schema}.fact_candidates WHERE user_key = %(user_key)s;
+SELECT fact FROM {schema}.fact_candidates WHERE user_key = %(user_key)s
+UNION
+SELECT summary FROM {schema}.session_summaries WHERE user_key = %(user_key)s AND summary IS NOT NULL;
 
 -- name: erase_fact_recalls
 -- Recall bookkeeping (would cascade from agent_facts; deleted first so the count is reported).
 DELETE FROM {schema}.fact_recalls WHERE user_key = %(user_key)s;
 
+-- name: erase_conversation_recalls
+-- Recalls of the user's conversations (would cascade from conversations; deleted first so the count is reported).
+DELETE FROM {schema}.conversation_recalls
+WHERE user_key = %(user_key)s OR conversation_id = ANY(%(conversation_ids)s);
+
 -- name: erase_embedding_cache
--- Cached embeddings of the user's fact texts (keyed by the text's sha256), unless another user's fact has the
+-- Cached embeddings of the user's fact and summary texts (keyed by the text's sha256), unless another user's fact has the
 -- same text: an embedding is derived from the text, so it goes with it.
 DELETE FROM {schema}.embedding_cache AS e
 WHERE e.text_sha256 IN (SELECT encode(sha256(convert_to(t, 'UTF8')), 'hex') FROM unnest(%(fact_texts)s::text[]) AS t)
@@ -105,11 +113,30 @@ INSERT INTO {schema}.erasure_log (key_hash, scope, counts) VALUES (%(key_hash)s,
 RETURNING erasure_id, erased_at;
 
 -- name: candidates_of_user
-SELECT candidate_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
+SELECT candidate_id, conversation_id, category, attribute, value, fact, said_at FROM {schema}.fact_candidates
 WHERE user_key = %(user_key)s;
 
 -- name: delete_candidates
 DELETE FROM {schema}.fact_candidates WHERE candidate_id = ANY(%(candidate_ids)s);
+
+-- name: withhold_summaries
+-- `forget`: the summaries of the conversations a forgotten fact was said in may repeat it, so they are withheld
+-- for good (withheld_at; the trigger on session_summaries drops their text and embedding now and on every later
+-- write), with their cached summaries and the cached embeddings of their text (a cache: another conversation of
+-- the same text pays for it again). Summaries withheld already are left as they are.
+WITH withheld AS (
+    SELECT s.conversation_id, s.transcript_hash,
+           encode(sha256(convert_to(s.summary, 'UTF8')), 'hex') AS text_sha256
+    FROM {schema}.session_summaries AS s
+    WHERE s.conversation_id = ANY(%(conversation_ids)s::text[]) AND s.withheld_at IS NULL
+    FOR UPDATE
+), cached_summaries AS (
+    DELETE FROM {schema}.summary_cache AS k USING withheld AS w WHERE k.transcript_hash = w.transcript_hash
+), cached_vectors AS (
+    DELETE FROM {schema}.embedding_cache AS e USING withheld AS w WHERE e.text_sha256 = w.text_sha256
+)
+UPDATE {schema}.session_summaries AS s SET withheld_at = now()
+FROM withheld AS w WHERE s.conversation_id = w.conversation_id;
 
 -- name: forget_slot
 INSERT INTO {schema}.forgotten_facts (user_key, slot_hash, said_before)

@@ -10,7 +10,9 @@ GRANT USAGE, CREATE ON SCHEMA {source_schema} TO {role};
 GRANT USAGE ON SCHEMA {schema} TO {role};
 GRANT EXECUTE ON FUNCTION {schema}.recall_block(text, integer, boolean, timestamptz),
     {schema}.search_memory_text(text, text, integer, boolean, timestamptz),
-    {schema}.search_memory_vector(text, {vector_schema}.vector, integer, boolean, timestamptz) TO {role};
+    {schema}.search_memory_vector(text, {vector_schema}.vector, integer, boolean, timestamptz),
+    {schema}.search_conversations_text(text, text, integer, boolean, timestamptz),
+    {schema}.search_conversations_vector(text, {vector_schema}.vector, integer, boolean, timestamptz) TO {role};
 -- n8n's PGVector Store node reads the view, after a CREATE TABLE IF NOT EXISTS on it (hence CREATE on the
 -- schema), and lets an HNSW scan go on until k rows pass its user filter (pgvector 0.8).
 GRANT SELECT ON {schema}.memory_documents TO {role};

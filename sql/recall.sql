@@ -3,12 +3,14 @@
 -- Placeholders (filled with psycopg.sql from settings): {schema} (identifier), {timezone} (the partitions'
 -- timezone, for the date printed on each prompt line), {block_facts} (default N of the prompt block),
 -- {extension_days} and {max_extension_days} (recall reinforcement), {ef_search} (hnsw.ef_search of a search),
--- {vector_schema} (the vector extension's schema, an identifier).
+-- {vector_schema} (the vector extension's schema, an identifier), {text_retention_days} (how long conversation text
+-- and summaries are kept after consolidation).
 --
 -- A fact is recallable when it is active (superseded_at IS NULL) and within its time-to-live at `p_as_of`
 -- (default now()): expires_at is NULL or later, or recalls have kept it alive (fact_recalls.recalled_until).
 -- Every function filters on the user key it is given by equality, as a bound value: a key is never SQL text.
--- The three entry points (recall_block, search_memory_vector, search_memory_text) run with their owner's rights
+-- The entry points (recall_block, search_memory_vector, search_memory_text, search_conversations_text,
+-- search_conversations_vector) run with their owner's rights
 -- (SECURITY DEFINER, with a fixed search_path: {vector_schema} is where the vector extension lives), so the
 -- role n8n connects with needs EXECUTE on them and no right on the tables; nobody else may call them (REVOKE
 -- below): grant EXECUTE to that role (README, "Rights for n8n's role").
@@ -239,6 +241,183 @@ WHERE f.superseded_at IS NULL AND f.embedding IS NOT NULL
   AND (f.expires_at IS NULL OR f.expires_at > now()
        OR EXISTS (SELECT 1 FROM {schema}.fact_recalls AS r WHERE r.fact_id = f.id AND r.recalled_until > now()));
 
+-- Conversation search: "search my memory" finds earlier conversations, by their summary, with their facts. A
+-- conversation is searchable while its summary holds text (text retention drops it {text_retention_days} days
+-- after consolidation, judged here at p_as_of too), was not withheld by `forget`, and belongs to the user by
+-- equality on session_summaries.user_key. Its facts are the user's recallable facts first said in it.
+
+-- k of a conversation search: 1 to 50 (more is capped: each hit carries a summary and its facts, and an agent
+-- asking for 10,000 gets 50); below 1 or NULL is an error that names the value.
+CREATE OR REPLACE FUNCTION {schema}.conversation_search_k(p_k integer)
+RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF p_k IS NULL OR p_k < 1 THEN
+        RAISE EXCEPTION 'k must be at least 1 (got %)', coalesce(p_k::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN least(p_k, 50);
+END
+$$;
+
+-- A conversation's recallable facts of the user, oldest first, as a JSON list of {{id, category, fact, quote,
+-- date}} (date: the day it was said, partitions' timezone), and their ids (for recall reinforcement).
+CREATE OR REPLACE FUNCTION {schema}.conversation_facts(
+    p_user_key text, p_conversation_id text, p_as_of timestamptz DEFAULT now()
+) RETURNS TABLE (fact_ids bigint[], facts jsonb)
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce(array_agg(f.id ORDER BY f.valid_from, f.id), '{{}}'),
+           coalesce(jsonb_agg(jsonb_build_object(
+               'id', f.id, 'category', f.category, 'fact', f.fact, 'quote', f.quote,
+               'date', to_char(timezone({timezone}, f.valid_from), 'YYYY-MM-DD')) ORDER BY f.valid_from, f.id),
+               '[]'::jsonb)
+    FROM {schema}.agent_facts AS f
+    WHERE f.source_session = p_conversation_id AND f.user_key = p_user_key AND f.superseded_at IS NULL
+      AND (f.expires_at IS NULL OR f.expires_at > p_as_of
+           OR f.id = ANY (ARRAY(SELECT r.fact_id FROM {schema}.fact_recalls AS r
+                                WHERE r.user_key = p_user_key AND r.recalled_until > p_as_of)))
+$$;
+
+-- Recall of conversations: one row each in conversation_recalls (count, distinct days), and the facts returned
+-- with them reinforced as a fact recall (record_recalls).
+CREATE OR REPLACE FUNCTION {schema}.record_conversation_recalls(
+    p_user_key text, p_conversation_ids text[], p_fact_ids bigint[]
+) RETURNS void LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    INSERT INTO {schema}.conversation_recalls AS r
+        (conversation_id, user_key, recall_count, recall_days, first_recalled_at, last_recalled_at)
+    SELECT s.conversation_id, s.user_key, 1, 1, now(), now()
+    FROM {schema}.session_summaries AS s
+    WHERE s.conversation_id = ANY (p_conversation_ids) AND s.user_key = p_user_key
+    FOR KEY SHARE OF s  -- as record_recalls: a conversation erased meanwhile is skipped, not an error
+    ON CONFLICT (conversation_id) DO UPDATE SET
+        recall_count = r.recall_count + 1,
+        recall_days = r.recall_days + (timezone('UTC', r.last_recalled_at)::date < timezone('UTC', now())::date)::int,
+        last_recalled_at = now();
+    IF cardinality(p_fact_ids) > 0 THEN
+        PERFORM {schema}.record_recalls(p_user_key, p_fact_ids);
+    END IF;
+END
+$$;
+
+-- The k searchable conversations of a user best ranked by full-text search of their summary (inlined by the
+-- planner): the query is parsed in each configuration the user's summaries use, as for facts (any word, with
+-- search_words' topic words). Served by session_summaries_user_idx: only this user's rows are read.
+CREATE OR REPLACE FUNCTION {schema}.conversation_text_candidates(
+    p_user_key text, p_query text, p_k integer, p_as_of timestamptz DEFAULT now()
+) RETURNS TABLE (conversation_id text, conversation_date date, summary text, rank real)
+LANGUAGE sql STABLE AS $$
+    SELECT s.conversation_id, s.partition_date, s.summary, ts_rank(s.fts, q.query)
+    FROM (SELECT c.config, {schema}.any_word_query(c.config, {schema}.search_words(p_query)) AS query
+          FROM (SELECT DISTINCT coalesce(u.fts_config, 'simple'::regconfig) AS config
+                FROM {schema}.session_summaries AS u
+                WHERE u.user_key = p_user_key AND u.summary IS NOT NULL AND u.withheld_at IS NULL) AS c
+          OFFSET 0) AS q  -- a fence: each query is parsed once, not once per summary
+    JOIN {schema}.session_summaries AS s ON coalesce(s.fts_config, 'simple'::regconfig) = q.config
+    JOIN {schema}.conversations AS v ON v.conversation_id = s.conversation_id
+    WHERE s.user_key = p_user_key AND s.summary IS NOT NULL AND s.withheld_at IS NULL AND s.fts @@ q.query
+      AND (v.facts_extracted_at IS NULL
+           OR v.facts_extracted_at > p_as_of - make_interval(days => {text_retention_days}))
+    ORDER BY 4 DESC, s.partition_date DESC, s.conversation_id
+    LIMIT p_k
+$$;
+
+-- The k searchable conversations of a user nearest to a query embedding by cosine distance of their summary's
+-- embedding (inlined by the planner; the caller sets hnsw.iterative_scan, as for facts).
+CREATE OR REPLACE FUNCTION {schema}.conversation_vector_candidates(
+    p_user_key text, p_query vector, p_k integer, p_as_of timestamptz DEFAULT now()
+) RETURNS TABLE (conversation_id text, conversation_date date, summary text, distance double precision)
+LANGUAGE sql STABLE AS $$
+    SELECT s.conversation_id, s.partition_date, s.summary, s.embedding <=> p_query
+    FROM {schema}.session_summaries AS s
+    JOIN {schema}.conversations AS v ON v.conversation_id = s.conversation_id
+    WHERE s.user_key = p_user_key AND s.summary IS NOT NULL AND s.withheld_at IS NULL AND s.embedding IS NOT NULL
+      AND (v.facts_extracted_at IS NULL
+           OR v.facts_extracted_at > p_as_of - make_interval(days => {text_retention_days}))
+    ORDER BY s.embedding <=> p_query
+    LIMIT p_k
+$$;
+
+-- (d) "Search my conversations" by full text, best first: conversation_id, conversation_date (the local day of
+--     its last message), summary, facts (conversation_facts' list), rank. A blank query gives no rows; a query
+--     longer than 1,000 characters is cut there (a question is far shorter; the cut bounds the parse).
+--     n8n: SELECT * FROM {schema}.search_conversations_text($1, $2, 3);  ($2 = the query text)
+CREATE OR REPLACE FUNCTION {schema}.search_conversations_text(
+    p_user_key text, p_query text, p_k integer DEFAULT 3, p_record boolean DEFAULT true,
+    p_as_of timestamptz DEFAULT now()
+) RETURNS TABLE (conversation_id text, conversation_date date, summary text, facts jsonb, rank real)
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, {vector_schema}, pg_temp
+AS $$
+DECLARE
+    hit record;
+    k integer := {schema}.conversation_search_k(p_k);
+    q text := left(btrim(p_query), 1000);
+    picked text[] := '{{}}';
+    recalled bigint[] := '{{}}';
+BEGIN
+    IF q IS NULL OR q = '' THEN
+        RETURN;
+    END IF;
+    FOR hit IN
+        SELECT c.conversation_id, c.conversation_date, c.summary, f.fact_ids, f.facts, c.rank
+        FROM {schema}.conversation_text_candidates(p_user_key, q, k, p_as_of) AS c
+        CROSS JOIN LATERAL {schema}.conversation_facts(p_user_key, c.conversation_id, p_as_of) AS f
+        ORDER BY c.rank DESC, c.conversation_date DESC, c.conversation_id
+    LOOP
+        conversation_id := hit.conversation_id; conversation_date := hit.conversation_date;
+        summary := hit.summary; facts := hit.facts; rank := hit.rank;
+        picked := picked || hit.conversation_id;
+        recalled := recalled || hit.fact_ids;
+        RETURN NEXT;
+    END LOOP;
+    IF p_record AND cardinality(picked) > 0 THEN
+        PERFORM {schema}.record_conversation_recalls(p_user_key, picked, recalled);
+    END IF;
+END
+$$;
+
+-- (e) "Search my conversations" by vector: the same rows with the cosine distance of the summary's embedding
+--     to a query embedding (same model and size as the facts'), nearest first. A NULL vector gives no rows.
+--     n8n: SELECT * FROM {schema}.search_conversations_vector($1, $2::vector, 3);  ($2 = '[0.1, ...]')
+CREATE OR REPLACE FUNCTION {schema}.search_conversations_vector(
+    p_user_key text, p_query vector, p_k integer DEFAULT 3, p_record boolean DEFAULT true,
+    p_as_of timestamptz DEFAULT now()
+) RETURNS TABLE (conversation_id text, conversation_date date, summary text, facts jsonb,
+                 distance double precision)
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, {vector_schema}, pg_temp
+SET hnsw.iterative_scan = 'relaxed_order'
+SET hnsw.ef_search = {ef_search}
+AS $$
+DECLARE
+    hit record;
+    k integer := {schema}.conversation_search_k(p_k);
+    picked text[] := '{{}}';
+    recalled bigint[] := '{{}}';
+BEGIN
+    IF p_query IS NULL THEN
+        RETURN;
+    END IF;
+    FOR hit IN
+        SELECT c.conversation_id, c.conversation_date, c.summary, f.fact_ids, f.facts, c.distance
+        FROM {schema}.conversation_vector_candidates(p_user_key, p_query, k, p_as_of) AS c
+        CROSS JOIN LATERAL {schema}.conversation_facts(p_user_key, c.conversation_id, p_as_of) AS f
+        ORDER BY c.distance, c.conversation_id
+    LOOP
+        conversation_id := hit.conversation_id; conversation_date := hit.conversation_date;
+        summary := hit.summary; facts := hit.facts; distance := hit.distance;
+        picked := picked || hit.conversation_id;
+        recalled := recalled || hit.fact_ids;
+        RETURN NEXT;
+    END LOOP;
+    IF p_record AND cardinality(picked) > 0 THEN
+        PERFORM {schema}.record_conversation_recalls(p_user_key, picked, recalled);
+    END IF;
+END
+$$;
+
 REVOKE ALL ON FUNCTION {schema}.recall_block(text, integer, boolean, timestamptz) FROM PUBLIC;
 REVOKE ALL ON FUNCTION {schema}.search_memory_vector(text, vector, integer, boolean, timestamptz) FROM PUBLIC;
 REVOKE ALL ON FUNCTION {schema}.search_memory_text(text, text, integer, boolean, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION {schema}.search_conversations_text(text, text, integer, boolean, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION {schema}.search_conversations_vector(text, vector, integer, boolean, timestamptz) FROM PUBLIC;

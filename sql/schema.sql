@@ -374,3 +374,59 @@ CREATE INDEX IF NOT EXISTS chat_archive_archived_idx ON {schema}.chat_archive (a
 -- Cached answers older than the text retention (prune_summary_cache, prune_extraction_cache).
 CREATE INDEX IF NOT EXISTS summary_cache_created_idx ON {schema}.summary_cache (created_at);
 CREATE INDEX IF NOT EXISTS extraction_cache_created_idx ON {schema}.extraction_cache (created_at);
+
+-- Conversation search ("search my memory" finds conversations; functions in recall.sql). Added to
+-- session_summaries here, beside what the summary stage writes: `fts_config`, the summary's text search
+-- configuration (set with the facts' after reconciliation, embeddings.label_languages; NULL reads as 'simple'),
+-- `fts` its tsvector, `embedding` (same model and size as the facts', when embeddings are on), `withheld_at`
+-- (set by `forget` when a forgotten fact came from this conversation: the summary may repeat it, so it is
+-- never shown or written again, see the trigger below).
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS fts_config regconfig;
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS fts tsvector
+    GENERATED ALWAYS AS (to_tsvector(coalesce(fts_config, 'simple'::regconfig), coalesce(summary, ''))) STORED;
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS embedding vector({dims});
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS withheld_at timestamptz;
+-- A search reads one user's searchable summaries through this index (a user has a few hundred at most), then
+-- matches their fts: never a scan of other users' rows. GIN on fts serves a match across one large user.
+CREATE INDEX IF NOT EXISTS session_summaries_user_idx ON {schema}.session_summaries (user_key, partition_date)
+    WHERE summary IS NOT NULL AND withheld_at IS NULL;
+CREATE INDEX IF NOT EXISTS session_summaries_fts_idx ON {schema}.session_summaries USING gin (fts);
+CREATE INDEX IF NOT EXISTS session_summaries_embedding_hnsw
+    ON {schema}.session_summaries USING hnsw (embedding vector_cosine_ops);
+-- Summaries still to label and to embed (the active_facts stage looks for them every night).
+CREATE INDEX IF NOT EXISTS session_summaries_unlabelled_idx ON {schema}.session_summaries (conversation_id)
+    WHERE fts_config IS NULL AND summary IS NOT NULL;
+CREATE INDEX IF NOT EXISTS session_summaries_unembedded_idx ON {schema}.session_summaries (conversation_id)
+    WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL;
+-- A summary rewritten (a re-run, text retention's NULL) loses its language label and embedding, which were of
+-- the old text; a withheld summary stays withheld and without text, whatever a later run writes.
+CREATE OR REPLACE FUNCTION {schema}.summary_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.withheld_at IS NOT NULL THEN
+        NEW.withheld_at := OLD.withheld_at;
+    END IF;
+    IF NEW.withheld_at IS NOT NULL THEN
+        NEW.summary := NULL;
+    END IF;
+    IF NEW.summary IS DISTINCT FROM OLD.summary THEN
+        NEW.fts_config := NULL;
+        NEW.embedding := NULL;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE OR REPLACE TRIGGER session_summaries_changed BEFORE UPDATE ON {schema}.session_summaries
+    FOR EACH ROW EXECUTE FUNCTION {schema}.summary_changed();
+
+-- Recalls of conversations through the conversation search (recall.sql), as fact_recalls for facts: how often
+-- and on how many distinct days (the strength). Ids, counts and times only. The summary's life is not extended
+-- by them (text retention bounds it, docs/erasure-and-retention.md); the conversation's facts are reinforced.
+CREATE TABLE IF NOT EXISTS {schema}.conversation_recalls (
+    conversation_id   text PRIMARY KEY REFERENCES {schema}.conversations ON DELETE CASCADE,
+    user_key          text NOT NULL,
+    recall_count      integer NOT NULL,
+    recall_days       integer NOT NULL,
+    first_recalled_at timestamptz NOT NULL,
+    last_recalled_at  timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS conversation_recalls_user_idx ON {schema}.conversation_recalls (user_key);

@@ -1,5 +1,5 @@
 """The benchmark commands: `benchmark` (stages, scale, LLM), `benchmark-recall`, `token-budget`,
-`benchmark-backfill`; each prints its figures (memory_pipeline/benchmarks/)."""
+`benchmark-backfill`, `benchmark-conversation-search`; each prints its figures (memory_pipeline/benchmarks/)."""
 
 from __future__ import annotations
 
@@ -49,4 +49,12 @@ def benchmark_backfill(args: argparse.Namespace) -> int:
     from memory_pipeline.benchmarks import backfill as backfill_benchmark
 
     backfill_benchmark.run(args.days)
+    return 0
+
+
+def benchmark_conversation_search(args: argparse.Namespace) -> int:
+    """Top-1 share of the conversation search on its gold set (benchmarks/conversation_search.py)."""
+    from memory_pipeline.benchmarks import conversation_search
+
+    conversation_search.run()
     return 0

@@ -58,7 +58,7 @@ class ArchiveQueries(StoreBase):
         `quote_grace_days` (set-based, queries `prune_*`). Call inside a transaction. Returns rows per step."""
         params = {"retention_days": self.settings.effective_text_retention_days,
                   "grace_days": self.settings.quote_grace_days}
-        steps = ("conversation_text", "summaries", "summary_cache", "extraction_cache", "rejected_candidates",
+        steps = ("conversation_text", "summary_embeddings", "summaries", "summary_cache", "extraction_cache", "rejected_candidates",
                  "repeat_quotes")
         counts = {step: conn.execute(self.query(conn, f"prune_{step}"), params).rowcount for step in steps}
         expired = conn.execute(self.query(conn, "prune_expired_fact_quotes"), params).fetchall()

@@ -60,20 +60,24 @@ def audit(store: Store, conn: psycopg.Connection, user_key: str, scope: str, cou
 
 def forget_slots(
     store: Store, conn: psycopg.Connection, user_key: str, slots: frozenset[str], said_before: datetime
-) -> int:
-    """Delete the user's candidates (any status) that share a slot with `slots` and record the slots as
-    forgotten up to `said_before`. Call inside a transaction holding `lock_user`; re-reconcile the user after.
-    Returns the number of candidates deleted."""
+) -> tuple[int, int]:
+    """Delete the user's candidates (any status) that share a slot with `slots`, withhold for good the summaries
+    of the conversations they were said in (query `withhold_summaries`: a summary may repeat the fact) and record
+    the slots as forgotten up to `said_before`. Call inside a transaction holding `lock_user`; re-reconcile the
+    user after. Returns (candidates deleted, summaries withheld)."""
     salt = store.id_salt(conn)
     candidates = conn.execute(erasure_query(store, conn, "candidates_of_user"), {"user_key": user_key}).fetchall()
     # Only what was said up to the request: the same thing said afterwards is remembered again.
-    doomed = [r.candidate_id for r in matching((Row(r) for r in candidates), slots)
+    doomed = [r for r in matching((Row(r) for r in candidates), slots)
               if r.said_at is None or r.said_at <= said_before]
-    deleted = conn.execute(erasure_query(store, conn, "delete_candidates"), {"candidate_ids": doomed}).rowcount
+    deleted = conn.execute(erasure_query(store, conn, "delete_candidates"),
+                           {"candidate_ids": [r.candidate_id for r in doomed]}).rowcount
+    withheld = conn.execute(erasure_query(store, conn, "withhold_summaries"), {
+        "conversation_ids": sorted({r.conversation_id for r in doomed})}).rowcount if doomed else 0
     for slot in sorted(slots):
         conn.execute(erasure_query(store, conn, "forget_slot"), {
             "user_key": user_key, "slot_hash": slot_hash(salt, slot), "said_before": said_before})
-    return deleted
+    return deleted, withheld
 
 
 def forgotten_slots_of_users(store: Store, conn: psycopg.Connection,
@@ -101,9 +105,10 @@ def erase_retracted_slots(store: Store, conn: psycopg.Connection, user_keys: Seq
         if every_retraction or is_forget_request(r["quote"] or ""):
             by_user.setdefault(r["user_key"], []).append(r)
     for user_key, retractions in sorted(by_user.items()):
-        erased = sum(forget_slots(store, conn, user_key, slots_of(Row(r)), r["said_at"]) for r in retractions)
+        outcomes = [forget_slots(store, conn, user_key, slots_of(Row(r)), r["said_at"]) for r in retractions]
+        erased, withheld = sum(o[0] for o in outcomes), sum(o[1] for o in outcomes)
         if erased:
-            audit(store, conn, user_key, "retraction", {"fact_candidates": erased})
+            audit(store, conn, user_key, "retraction", {"fact_candidates": erased, "session_summaries": withheld})
         deleted += erased
     return deleted
 
