@@ -39,6 +39,10 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("input_tokens", "integer", "tokens sent"),
         ("output_tokens", "integer", "tokens received"),
         ("recorded_at", "timestamp with time zone", "first written"),
+        ("fts_config", "regconfig", "text search language of the summary (conversation search)"),
+        ("fts", "tsvector", "the summary's full-text index"),
+        ("embedding", "USER-DEFINED", "the summary's embedding (pgvector), when embeddings are on"),
+        ("withheld_at", "timestamp with time zone", "withheld for good: a fact said in it was forgotten"),
     ]),
     "extracted_facts": ("fact_candidates", [
         ("candidate_id", "text", "primary key"),

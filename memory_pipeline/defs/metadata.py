@@ -59,6 +59,7 @@ SHORT_NAMES = {
     "run_text_pruned_repeat_quotes": "run_pruned_repeat_quotes",
     "run_text_pruned_expired_fact_quotes": "run_pruned_fact_quotes",
     "run_text_pruned_expired_candidate_quotes": "run_pruned_candidate_quotes",
+    "run_text_pruned_summary_embeddings": "run_pruned_summary_embeddings",
 }
 # Each asset's {name: count} maps (published name) -> the word their entries are published under.
 MAP_WORDS: dict[str, dict[str, str]] = {
@@ -68,7 +69,8 @@ MAP_WORDS: dict[str, dict[str, str]] = {
                         "partition_candidates_rejected_by_reason": "rejected",
                         "partition_candidates_accepted_by_category": "accepted"},
     "active_facts": {"partition_facts_active_by_category": "active", "run_supersessions_by_relation": "superseded_by",
-                     "run_repeats_by_relation": "repeated_by", "run_facts_language_labelled": "language"},
+                     "run_repeats_by_relation": "repeated_by", "run_facts_language_labelled": "language",
+                     "run_summaries_language_labelled": "summary_language"},
 }
 # Map entries too long to follow their word within MAX_KEY_CHARS (rejection reasons of domain.facts) -> as published.
 SHORT_ENTRIES = {
