@@ -40,9 +40,9 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("output_tokens", "integer", "tokens received"),
         ("recorded_at", "timestamp with time zone", "first written"),
         ("fts_config", "regconfig", "text search language of the summary (conversation search)"),
-        ("fts", "tsvector", "the summary's full-text index"),
-        ("embedding", "USER-DEFINED", "the summary's embedding (pgvector), when embeddings are on"),
-        ("withheld_at", "timestamp with time zone", "withheld for good: a fact said in it was forgotten"),
+        ("fts", "tsvector", "full-text search vector of the summary (generated)"),
+        ("embedding", "USER-DEFINED", "pgvector embedding of the summary, when embeddings are on"),
+        ("withheld_at", "timestamp with time zone", "when `forget` withheld it for good (NULL: searchable)"),
     ]),
     "extracted_facts": ("fact_candidates", [
         ("candidate_id", "text", "primary key"),

@@ -104,5 +104,6 @@ def test_forgetting_a_merged_fact_forgets_its_other_wordings(make_settings):
     blue = [r for r in p.facts("blue:a") if "blue" in r["fact"]]
     assert len(blue) == 1
     report = p.forget("blue:a", blue[0]["id"])
-    assert report.counts == {"fact_candidates": 3, "agent_facts": 1}
+    # The three conversations said it: their summaries are withheld for good.
+    assert report.counts == {"fact_candidates": 3, "agent_facts": 1, "session_summaries": 3}
     assert [r["fact"] for r in p.facts("blue:a")] == ["User lives in Oslo."]
