@@ -95,7 +95,7 @@ class OpenAIExtractor:
         if self.verify_facts:  # verdicts are part of the cached answer: a run with the pass is a prompt of its own
             self.prompt_version = f"{prompts.PROMPT_VERSION}+verify"
         self._timezone = settings.timezone
-        self._budget = settings.llm_chunk_tokens
+        self.chunk_tokens = settings.llm_chunk_tokens  # transcript tokens per request (a longer chat is chunked)
 
     def close(self) -> None:
         """Close the HTTP client: requests in flight on other threads end with a connection error."""
@@ -114,7 +114,7 @@ class OpenAIExtractor:
     def _chunks(self, conversation: Conversation, model: str) -> list[list[str]]:
         count = token_counter(model)
         lines = [prompts.format_line(t, self._timezone) for t in conversation.turns]
-        return chunk_messages(lines, count, self._budget, CHUNK_OVERLAP_MESSAGES)
+        return chunk_messages(lines, count, self.chunk_tokens, CHUNK_OVERLAP_MESSAGES)
 
     def summarize(self, conversation: Conversation) -> SummaryResult:
         """Summary of the conversation (a chunked one's chunk summaries combined, `domain.summaries.combine`);
