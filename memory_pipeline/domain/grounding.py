@@ -110,6 +110,7 @@ _TIME = re.compile(r"(?<!\d)(?P<h>\d{1,2})(?::(?P<m>\d{2})|\s*(?P<ap>a\.?m\.?|p\
 _NUMBER = re.compile(r"(?<![^\W\d_](?<![^\x00-\u2fff]))\d+(?:[.,\u00a0\u202f' ]\d{3})*(?:[.,]\d+)?")
 # A number's decimal part ("1,500.00" -> "1,500"; never a thousands group: "1,600" stays whole).
 _DECIMALS = re.compile(r"[.,](?:\d{1,2}|\d{4,})$")
+_WORDS = re.compile(r"[^\W\d_]+")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*")
 _CASELESS = re.compile(r"[^\W\d_](?<=[^\x00-\u024f\u0370-\u052f])")  # a letter of a script without case
 # An elided article or pronoun joined to the word ("L'utilisateur", "D'Artagnan" keeps its name part).
@@ -172,20 +173,38 @@ class _Held:
     """What a conversation holds (module docstring), read once."""
 
     def __init__(self, conversation: Conversation, timezone: str):
-        zone = ZoneInfo(timezone)
-        texts = []
-        self.days: set[date] = {conversation.partition_date}
-        self.hours: set[int] = set()
+        self._zone = ZoneInfo(timezone)
+        self._turns = conversation.turns
+        self.text = "\n".join(" ".join(t for t in (turn.sender, turn.text, turn.machine_text, turn.tool_evidence) if t)
+                              for turn in self._turns)
+        self.folded = _fold(self.text)
+        local = [turn.at.astimezone(self._zone) for turn in self._turns if turn.at is not None]
+        self.days: set[date] = {conversation.partition_date} | {at.date() for at in local}
+        self.hours: set[int] = {at.hour for at in local} | {self._hour(m) for m in _TIME.finditer(self.text)}
         self.months: set[tuple[int | None, int]] = set()
-        for turn in conversation.turns:
-            said = " ".join(t for t in (turn.sender, turn.text, turn.machine_text, turn.tool_evidence) if t)
-            texts.append(said)
+        self.written: list[Reading] = []
+        self.numbers = {_digits(m.group(0)) for m in _NUMBER.finditer(self.text)}
+        self.numbers |= {_digits(_DECIMALS.sub("", m.group(0))) for m in _NUMBER.finditer(self.text)}
+        self._add_day_parts()
+        self._extended = False
+        self._index: dict[str, set[str]] | None = None
+
+    def _add_day_parts(self) -> None:
+        self.months |= {(d.year, d.month) for d in self.days}
+        self.numbers |= {str(v) for d in self.days for v in (d.year, d.month, d.day)}
+        self.numbers |= {str(h) for h in self.hours} | {str(h % 12 or 12) for h in self.hours}
+
+    def extend(self) -> bool:
+        """Read the dates the chat writes and those its relative expressions name (`resolve`, per message), once,
+        on the first date or number the messages' own days and the chat's numbers do not hold (resolving every
+        message is the costly part). Returns False when already done (nothing more to hold)."""
+        if self._extended:
+            return False
+        self._extended = True
+        for turn in self._turns:
             if turn.at is None:
                 continue
-            local = turn.at.astimezone(zone)
-            self.days.add(local.date())
-            self.hours.add(local.hour)
-            for written in resolve(turn.text, local.date())[1]:
+            for written in resolve(turn.text, turn.at.astimezone(self._zone).date())[1]:
                 iso = re.findall(r"\d{4}-\d{2}(?:-\d{2})?", written)
                 if "week" in written or "semaine" in written or "Woche" in written or "周" in written:
                     monday = date.fromisoformat(iso[0])
@@ -194,18 +213,12 @@ class _Held:
                     self.days.add(date.fromisoformat(iso[0]))
                 else:
                     self.months.update((y, m) for readings in _dates_written(written)[0] for y, m, _ in readings)
-        self.text = "\n".join(texts)
-        self.folded = _fold(self.text)
         self.written = [r for readings in _dates_written(self.text)[0] for r in readings]
-        self.months |= {(y, m) for y, m, _ in self.written} | {(d.year, d.month) for d in self.days}
+        self.months |= {(y, m) for y, m, _ in self.written}
         self.months |= {(None, _MONTHS[_fold(m.group(0))]) for m in re.finditer(
             r"(?<!\w)(?:" + "|".join(k for k in _MONTHS if len(k) > 3) + r")(?!\w)", self.folded)}
-        self.hours |= {self._hour(m) for m in _TIME.finditer(self.text)}
-        self.numbers = {_digits(m.group(0)) for m in _NUMBER.finditer(self.text)}
-        self.numbers |= {_digits(_DECIMALS.sub("", m.group(0))) for m in _NUMBER.finditer(self.text)}
-        self.numbers |= {str(v) for d in self.days for v in (d.year, d.month, d.day)}
-        self.numbers |= {str(h) for h in self.hours} | {str(h % 12 or 12) for h in self.hours}
-        self._latin: list[str] | None = None
+        self._add_day_parts()
+        return True
 
     @staticmethod
     def _hour(match: re.Match[str]) -> int:
@@ -214,6 +227,9 @@ class _Held:
         return hour + 12 if suffix == "pm" and hour < 12 else hour
 
     def date(self, year: int | None, month: int, day: int | None) -> bool:
+        return self._date(year, month, day) or (self.extend() and self._date(year, month, day))
+
+    def _date(self, year: int | None, month: int, day: int | None) -> bool:
         if day is None:
             return (year, month) in self.months or (year is None and any(m == month for _, m in self.months)) or (
                 (None, month) in self.months)
@@ -222,10 +238,16 @@ class _Held:
         return any(m == month and d == day and (year is None or y in (None, year)) for y, m, d in self.written)
 
     def weekday(self, name: str) -> bool:
+        return self._weekday(name) or (self.extend() and self._weekday(name))
+
+    def _weekday(self, name: str) -> bool:
         return any(d.weekday() == _WEEKDAYS[name.casefold().rstrip("s")] for d in self.days) or (
             re.search(rf"(?<!\w){name.casefold().rstrip('s')}", self.folded) is not None)
 
     def number(self, said: str) -> bool:
+        return self._number(said) or (self.extend() and self._number(said))
+
+    def _number(self, said: str) -> bool:
         whole = _digits(said)
         if whole in self.numbers or _digits(_DECIMALS.sub("", said)) in self.numbers:
             return True
@@ -235,21 +257,37 @@ class _Held:
             for w in _WORDS_OF_COUNT[value])
 
     def hour(self, match: re.Match[str]) -> bool:
+        return self._hour_held(match) or (self.extend() and self._hour_held(match))
+
+    def _hour_held(self, match: re.Match[str]) -> bool:
         hour = self._hour(match)
         return hour in self.hours or hour % 12 in {h % 12 for h in self.hours} or str(hour) in self.numbers
 
     def name(self, word: str) -> bool:
         word = re.sub(r"['’]s$", "", word)
         # A word of the chat starting so, a cased letter before it ending no word ("在Berlin": Han before it).
-        if re.search(r"(?<![a-z0-9\u00c0-\u024f\u0370-\u052f])" + re.escape(_fold(word)), self.folded) or \
-                supported(word, self.text):
+        if re.search(r"(?<![a-z0-9\u00c0-\u024f\u0370-\u052f])" + re.escape(_fold(word)), self.folded):
+            return True
+        if self._index is None:  # the chat's distinct words by their first two letters, read once
+            self._index = {}
+            for w in set(_WORDS.findall(self.folded)):
+                self._index.setdefault(w[:2], set()).add(w)
+            # Words of other scripts transliterated, whole: split at spaces, not at the vowel signs of Devanagari.
+            for token in {t for t in self.text.split() if not t.isascii()}:
+                for part in re.findall(r"[a-z]+", _fold(anyascii(token))):
+                    key = _spelled(part)
+                    self._index.setdefault("~" + key[:1], set()).add(key)
+        # Inflected forms ("Казани" for "Казань"): gates.supported over the words that could start alike.
+        near = self._index.get(_fold(word)[:2], set())
+        if near and supported(word, " ".join(sorted(near))):
             return True
         if not word.isascii():
             return False
         key = _spelled(word)
-        if self._latin is None:  # the chat's words of other scripts, transliterated and spelled one way
-            self._latin = [_spelled(anyascii(w)) for w in re.findall(r"[^\W\d_]+", self.text) if not w.isascii()]
-        return any(w[:1] == key[:1] and SequenceMatcher(None, key, w).ratio() >= 0.8 for w in self._latin)
+        if supported(key, " ".join(sorted(self._index.get("~" + key[:1], set())))):
+            return True
+        return any(abs(len(w) - len(key)) <= 3 and SequenceMatcher(None, key, w).ratio() >= 0.8
+                   for w in self._index.get("~" + key[:1], ()))
 
 
 def _spelled(word: str) -> str:
@@ -301,7 +339,7 @@ def unheld(summary: str, conversation: Conversation, timezone: str = "UTC") -> l
             found.append(Unheld("number", match.group(0)))
     rest = _TIME.sub(lambda m: " " * len(m.group(0)), rest)
     found += [Unheld("number", m.group(0)) for m in _NUMBER.finditer(rest) if not held.number(m.group(0))]
-    if language.identify(summary) != "de":
+    if language.identify(summary[:2000]) != "de":
         found += [Unheld("name", w) for w in _names(_BARE_WEEKDAY.sub(" ", _BARE_MONTH.sub(" ", rest)))
                   if not held.name(w)]
     return list(dict.fromkeys(found))

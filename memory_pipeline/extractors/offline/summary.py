@@ -8,10 +8,11 @@ carry those are chosen by what they hold, never rewritten (so every name, number
 - always kept: the user's first substantive sentence (who they are, what they came for), and the last
   substantive exchange: the user's last substantive sentence and the last sentence of the assistant's answer to
   it (the outcome; a later "You're welcome!" is none);
-- then, by weight, up to MAX_SENTENCES in all: the user's sentences that state a fact about them (the offline
-  rules match them), a decision, a request or a want (`wanted`, `request`, `self_report` of domain/languages/), and
-  sentences naming a number or a capitalised name (specifics), the later first at equal weight; a sentence of
-  none of these only while fewer than MIN_SENTENCES are chosen;
+- then, by weight, up to MAX_SENTENCES in all: the user's sentences (in a chat of more than SCORED, the first and
+  last SCORED/2) that state a fact about them (the offline rules match them), a decision, a request or a want
+  (`wanted`, `request`, `self_report` of domain/languages/), and sentences naming a number or a capitalised name
+  (specifics), the later first at equal weight; a sentence of none of these only while fewer than MIN_SENTENCES
+  are chosen;
 - kept in the order said, each cut to SENTENCE_CHARS at a word boundary; fewer than three only when the chat has
   fewer substantive sentences.
 Speaker labels are not added: they would be English in every chat.
@@ -30,6 +31,8 @@ from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, join_
 
 MIN_WORDS, MIN_CHARS = 3, 6
 SENTENCE_CHARS = 240
+LANGUAGE_CHARS = 2000  # the chat's language is told from its opening (identifying 400,000 characters took 1 s)
+SCORED = 120  # user sentences weighed for facts and decisions at most: the first and last 60 of a huge chat
 _SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 _WORD = re.compile(r"[^\W_]+")
 _NAME_INSIDE = re.compile(r"(?<=[\w,;:] )[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
@@ -66,7 +69,7 @@ def _cut(text: str) -> str:
 def extractive_summary(conversation: Conversation, states_fact: Callable[[str], bool]) -> str:
     """The summary of `conversation` (module docstring); `states_fact(sentence)` tells whether a user sentence
     states a fact the offline rules extract. Empty when no turn says anything substantive."""
-    said = " ".join(t.text for t in conversation.turns if t.role in ("human", "ai"))
+    said = " ".join(t.text for t in conversation.turns if t.role in ("human", "ai"))[:LANGUAGE_CHARS]
     codes = lexicon.codes_for(language.identify(said)) if said.strip() else None
     decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
     found: list[_Sentence] = []
@@ -78,8 +81,10 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
                 found.append(_Sentence(len(found), index, turn.role, _cut(text)))
     if not found:
         return ""
+    human_at = [s.position for s in found if s.role == "human"]
+    scored = set(human_at[:SCORED // 2] + human_at[-SCORED // 2:])  # a huge chat: its opening and its end
     for sentence in found:
-        if sentence.role == "human":
+        if sentence.position in scored:
             sentence.weight += 3 * states_fact(sentence.text)
             sentence.weight += 2 * any(p.search(sentence.text) for p in decisive)
         sentence.weight += bool(_DIGIT.search(sentence.text)) + bool(_NAME_INSIDE.search(sentence.text))
