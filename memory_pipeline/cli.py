@@ -113,8 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
     bench.set_defaults(command_body="benchmarks:benchmark")
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
-    ev.add_argument("--gold-set", action="append", choices=["cases", "n8n", "multilingual", "memorybank"],
-                    help="only this shipped gold set (repeatable); default all four, or none with --gold-file")
+    ev.add_argument("--gold-set", action="append",
+                    choices=["cases", "n8n", "multilingual", "memorybank", "summaries"],
+                    help="only this shipped gold set (repeatable; summaries: conversation summaries on chats with "
+                    "their key points); default all five, or none with --gold-file")
     ev.add_argument("--gold-file", action="append", default=[], type=Path, metavar="PATH",
                     help="also score your own cases (repeatable): one JSON case a line, in the format of "
                     "memory_pipeline/eval_data/README.md; reported as a gold set named by the file's stem")
@@ -126,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--locomo", type=Path, metavar="PATH",
                     help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
     ev.add_argument("--limit", type=_positive_int, metavar="N",
-                    help="only the first N cases of each gold set of cases (all but memorybank)")
+                    help="only the first N cases of each gold set of cases (all but memorybank), and of summaries")
     ev.add_argument("--case", action="append", default=[], metavar="NAME",
                     help="only the case of this name (repeatable; a session key for the n8n set)")
     ev.add_argument("--json", action="store_true", help="print the report as one JSON object")

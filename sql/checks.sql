@@ -77,8 +77,10 @@ FROM {schema}.conversations WHERE partition_date = %(partition_date)s;
 
 -- name: partition_state_summaries
 -- Every closed conversation of the partition and whether it has a summary (the session_summaries check reads
--- conversations_without_summary).
-SELECT count(s.conversation_id) AS summaries,
+-- conversations_without_summary): summaries stored, rejected by grounding, and the mean sentences of those stored.
+SELECT count(s.conversation_id) FILTER (WHERE s.rejected_reason IS NULL) AS summaries,
+       count(s.rejected_reason) AS summaries_rejected,
+       coalesce(round(avg(s.sentences)::numeric, 2), 0)::float8 AS sentences_mean,
        count(*) FILTER (WHERE s.conversation_id IS NULL) AS conversations_without_summary,
        coalesce(sum(s.input_tokens), 0) AS input_tokens, coalesce(sum(s.output_tokens), 0) AS output_tokens
 FROM {schema}.conversations AS c LEFT JOIN {schema}.session_summaries AS s USING (conversation_id)
@@ -156,3 +158,12 @@ SELECT e.stage, e.reason, count(*) AS n,
 FROM {schema}.extraction_failures AS e JOIN {schema}.conversations AS c USING (conversation_id)
 WHERE c.partition_date = %(partition_date)s AND c.facts_extracted_at IS NULL
 GROUP BY e.stage, e.reason ORDER BY e.stage, e.reason;
+
+-- name: rejected_summaries_of_partition
+-- (stages/checks.py, check_summaries_grounded) The partition's summaries rejected by grounding, by reason, with
+-- up to 50 of their conversation ids.
+SELECT rejected_reason AS reason, count(*) AS n,
+       (array_agg(conversation_id ORDER BY conversation_id))[1:50] AS conversation_ids
+FROM {schema}.session_summaries
+WHERE partition_date = %(partition_date)s AND rejected_reason IS NOT NULL
+GROUP BY rejected_reason ORDER BY rejected_reason;

@@ -293,6 +293,13 @@ CREATE INDEX IF NOT EXISTS conversations_unpruned_idx
     ON {schema}.conversations (facts_extracted_at) WHERE text_pruned_at IS NULL;
 ALTER TABLE {schema}.session_summaries ALTER COLUMN summary DROP NOT NULL;
 
+-- Grounding (memory_pipeline/domain/grounding.py): a summary naming a date, number or name its conversation does
+-- not hold is rejected with its reason; its text is stored nowhere (summary NULL here, '' in the cache, which
+-- keeps the reason so a re-run asks nothing again). `sentences`: the stored summary's sentence count.
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS rejected_reason text;
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS sentences integer;
+ALTER TABLE {schema}.summary_cache ADD COLUMN IF NOT EXISTS rejected_reason text;
+
 -- Incremental reconciliation (memory_pipeline/stages/folds.py). `folded_at`: when reconciliation folded this accepted
 -- candidate into agent_facts (NULL: not yet, so the next reconciliation of its user reads it).
 ALTER TABLE {schema}.fact_candidates ADD COLUMN IF NOT EXISTS folded_at timestamptz;

@@ -189,6 +189,12 @@ def build_assets(
         partitioned_check(session_summaries, "every_conversation_summarised",
                           "Every closed conversation of the day has a summary (no LLM call failed).",
                           stage_checks.check_every_conversation_summarised, blocking=False),
+        # Not blocking (the conversation keeps its facts) but red, ERROR severity: a summary naming what its chat
+        # does not hold is a wrong memory the data team must see.
+        partitioned_check(session_summaries, "summaries_grounded",
+                          "No summary of the day names a date, number or name its conversation does not hold "
+                          "(a rejected summary is stored with its reason, without its text).",
+                          stage_checks.check_summaries_grounded, blocking=False),
         partitioned_check(extracted_facts, "every_conversation_extracted",
                           "No extraction call of the day's conversations failed.",
                           stage_checks.check_every_conversation_extracted, blocking=False),

@@ -31,7 +31,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("conversation_id", "text", "conversation summarised (primary key)"),
         ("partition_date", "date", "its partition"),
         ("user_key", "text", "its user"),
-        ("summary", "text", "short decision-oriented summary"),
+        ("summary", "text", "3-5 sentence decision-oriented summary (NULL when rejected or pruned)"),
         ("transcript_hash", "text", "transcript it summarises"),
         ("extractor", "text", "backend"),
         ("model", "text", "model"),
@@ -43,6 +43,8 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("fts", "tsvector", "full-text search vector of the summary (generated)"),
         ("embedding", "USER-DEFINED", "pgvector embedding of the summary, when embeddings are on"),
         ("withheld_at", "timestamp with time zone", "when `forget` withheld it for good (NULL: searchable)"),
+        ("rejected_reason", "text", "why grounding rejected the summary (summary_name_not_in_chat ...), else NULL"),
+        ("sentences", "integer", "sentences of the stored summary"),
     ]),
     "extracted_facts": ("fact_candidates", [
         ("candidate_id", "text", "primary key"),

@@ -6,6 +6,7 @@ Gold sets (memory_pipeline/eval_data/README.md documents their format and matchi
 - `n8n`: the n8n row shapes with the facts their human rows carry;
 - `multilingual`: behaviour cases in many languages, each with its `language`;
 - `memorybank`: hobbies MemoryBank users state in the bundled chats, recalled as preferences;
+- `summaries`: conversation summaries scored on chats with their key points (`evaluation.summaries`);
 - a user's own behaviour cases (`gold_files`, the `cases` format), a gold set named by the file's stem;
 - a LoCoMo file the user downloads (`--locomo PATH`).
 
@@ -26,11 +27,13 @@ from memory_pipeline.evaluation.locomo import evaluate_locomo
 from memory_pipeline.evaluation.memorybank import evaluate_memory_bank
 from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract, relate
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
+from memory_pipeline.evaluation.summaries import (
+    SummaryScore, evaluate_summaries, summaries_table, summary_cases, summary_cases_table)
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import Settings
 
 CASE_SETS = {"cases": behaviour_cases, "n8n": message_shape_cases, "multilingual": multilingual_cases}
-GOLD_SETS = (*CASE_SETS, "memorybank")
+GOLD_SETS = (*CASE_SETS, "memorybank", "summaries")
 
 __all__ = ["DETAIL_CHOICES", "GOLD_SETS", "GoldSetError", "evaluate"]
 
@@ -112,8 +115,11 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
     runs: dict[str, ExtractionRun] = {}
     out = report.EvalReport(backend=f"{extractor.name} (model {extractor.model}, prompt {extractor.prompt_version})")
     memory_bank = locomo_score = None
+    summary_scores: list[SummaryScore] = []
     try:
         _run_cases(extractor, chosen, scores, runs, progress)
+        if "summaries" in wanted:
+            summary_scores = evaluate_summaries(extractor, _selected(summary_cases(), cases, limit))
         if "memorybank" in wanted:
             memory_bank = evaluate_memory_bank(extractor)
             runs["memorybank"] = memory_bank.run
@@ -127,6 +133,10 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
         if ceiling_scores:
             out.interrupted += f" (and {len(ceiling_scores)} of the ceiling)"
     _tables(out, scores, runs, memory_bank, locomo_score)
+    if summary_scores:
+        out.tables["Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"] = (
+            summaries_table(summary_scores))
+        out.tables["Summaries per case"] = summary_cases_table(summary_scores)
     if ceiling is not None:
         _ceiling_tables(out, scores, ceiling_scores)
     if details != "none":

@@ -4,14 +4,14 @@ The SDK reads OPENAI_API_KEY and OPENAI_BASE_URL itself (OpenAI, Azure's v1 endp
 llama.cpp's server); the key never passes through this project's settings. Requests: one per conversation when
 both stages use the same model (the summary request asks for the facts too, and the summary stage caches them
 for the extraction stage), else one per stage. A conversation longer than MEMORY_PIPELINE_LLM_CHUNK_TOKENS is
-sent in chunks on message boundaries (`domain.chunking`), then merged: chunk summaries joined in order, facts
-concatenated with repeats dropped. Every answer is validated (`structured.StructuredChat`); a quote the
-user said in another line than the one cited is re-attributed to the first user line that holds it (small
-models cite a neighbouring id); the quotes are verified later, against the cited message, by
-`domain.facts.validate_candidate`. With MEMORY_PIPELINE_LLM_VERIFY one more short request per conversation
-asks whether each fact's quote states it about the user (`verify`); its verdicts travel with the facts, so the
-cache keeps them too (the prompt version says the pass was on). `relate` judges pairs of one user's facts the
-owner rules leave apart (issue 26, `domain.relations`).
+sent in chunks on message boundaries (`domain.chunking`), then merged: chunk summaries combined into one of at
+most five sentences (`domain.summaries.combine`), facts concatenated with repeats dropped. Every answer is
+validated (`structured.StructuredChat`); a quote the user said in another line than the one cited is
+re-attributed to the first user line that holds it (small models cite a neighbouring id); the quotes are
+verified later, against the cited message, by `domain.facts.validate_candidate`. With MEMORY_PIPELINE_LLM_VERIFY
+one more short request per conversation asks whether each fact's quote states it about the user (`verify`); its
+verdicts travel with the facts, so the cache keeps them too (the prompt version says the pass was on). `relate`
+judges pairs of one user's facts the owner rules leave apart (issue 26, `domain.relations`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import openai
 from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
+from memory_pipeline.domain.summaries import combine
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.circuit import CircuitBreaker
@@ -99,7 +100,7 @@ class OpenAIExtractor:
         if self.verify_facts:  # verdicts are part of the cached answer: a run with the pass is a prompt of its own
             self.prompt_version = f"{prompts.PROMPT_VERSION}+verify"
         self._timezone = settings.timezone
-        self._budget = settings.llm_chunk_tokens
+        self.chunk_tokens = settings.llm_chunk_tokens  # transcript tokens per request (a longer chat is chunked)
 
     def close(self) -> None:
         """Close the HTTP client: requests in flight on other threads end with a connection error."""
@@ -118,10 +119,11 @@ class OpenAIExtractor:
     def _chunks(self, conversation: Conversation, model: str) -> list[list[str]]:
         count = token_counter(model)
         lines = [prompts.format_line(t, self._timezone) for t in conversation.turns]
-        return chunk_messages(lines, count, self._budget, CHUNK_OVERLAP_MESSAGES)
+        return chunk_messages(lines, count, self.chunk_tokens, CHUNK_OVERLAP_MESSAGES)
 
     def summarize(self, conversation: Conversation) -> SummaryResult:
-        """Summary of the conversation (chunk summaries joined in order); with `combined`, its facts too."""
+        """Summary of the conversation (a chunked one's chunk summaries combined, `domain.summaries.combine`);
+        with `combined`, its facts too."""
         if not any(t.role == "human" for t in conversation.turns):
             # Nothing the user said (an agent's greeting, tool rows): no fact is possible, no request is worth it.
             return SummaryResult(text="", facts=[] if self.combined else None)
@@ -141,11 +143,12 @@ class OpenAIExtractor:
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens
             requests += answer.prompt_tokens
+        text = combine(summaries) if len(summaries) > 1 else summaries[0]
         if not self.combined:
-            return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in, output_tokens=tokens_out,
+            return SummaryResult(text=text, input_tokens=tokens_in, output_tokens=tokens_out,
                                  request_prompt_tokens=requests)
         facts, verify = self._finish(facts, conversation)
-        return SummaryResult(text=" ".join(summaries), input_tokens=tokens_in + verify.input_tokens,
+        return SummaryResult(text=text, input_tokens=tokens_in + verify.input_tokens,
                              output_tokens=tokens_out + verify.output_tokens, facts=facts,
                              request_prompt_tokens=requests + verify.request_prompt_tokens)
 

@@ -116,6 +116,16 @@ def check_every_conversation_summarised(store: Store, conn: psycopg.Connection, 
         "summary_failures_by_reason": failures})
 
 
+def check_summaries_grounded(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """No summary of the day was rejected by grounding (`domain.grounding`: it named a date, number or name its
+    conversation does not hold). Metadata: `summaries_rejected`, `rejected_by_reason` ({reason: count}) and
+    `rejected_conversation_ids` (up to 50 per reason): ids only, never the summary's text."""
+    rows = conn.execute(store.query(conn, "rejected_summaries_of_partition"), {"partition_date": day}).fetchall()
+    return CheckOutcome(not rows, {
+        "summaries_rejected": sum(r["n"] for r in rows), "rejected_by_reason": {r["reason"]: r["n"] for r in rows},
+        "rejected_conversation_ids": sorted(i for r in rows for i in r["conversation_ids"])[:50]})
+
+
 def check_every_conversation_extracted(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
     """No extraction call of the day's conversations failed (extraction_failures of the stage, by reason)."""
     failures = store.llm_failures_of_partition(conn, day, EXTRACTION_STAGE)

@@ -22,12 +22,13 @@ PARTITION_STATE_QUERIES = {
 
 def partition_state(store: Store, conn: psycopg.Connection, day: date, asset: str) -> dict[str, Any]:
     """The partition's state for `asset` as the tables hold it now, whichever run wrote it: {column: count}
-    (ints; the `*_by_reason` and `*_by_category` columns are {name: count} dicts). Re-running a finished partition gives
-    the same figures, unlike the stage's own counts, which say what one run did.
+    (ints; the `*_by_reason` and `*_by_category` columns are {name: count} dicts, `sentences_mean` a float).
+    Re-running a finished partition gives the same figures, unlike the stage's own counts, which say what one run
+    did.
 
     Raises KeyError for an asset name not in PARTITION_STATE_QUERIES."""
     state: dict[str, Any] = {}
     for name in PARTITION_STATE_QUERIES[asset]:
         row = conn.execute(store.query(conn, name), {"partition_date": day}).fetchone()
-        state.update({k: (v if isinstance(v, dict) else int(v)) for k, v in row.items()})
+        state.update({k: (v if isinstance(v, (dict, float)) else int(v)) for k, v in row.items()})
     return state

@@ -1,4 +1,6 @@
-"""Stage 2, `session_summaries`: one summary per conversation of the day, cached by transcript, prompt and model."""
+"""Stage 2, `session_summaries`: one summary per conversation of the day, cached by transcript, prompt and model,
+checked against its conversation (`domain.grounding`): a summary naming a date, number or name the conversation
+does not hold is stored as rejected, with its reason and without its text; the conversation keeps its facts."""
 
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from typing import Any
 import psycopg
 
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.grounding import rejection
 from memory_pipeline.domain.messages import cut_text
+from memory_pipeline.domain.summaries import sentence_count
 from memory_pipeline.extractors.base import Extractor, ExtractorError
 from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import StageResult
@@ -37,7 +41,9 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     """One summary per conversation of the day, from the cache when (transcript hash, prompt version, model)
     was summarised before. Requests run `max_in_flight` at a time. A failing conversation is recorded with its
     reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
-    request also returned the facts, they are cached for the extraction stage.
+    request also returned the facts, they are cached for the extraction stage. Each computed summary is checked
+    for grounding; a rejected one is written with `rejected_reason` and no text (in the cache too, so a re-run
+    asks nothing again), counted in `summaries_rejected`; nothing of its text is logged.
 
     The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
     (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
@@ -47,13 +53,15 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     caches_facts = getattr(extractor, "cache_answers", False)
     free = getattr(extractor, "free_answers", False)
     batch = llm_calls.FREE_WRITE_BATCH if free else llm_calls.WRITE_BATCH
-    hits = computed = tokens_in = tokens_out = changed = pruned = 0
+    hits = computed = tokens_in = tokens_out = changed = pruned = rejected = 0
     failed: Counter[str] = Counter()
 
-    def row(record: dict[str, Any], text: str, used_in: int, used_out: int) -> dict[str, Any]:
+    def row(record: dict[str, Any], text: str, used_in: int, used_out: int, reason: str | None) -> dict[str, Any]:
         if len(text) > MAX_SUMMARY_CHARS:  # a model looping to its token cap: kept to whole sentences that fit
             text = cut_text(text, MAX_SUMMARY_CHARS)[0]
-        return dict(conversation_id=record["conversation_id"], user_key=record["user_key"], summary=text,
+        return dict(conversation_id=record["conversation_id"], user_key=record["user_key"],
+                    summary=None if reason else text, rejected_reason=reason,
+                    sentences=None if reason else sentence_count(text),
                     transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
 
     save = partial(store.save_summaries, partition_date=day, extractor=extractor.name, model=model,
@@ -88,8 +96,9 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         with write_transaction(conn):
             kept = still_stored(store, conn, hit_records)
             changed += len(hit_records) - len(kept)
-            save(conn, [row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"])
-                        for r in hit_records if r["conversation_id"] in kept], cache_hit=True)
+            save(conn, [row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"],
+                            r["cached_rejected_reason"]) for r in hit_records if r["conversation_id"] in kept],
+                 cache_hit=True)
 
     pending: list[tuple[dict[str, Any], Any]] = []
 
@@ -103,7 +112,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             answers = [(r, res) for r, res in pending if not isinstance(res, ExtractorError)]
             stored = [(r, res) for r, res in answers if r["conversation_id"] in kept]
             changed += len(answers) - len(stored)
-            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens) for r, res in stored], cache_hit=False)
+            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens, r["rejected_reason"])
+                        for r, res in stored], cache_hit=False)
             if caches_facts:
                 # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
                 store.save_cached_extractions(conn, [
@@ -119,7 +129,11 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         pending.clear()
 
     summarize = lambda item: extractor.summarize(item[1])  # noqa: E731
-    for (record, _), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
+    timezone = store.settings.timezone
+    for (record, conversation), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
+        if not isinstance(result, ExtractorError):
+            record["rejected_reason"] = rejection(result.text, conversation, timezone)
+            rejected += record["rejected_reason"] is not None
         if isinstance(result, ExtractorError):
             failed[result.reason] += 1
             log.warning("%s failed for conversation %s: %s", SUMMARY_STAGE, record["conversation_id"],
@@ -137,6 +151,7 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
         "summaries": hits + computed,
         "cache_hits": hits,
         "summaries_computed": computed,
+        "summaries_rejected": rejected,
         "conversations_changed_during_summary": changed,
         "conversations_text_pruned": pruned,
         **llm_metadata(store, conn, day, SUMMARY_STAGE, extractor, model, failed, tokens_in, tokens_out),

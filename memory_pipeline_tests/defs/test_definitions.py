@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ASSETS = {"closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"}
 CHECKS = {("closed_sessions", "no_open_conversation_consolidated"), ("extracted_facts", "quotes_found_verbatim"),
           ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost"),
-          ("session_summaries", "every_conversation_summarised"), ("extracted_facts", "every_conversation_extracted"),
+          ("session_summaries", "every_conversation_summarised"), ("session_summaries", "summaries_grounded"),
+          ("extracted_facts", "every_conversation_extracted"),
           ("archived_sessions", "every_conversation_consolidated"), ("archived_sessions", "no_row_left_behind")}
 FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 

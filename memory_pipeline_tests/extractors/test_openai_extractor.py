@@ -11,6 +11,7 @@ from memory_pipeline import cli
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.summaries import split_sentences
 from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
 from memory_pipeline.extractors import make_extractor, prompts
 from memory_pipeline.extractors.base import ExtractorError
@@ -387,6 +388,27 @@ def test_a_fact_in_the_last_chunk_of_a_long_conversation_is_kept(make):
     assert all(c.status == "accepted" for c in candidates)
     assert len(result.facts) == len({(f.attribute, f.quote) for f in result.facts})  # overlap read once
     assert summary.facts and {f.attribute for f in summary.facts} >= {"name", "home_location"}
+
+
+def test_a_chunked_conversation_gets_one_summary_of_at_most_five_sentences(make):
+    """Each chunk's three-sentence summary is combined: the opening, each part's end, the last part's end."""
+    filler = [("human", f"Here is filler sentence number {i} about nothing in particular at all.") if i % 2 == 0
+              else ("ai", f"Filler answer {i}, nothing to remember here either.") for i in range(40)]
+    chat = conversation(("human", "My name is Ada."), *filler)
+    parts = []
+
+    def responder(body):
+        parts.append(len(parts) + 1)
+        n = parts[-1]
+        return Reply(content=json.dumps({"facts": [], "summary": f"Part {n} opens. Part {n} goes on. Part {n} ends."}))
+
+    with ScriptedOpenAIServer(responder) as server:
+        text = make(server, llm_chunk_tokens=200).summarize(chat).text
+    assert len(parts) >= 3  # chunked
+    sentences = split_sentences(text)
+    assert len(sentences) == 5
+    assert sentences[0] == "Part 1 opens." and sentences[-1] == f"Part {parts[-1]} ends."
+    assert f"Part {parts[-2]} ends." in sentences  # the part before the last keeps its outcome
 
 
 # -- settings: backend selection and the key -------------------------------------------------------------

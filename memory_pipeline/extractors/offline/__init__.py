@@ -28,6 +28,7 @@ from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.offline import english, languages
 from memory_pipeline.extractors.offline.retractions import forgotten, positive_form, withdrawn
 from memory_pipeline.extractors.offline.rules import build
+from memory_pipeline.extractors.offline.summary import extractive_summary
 from memory_pipeline.extractors.offline.text import (
     QUESTION_END, UNRESOLVED, after_kidding, clause_starts, sentences, skip_sentence, strip_lead)
 
@@ -70,7 +71,7 @@ class OfflineExtractor:
 
     name = "offline"
     model = "offline-rules"
-    prompt_version = "offline-v3"
+    prompt_version = "offline-v4"  # v4: the extractive 3-5 sentence summary (issue 27); cached results redone
     free_answers = True  # computed again in milliseconds: the stages write them in large batches
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
@@ -148,18 +149,7 @@ class OfflineExtractor:
         return None
 
     def summarize(self, conversation: Conversation) -> SummaryResult:
-        """Extractive summary: the user's first sentence, the sentences that carry facts, the assistant's last
-        sentence; at most 600 characters, every part a sentence that was said."""
-        human = [s for t in conversation.turns if t.role == "human" for _, s in sentences(t.text)]
-        ai = [s for t in conversation.turns if t.role == "ai" for _, s in sentences(t.text)]
-        parts: list[str] = []
-        if human:
-            parts.append("User: " + human[0][:200])
-        for sentence in human[1:]:
-            if len(parts) >= 4:
-                break
-            if any(True for _ in self._facts_in_sentence(sentence)):
-                parts.append("User: " + sentence[:200])
-        if ai:
-            parts.append("Assistant: " + ai[-1][:200])
-        return SummaryResult(text="\n".join(parts)[:600])
+        """Extractive 3-5 sentence summary in the chat's language: its decisive lines, no greetings or thanks
+        (`summary.extractive_summary`); every sentence was said."""
+        return SummaryResult(text=extractive_summary(
+            conversation, lambda sentence: any(True for _ in self._facts_in_sentence(sentence))))

@@ -1,0 +1,173 @@
+"""`memory-pipeline eval --gold-set summaries`: a backend's conversation summaries scored on chats with their key
+points (format: memory_pipeline/eval_data/README.md, "Summary cases").
+
+Per summary: the key points it recalls (a key point is recalled when every keyword of it is in the summary, by
+`gold.keywords_found`: an alternative starts a word, case-insensitive; anywhere in a script without spaces), what
+it names that its chat does not hold (`domain.grounding.unheld`: names, numbers, dates), whether grounding
+rejects it, its sentences (`domain.summaries.sentence_count`) and the requests it took. A backend that chunks
+long chats (`chunk_tokens`, the LLM backend) is run with at most EVAL_CHUNK_TOKENS per request, so the set's three
+long chats (about 1,050 tokens each) are chunked in two or more parts and combined, as a longer chat is at the
+default budget.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memory_pipeline.domain.grounding import rejection, unheld
+from memory_pipeline.domain.messages import SourceRow
+from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, sentence_count
+from memory_pipeline.evaluation.gold import GoldSetError, keywords_found
+from memory_pipeline.evaluation.runs import conversations_of
+from memory_pipeline.extractors.base import Extractor, ExtractorError
+
+EVAL_CHUNK_TOKENS = 600
+SUMMARY_FILE = "summary_cases.jsonl"
+
+
+class KeyPoint(BaseModel):
+    """What a good summary of the chat says: `kind` who | asked | decided | outcome | open; `keywords`: strings
+    (each with `|` alternatives) that must all be in the summary."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    keywords: list[str] = Field(min_length=1)
+
+
+class SummaryMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: str
+    content: str
+    at: datetime | None
+
+
+class SummaryCase(BaseModel):
+    """One chat (`messages`, one conversation) and its `key_points`; `language` its BCP-47 tag; `src` what it
+    models (not scored)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    case: str
+    language: str
+    src: str = ""
+    messages: list[SummaryMessage] = Field(min_length=1)
+    key_points: list[KeyPoint] = Field(min_length=1)
+
+    @property
+    def name(self) -> str:
+        """The case's name (as `GoldCase.name`, for `eval --case`)."""
+        return self.case
+
+    def rows(self) -> list[SourceRow]:
+        """The chat as n8n rows of one session key, ids 1, 2, ... in order."""
+        return [SourceRow(i, f"summary:{self.case}", {"type": m.role, "content": m.content}, m.at)
+                for i, m in enumerate(self.messages, 1)]
+
+
+def summary_cases(path: Path | None = None) -> list[SummaryCase]:
+    """The cases of `path` (default: the shipped SUMMARY_FILE). Raises GoldSetError naming the file and line."""
+    name = str(path) if path else SUMMARY_FILE
+    text = path.read_text() if path else resources.files("memory_pipeline.eval_data").joinpath(
+        SUMMARY_FILE).read_text(encoding="utf-8")
+    cases = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            cases.append(SummaryCase.model_validate(json.loads(line)))
+        except (ValueError, ValidationError) as exc:
+            raise GoldSetError(f"{name} line {number}: {str(exc).splitlines()[0]}") from None
+    return cases
+
+
+@dataclass
+class SummaryScore:
+    """One case's summary figures (no summary text: `unheld` holds the kinds of what was not grounded)."""
+
+    case: str
+    language: str
+    key_points: int
+    recalled: int
+    unheld: list[str] = field(default_factory=list)
+    rejected: str | None = None
+    sentences: int = 0
+    requests: int = 0
+    conversations: int = 1
+    failed: str | None = None
+
+
+@contextmanager
+def _chunked(extractor: Extractor) -> Iterator[None]:
+    """The extractor with at most EVAL_CHUNK_TOKENS per request while the set runs (module docstring)."""
+    before = getattr(extractor, "chunk_tokens", None)
+    if before is not None:
+        extractor.chunk_tokens = min(before, EVAL_CHUNK_TOKENS)
+    try:
+        yield
+    finally:
+        if before is not None:
+            extractor.chunk_tokens = before
+
+
+def score_summary(case: SummaryCase, text: str, conversation, requests: int) -> SummaryScore:
+    """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests."""
+    return SummaryScore(case.case, case.language, len(case.key_points),
+                        sum(keywords_found(p.keywords, text) for p in case.key_points),
+                        [u.kind for u in unheld(text, conversation)], rejection(text, conversation),
+                        sentence_count(text), requests)
+
+
+def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
+    """Summarise each case's chat with `extractor` and score it; a failure is scored as recalling nothing."""
+    scores = []
+    with _chunked(extractor):
+        for case in cases:
+            conversations = conversations_of(case.rows())
+            if len(conversations) != 1:
+                raise GoldSetError(f"{SUMMARY_FILE}: case {case.case} is {len(conversations)} conversations, not 1")
+            conversation = conversations[0]
+            try:
+                result = extractor.summarize(conversation)
+            except ExtractorError as exc:
+                scores.append(SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason))
+                continue
+            scores.append(score_summary(case, result.text, conversation, len(result.request_prompt_tokens)))
+    return scores
+
+
+def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
+    """One row: key points recalled (share), names/numbers/dates not grounded (count), sentences per summary
+    (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
+    requests per conversation."""
+    done = [s for s in scores if s.failed is None]
+    points = sum(s.key_points for s in scores)
+    return pd.DataFrame([{
+        "cases": len(scores), "languages": len({s.language for s in scores}),
+        "key_points": points, "recalled": round(sum(s.recalled for s in scores) / points, 3) if points else None,
+        "not_grounded": sum(len(s.unheld) for s in done),
+        "sentences_mean": round(sum(s.sentences for s in done) / len(done), 2) if done else None,
+        "share_3_to_5": round(sum(MIN_SENTENCES <= s.sentences <= MAX_SENTENCES for s in done) / len(done), 3)
+        if done else None,
+        "rejected": sum(s.rejected is not None for s in done), "failed": len(scores) - len(done),
+        "requests_per_conversation": round(sum(s.requests for s in done) / len(done), 2) if done else None,
+    }])
+
+
+def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
+    """One row per case: language, key points recalled of all, what was not grounded (kinds), the rejection
+    reason, sentences, requests, the failure's reason."""
+    return pd.DataFrame([{
+        "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
+        "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "sentences": s.sentences,
+        "requests": s.requests, "failed": s.failed or "-"} for s in scores])

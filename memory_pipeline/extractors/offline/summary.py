@@ -1,0 +1,107 @@
+"""The offline backend's summary: extractive, 3 to 5 sentences said in the chat, in its language.
+
+The seed's summary is "decision-oriented: who, what, outcome" (issue 27). Without a model, the sentences that
+carry those are chosen by what they hold, never rewritten (so every name, number and date in it was said):
+- dropped: greetings, thanks and acknowledgements (`speech.is_pleasantry`, `speech.is_filler`: "Hi!", "Thanks a
+  lot.", "OK"), the assistant's questions ("Anything else?"), tool lines, and sentences of fewer than
+  MIN_WORDS words (in a script without spaces, MIN_CHARS characters);
+- always kept: the user's first substantive sentence (who they are, what they came for), and the last
+  substantive exchange: the user's last substantive sentence and the last sentence of the assistant's answer to
+  it (the outcome; a later "You're welcome!" is none);
+- then, by weight, up to MAX_SENTENCES in all: the user's sentences (in a chat of more than SCORED, the first and
+  last SCORED/2) that state a fact about them (the offline rules match them), a decision, a request or a want
+  (`wanted`, `request`, `self_report` of domain/languages/), and sentences naming a number or a capitalised name
+  (specifics), the later first at equal weight; a sentence of none of these only while fewer than MIN_SENTENCES
+  are chosen;
+- kept in the order said, each cut to SENTENCE_CHARS at a word boundary; fewer than three only when the chat has
+  fewer substantive sentences.
+Speaker labels are not added: they would be English in every chat.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.gates import SPACELESS_CHARS
+from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, join_sentences, split_sentences
+
+MIN_WORDS, MIN_CHARS = 3, 6
+SENTENCE_CHARS = 240
+LANGUAGE_CHARS = 2000  # the chat's language is told from its opening (identifying 400,000 characters took 1 s)
+SCORED = 120  # user sentences weighed for facts and decisions at most: the first and last 60 of a huge chat
+_SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
+_WORD = re.compile(r"[^\W_]+")
+_NAME_INSIDE = re.compile(r"(?<=[\w,;:] )[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass
+class _Sentence:
+    position: int
+    turn: int
+    role: str
+    text: str
+    weight: int = 0
+
+
+def _substantive(text: str, role: str, codes: lexicon.Codes) -> bool:
+    """True when `text` says something: not a pleasantry or filler, long enough, not the assistant asking."""
+    if speech.is_pleasantry(text, codes) or speech.is_filler(text, codes):
+        return False
+    if role == "ai" and text.rstrip().endswith(("?", "？", "؟")):
+        return False
+    if _SPACELESS.search(text):
+        return len(re.sub(r"\W", "", text)) >= MIN_CHARS
+    return len(_WORD.findall(text)) >= MIN_WORDS
+
+
+def _cut(text: str) -> str:
+    if len(text) <= SENTENCE_CHARS:
+        return text
+    cut = text[:SENTENCE_CHARS]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+
+
+def extractive_summary(conversation: Conversation, states_fact: Callable[[str], bool]) -> str:
+    """The summary of `conversation` (module docstring); `states_fact(sentence)` tells whether a user sentence
+    states a fact the offline rules extract. Empty when no turn says anything substantive."""
+    said = " ".join(t.text for t in conversation.turns if t.role in ("human", "ai"))[:LANGUAGE_CHARS]
+    codes = lexicon.codes_for(language.identify(said)) if said.strip() else None
+    decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
+    found: list[_Sentence] = []
+    for index, turn in enumerate(conversation.turns):
+        if turn.role not in ("human", "ai"):
+            continue
+        for text in split_sentences(turn.text):
+            if _substantive(text, turn.role, codes):
+                found.append(_Sentence(len(found), index, turn.role, _cut(text)))
+    if not found:
+        return ""
+    human_at = [s.position for s in found if s.role == "human"]
+    scored = set(human_at[:SCORED // 2] + human_at[-SCORED // 2:])  # a huge chat: its opening and its end
+    for sentence in found:
+        if sentence.position in scored:
+            sentence.weight += 3 * states_fact(sentence.text)
+            sentence.weight += 2 * any(p.search(sentence.text) for p in decisive)
+        sentence.weight += bool(_DIGIT.search(sentence.text)) + bool(_NAME_INSIDE.search(sentence.text))
+    human = [s for s in found if s.role == "human"]
+    chosen = {human[0].position} if human else {found[0].position}
+    if human:
+        last = human[-1]
+        chosen.add(last.position)
+        # The answer to it: the last sentence of the assistant's next turn (a later "You're welcome!" is no outcome).
+        answer = next((s.turn for s in found if s.role == "ai" and s.position > last.position), None)
+        outcome = [s for s in found if s.turn == answer] if answer is not None else []
+        if outcome:
+            chosen.add(outcome[-1].position)
+    elif len(found) > 1:
+        chosen.add(found[-1].position)
+    for sentence in sorted(found, key=lambda s: (-s.weight, -s.position)):
+        if len(chosen) >= MAX_SENTENCES or (sentence.weight == 0 and len(chosen) >= MIN_SENTENCES):
+            break
+        chosen.add(sentence.position)
+    return join_sentences([found[p].text for p in sorted(chosen)])

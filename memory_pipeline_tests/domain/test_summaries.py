@@ -1,0 +1,56 @@
+"""Summary sentences in every script, and one summary of a chunked conversation's parts (domain.summaries)."""
+
+import pytest
+
+from memory_pipeline.domain.summaries import combine, sentence_count, split_sentences
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The user asked for a refund. The assistant agreed! Is it done? Yes.",
+     ["The user asked for a refund.", "The assistant agreed!", "Is it done?", "Yes."]),
+    # abbreviations, initials, decimals and a lower-case word after a period go on
+    ("Dr. Smith met J. Doe at 3.5 km, e.g. near the bridge. Then they left.",
+     ["Dr. Smith met J. Doe at 3.5 km, e.g. near the bridge.", "Then they left."]),
+    ("用户想退款。助手同意了！还有问题吗？没有。", ["用户想退款。", "助手同意了！", "还有问题吗？", "没有。"]),
+    ("ユーザーは予約を変更した。確認メールが届く。", ["ユーザーは予約を変更した。", "確認メールが届く。"]),
+    ("طلب المستخدم استرداد المبلغ. هل تمت الموافقة؟ نعم تمت.",
+     ["طلب المستخدم استرداد المبلغ.", "هل تمت الموافقة؟", "نعم تمت."]),
+    ("המשתמש ביקש החזר. העוזר אישר.", ["המשתמש ביקש החזר.", "העוזר אישר."]),
+    ("उपयोगकर्ता ने धनवापसी मांगी। सहायक ने मंजूरी दी।", ["उपयोगकर्ता ने धनवापसी मांगी।", "सहायक ने मंजूरी दी।"]),
+    ('Пользователь спросил: «Когда доставка?» Ассистент ответил.',
+     ["Пользователь спросил: «Когда доставка?»", "Ассистент ответил."]),
+    ("first line without a mark\nsecond line.", ["first line without a mark", "second line."]),
+    ("", []),
+])
+def test_sentences_are_split_in_every_script(text, expected):
+    assert split_sentences(text) == expected
+    assert sentence_count(text) == len(expected)
+
+
+def test_a_short_chunked_summary_keeps_every_sentence_once():
+    # overlapping chunks repeat a sentence: it is kept once
+    assert combine(["The user is Lucy. She asked for a refund.", "She asked for a refund. It was approved."]) == \
+        "The user is Lucy. She asked for a refund. It was approved."
+
+
+def test_a_long_chunked_summary_keeps_the_opening_each_parts_outcome_and_the_end():
+    parts = ["A1. A2. A3 outcome.", "B1. B2. B3 outcome.", "C1. C2. C3. C4 outcome."]
+    combined = split_sentences(combine(parts))
+    assert len(combined) == 5
+    # the first sentence, the middle part's outcome, and the last part's end, in the order said
+    assert combined == ["A1.", "A3 outcome.", "B3 outcome.", "C3.", "C4 outcome."]
+
+
+def test_many_chunks_keep_the_newest_outcomes():
+    parts = [f"P{i} start. P{i} outcome." for i in range(8)]
+    assert split_sentences(combine(parts)) == ["P0 start.", "P4 outcome.", "P5 outcome.", "P6 outcome.",
+                                               "P7 outcome."]
+
+
+def test_chinese_parts_are_joined_without_spaces():
+    assert combine(["用户叫李雷。", "他订了机票。"]) == "用户叫李雷。他订了机票。"
+
+
+def test_combine_refuses_a_bound_below_one():
+    with pytest.raises(ValueError):
+        combine(["A."], most=0)

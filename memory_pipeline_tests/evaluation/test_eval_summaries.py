@@ -1,0 +1,90 @@
+"""`eval --gold-set summaries`: key points recalled, what is not grounded, sentences and requests, scored on tiny
+sets; the LLM backend over real HTTP against the scripted OpenAI-compatible server."""
+
+import json
+
+import pytest
+
+from memory_pipeline.evaluation import evaluate
+from memory_pipeline.evaluation.gold import GoldSetError
+from memory_pipeline.evaluation.runs import conversations_of
+from memory_pipeline.evaluation.summaries import (
+    SummaryCase, evaluate_summaries, score_summary, summaries_table, summary_cases)
+from memory_pipeline.extractors.offline import OfflineExtractor
+from memory_pipeline.extractors.openai_backend import OpenAIExtractor
+from memory_pipeline.settings import Settings
+from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
+
+CASE = SummaryCase.model_validate({
+    "case": "tiny", "language": "en", "messages": [
+        {"role": "human", "content": "I'm Lucy. Invoice 4821 was charged twice.", "at": "2026-03-04T09:00:00+00:00"},
+        {"role": "ai", "content": "I refunded 49 euros.", "at": "2026-03-04T09:01:00+00:00"}],
+    "key_points": [{"kind": "who", "keywords": ["Lucy"]}, {"kind": "asked", "keywords": ["4821|invoice", "twice"]},
+                   {"kind": "outcome", "keywords": ["refund", "49"]}]})
+
+
+def conversation():
+    return conversations_of(CASE.rows())[0]
+
+
+def test_key_points_are_recalled_by_every_keyword():
+    score = score_summary(CASE, "Lucy's invoice was charged twice. It was refunded.", conversation(), 1)
+    assert (score.recalled, score.key_points) == (2, 3)  # "49" missing: the outcome is not recalled
+    assert score.unheld == [] and score.rejected is None and score.sentences == 2
+
+
+def test_what_is_not_grounded_is_counted_and_the_summary_rejected():
+    score = score_summary(CASE, "The user Maria had invoice 9999 refunded on 2026-05-01.", conversation(), 1)
+    assert score.unheld == ["date", "number", "name"] and score.rejected == "summary_date_not_in_chat"
+    table = summaries_table([score, score_summary(CASE, "Lucy. Twice 4821. Refund 49.", conversation(), 1)])
+    row = table.iloc[0]
+    assert row["not_grounded"] == 3 and row["rejected"] == 1 and row["recalled"] == 0.5
+    assert row["sentences_mean"] == 2.0 and row["share_3_to_5"] == 0.5 and row["requests_per_conversation"] == 1.0
+
+
+@pytest.fixture
+def llm(monkeypatch):
+    def make(responder):
+        server = ScriptedOpenAIServer(responder).__enter__()
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        servers.append(server)
+        return OpenAIExtractor(Settings(extractor="openai", llm_max_retries=0, llm_timeout_seconds=10)), server
+    servers = []
+    yield make
+    for server in servers:
+        server.__exit__(None, None, None)
+
+
+def test_the_scripted_server_returning_an_ungrounded_summary_is_scored_so(llm):
+    extractor, server = llm(lambda body: Reply(content=json.dumps(
+        {"facts": [], "summary": "The user Maria reported invoice 9999. It was refunded on 2026-05-01."})))
+    scores = evaluate_summaries(extractor, [CASE])
+    row = summaries_table(scores).iloc[0]
+    assert row["not_grounded"] == 3 and row["rejected"] == 1 and row["requests_per_conversation"] == 1.0
+    assert len(server.chat_requests()) == 1
+
+
+def test_the_long_chats_of_the_shipped_set_are_chunked_and_the_budget_restored(llm):
+    extractor, server = llm(transcript_responder)
+    before = extractor.chunk_tokens
+    long = [c for c in summary_cases() if "-long-" in c.case]
+    scores = evaluate_summaries(extractor, long)
+    assert len(long) == 3 and all(s.requests >= 2 for s in scores)  # chunked, then combined
+    assert all(s.sentences <= 5 for s in scores)
+    assert extractor.chunk_tokens == before
+
+
+def test_the_shipped_set_has_its_languages_and_the_offline_backend_is_grounded():
+    cases = summary_cases()
+    assert len(cases) >= 25 and len({c.language for c in cases}) >= 10
+    report = evaluate(OfflineExtractor(), ["summaries"], cases=["en-refund-double-charge", "zh-cancel-order"])
+    table = report.tables["Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"]
+    assert table.iloc[0]["cases"] == 2 and table.iloc[0]["not_grounded"] == 0
+
+
+def test_a_malformed_line_names_the_file_and_line(tmp_path):
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps(CASE.model_dump(mode="json")) + "\n" + '{"case": "x"}\n')
+    with pytest.raises(GoldSetError, match="mine.jsonl line 2"):
+        summary_cases(path)

@@ -1,0 +1,63 @@
+"""The offline backend's extractive summary keeps the decisive lines and the outcome, drops greetings and
+thanks, 3-5 sentences in the chat's language (extractors/offline/summary.py)."""
+
+from datetime import datetime, timedelta, timezone
+
+from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.grounding import unheld
+from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.summaries import split_sentences
+from memory_pipeline.extractors.offline import OfflineExtractor
+
+SAID = datetime(2026, 3, 4, 18, 0, tzinfo=timezone.utc)
+
+
+def chat(*turns: tuple[str, str]) -> Conversation:
+    rows = tuple(ParsedRow(i, SAID + timedelta(minutes=i), "turn", role=role, text=text)
+                 for i, (role, text) in enumerate(turns, 1))
+    return Conversation("c1", "tg:1", "tg:1", SAID.date(), rows[0].at, rows[-1].at, rows, False)
+
+
+REFUND = chat(("human", "Hi! My name is Lucy and I live in Lyon."), ("ai", "Hello Lucy! How can I help?"),
+              ("human", "My invoice 4821 was charged twice. I want a refund."),
+              ("ai", "I see the double charge. I have issued a refund of 49 euros, it arrives in 3 days."),
+              ("human", "Great, thanks a lot!"), ("ai", "You're welcome!"))
+
+
+def summary(conversation: Conversation) -> list[str]:
+    return split_sentences(OfflineExtractor().summarize(conversation).text)
+
+
+def test_the_summary_keeps_who_the_request_and_the_outcome_and_drops_pleasantries():
+    sentences = summary(REFUND)
+    assert 3 <= len(sentences) <= 5
+    assert sentences[0] == "My name is Lucy and I live in Lyon."
+    assert "I want a refund." in sentences
+    assert sentences[-1] == "I have issued a refund of 49 euros, it arrives in 3 days."  # the outcome
+    for pleasantry in ("Hi!", "Great, thanks a lot!", "You're welcome!", "Hello Lucy!", "How can I help?"):
+        assert pleasantry not in sentences
+
+
+def test_the_summary_is_in_the_chats_language_and_grounded():
+    chinese = chat(("human", "你好！我叫李雷，住在上海。"), ("ai", "你好李雷！有什么可以帮你？"),
+                   ("human", "我的订单晚了三天，我想取消。"), ("ai", "好的，我已经为你取消了订单，退款会在五天内到账。"),
+                   ("human", "谢谢！"))
+    sentences = summary(chinese)
+    assert sentences == ["我叫李雷，住在上海。", "我的订单晚了三天，我想取消。", "好的，我已经为你取消了订单，退款会在五天内到账。"]
+    assert unheld(OfflineExtractor().summarize(chinese).text, chinese) == []
+    assert unheld(OfflineExtractor().summarize(REFUND).text, REFUND) == []
+
+
+def test_a_long_chat_keeps_at_most_five_sentences_with_its_decision():
+    filler = [("human", f"Here is some filler sentence number {i} about the weather.") if i % 2 == 0
+              else ("ai", f"Filler answer {i} about the weather.") for i in range(20)]
+    long = chat(("human", "I need a new laptop for video editing."), *filler,
+                ("human", "I decided to buy the 16-inch model."), ("ai", "Your order 7731 ships on Friday."))
+    sentences = summary(long)
+    assert len(sentences) == 5
+    assert sentences[0] == "I need a new laptop for video editing."
+    assert "I decided to buy the 16-inch model." in sentences and sentences[-1] == "Your order 7731 ships on Friday."
+
+
+def test_a_chat_of_pleasantries_only_has_an_empty_summary():
+    assert OfflineExtractor().summarize(chat(("human", "Hi!"), ("ai", "Hello!"), ("human", "Thanks!"))).text == ""
