@@ -70,7 +70,7 @@ MAP_WORDS: dict[str, dict[str, str]] = {
                         "partition_candidates_accepted_by_category": "accepted"},
     "active_facts": {"partition_facts_active_by_category": "active", "run_supersessions_by_relation": "superseded_by",
                      "run_repeats_by_relation": "repeated_by", "run_facts_language_labelled": "language",
-                     "run_summaries_language_labelled": "summary_language"},
+                     "run_summaries_language_labelled": "summary_lang"},
 }
 # Map entries too long to follow their word within MAX_KEY_CHARS (rejection reasons of domain.facts) -> as published.
 SHORT_ENTRIES = {

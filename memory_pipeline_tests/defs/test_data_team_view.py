@@ -87,6 +87,7 @@ def test_every_metadata_key_an_asset_can_publish_fits_the_uis_key_column():
                     "failed": [*FAILURE_REASONS, OPEN_REASON, "backend_error"], "superseded_by": RELATIONS,
                     "repeated_by": RELATIONS, "language": ["portuguese", "indonesian", "norwegian", "simple"]}
     vocabularies["failures"] = vocabularies["failed"]
+    vocabularies["summary_lang"] = vocabularies["language"]
     for asset, words in MAP_WORDS.items():
         for name, word in words.items():
             published = published_metadata(asset, {}, {name.removeprefix("partition_"): {
