@@ -14,7 +14,9 @@ are valid JSON quoting what the user said):
    message ids of its transcript lines; requests and prompt tokens per conversation, summary included, counted
    from what the server received, two ways: the server's own count (its stand-in tokenizer, words and
    punctuation marks, what it reports as usage) and the configured model's tokenizer (exact for OpenAI models,
-   offline). Targets (issue 5): at most 2 requests and 3,000 prompt tokens;
+   offline). Targets (issue 5): at most 2 requests and 3,000 prompt tokens. Then `active_facts`, whose relation
+   requests (pairs of one user's facts, `stages.relations`; they name no conversation) are counted apart and
+   spread over the conversations (issue 26: at most 1,500 prompt tokens per conversation in all);
 3. a second materialization of the same days: requests sent (target: zero, the caches answer).
 
 Figures are printed, never asserted: they depend on the machine and its load (printed with them).
@@ -39,6 +41,7 @@ from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIEx
 from memory_pipeline.extractors.tokens import token_counter
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
+from memory_pipeline.stages.active_facts import active_facts
 from memory_pipeline.stages.closed_sessions import closed_sessions
 from memory_pipeline.stages.extracted_facts import extracted_facts
 from memory_pipeline.stages.session_summaries import session_summaries
@@ -78,7 +81,8 @@ class ThroughputFigures:
 class CostFigures:
     """Per MemoryBank conversation (same order in each list): requests, prompt tokens by the server's count and
     by the model's tokenizer; `unattributed` requests whose transcript named no single conversation;
-    `rerun_requests` sent by the second materialization of the same `days`."""
+    `rerun_requests` sent by the second materialization of the same `days`; `relation_requests` and
+    `relation_server_tokens` (their prompt tokens, the server's count) of active_facts."""
 
     days: int
     requests: list[int]
@@ -86,6 +90,8 @@ class CostFigures:
     model_prompt_tokens: list[int]
     unattributed: int
     rerun_requests: int
+    relation_requests: int = 0
+    relation_server_tokens: int = 0
 
 
 class ServerProcess:
@@ -183,14 +189,19 @@ def _extractor(settings: Settings, base_url: str) -> OpenAIExtractor:
     return OpenAIExtractor(settings, client=client)
 
 
-def _llm_stages(store: Store, conn, days: list[date], extractor: OpenAIExtractor) -> dict[str, float]:
+def _llm_stages(store: Store, conn, days: list[date], extractor: OpenAIExtractor,
+                relations: bool = False) -> dict[str, float]:
+    """Seconds of each LLM stage over `days`; with `relations`, active_facts too (its relation requests)."""
     seconds = {"session_summaries": 0.0, "extracted_facts": 0.0}
+    stages = [("session_summaries", session_summaries), ("extracted_facts", extracted_facts)]
+    if relations:
+        stages.append(("active_facts", lambda store, conn, day, extractor: active_facts(
+            store, conn, day, extractor=extractor)))
     for day in days:
-        for name, stage in (("session_summaries", session_summaries),
-                            ("extracted_facts", extracted_facts)):
+        for name, stage in stages:
             started = time.perf_counter()
             stage(store, conn, day, extractor)
-            seconds[name] += time.perf_counter() - started
+            seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - started
     return seconds
 
 
@@ -239,9 +250,9 @@ def measure_cost(base: Settings, server: ServerProcess, users: int | None = None
             extractor = _extractor(settings, server.base_url)
             server.set_latency(0.0)
             before = server.request_count()
-            _llm_stages(store, conn, days, extractor)
+            _llm_stages(store, conn, days, extractor, relations=True)
             bodies = server.chat_requests(before)
-            _llm_stages(store, conn, days, extractor)  # the second materialization of the same days
+            _llm_stages(store, conn, days, extractor, relations=True)  # the second materialization of the same days
             rerun = server.request_count() - before - len(bodies)
     finally:
         with pool.connection() as conn:
@@ -249,9 +260,13 @@ def measure_cost(base: Settings, server: ServerProcess, users: int | None = None
     requests: Counter[str] = Counter()
     server_tokens: Counter[str] = Counter()
     model_tokens: Counter[str] = Counter()
-    unattributed = 0
+    unattributed = relation_requests = relation_tokens = 0
     for body in bodies:
         contents = [str(m.get("content") or "") for m in body.get("messages", [])]
+        if contents and '"relations"' in contents[0]:
+            relation_requests += 1
+            relation_tokens += approx_tokens("\n".join(contents))
+            continue
         said = [str(m.get("content") or "") for m in body.get("messages", []) if m.get("role") == "user"]
         owners = {conversation_of.get(int(i)) for text in said for i in _MESSAGE_ID.findall(text)}  # not the example
         if len(owners) != 1 or None in owners:
@@ -263,7 +278,7 @@ def measure_cost(base: Settings, server: ServerProcess, users: int | None = None
         model_tokens[owner] += sum(count_model(text) for text in contents)
     keys = sorted(set(conversation_of.values()))
     return CostFigures(len(days), [requests[k] for k in keys], [server_tokens[k] for k in keys],
-                       [model_tokens[k] for k in keys], unattributed, rerun)
+                       [model_tokens[k] for k in keys], unattributed, rerun, relation_requests, relation_tokens)
 
 
 def run(conversations: int = 2000, latency: float = 0.2, in_flight: int | None = None,
@@ -292,6 +307,10 @@ def run(conversations: int = 2000, latency: float = 0.2, in_flight: int | None =
               f"{statistics.mean(cost.server_prompt_tokens):.0f}; {base.extraction_model} tokenizer max "
               f"{max(cost.model_prompt_tokens)}, mean {statistics.mean(cost.model_prompt_tokens):.0f} "
               "(target <= 3000)")
+        spread = cost.relation_server_tokens / n
+        print(f"    active_facts' relation requests: {cost.relation_requests}, {cost.relation_server_tokens} prompt "
+              f"tokens (server's count), {spread:.0f} per conversation; with them, mean "
+              f"{statistics.mean(cost.server_prompt_tokens) + spread:.0f} per conversation (target <= 1500)")
     if cost.unattributed:
         print(f"    {cost.unattributed} requests named no single conversation")
     print(f"  second materialization of the same {cost.days} days: {cost.rerun_requests} requests (target 0)")
