@@ -52,6 +52,8 @@ RIGHT_ANSWERS = [
     ("Je m'appelle Claire.", "name", "Claire"),
     ("Ich wohne in Berlin.", "home_location", "Berlin"),
     ("Me llamo Ana.", "name", "Ana"),
+    ("Trabajo desde casa, en Valencia.", "home_location", "Valencia"),   # Spanish: home said by its noun
+    ("Mi casa está en Bilbao.", "home_location", "Bilbao"),
     ("我住在上海。", "home_location", "上海"),
 ]
 
