@@ -185,3 +185,13 @@ ON CONFLICT DO NOTHING;
 -- name: request_refold
 -- A verdict came for a pair of facts already folded (a request that failed before): fold the user from scratch.
 INSERT INTO {schema}.fold_requests (user_key) VALUES (%(user_key)s);
+
+-- name: active_facts_of_judged_users
+-- The active facts of the users some stored verdict relates two facts of (update or same), for the contradiction
+-- check: such a pair must never be active side by side.
+SELECT f.user_key, f.category, f.attribute, f.value, f.fact, f.valid_from
+FROM {schema}.agent_facts AS f
+WHERE f.superseded_at IS NULL AND f.user_key IN (
+    SELECT user_key FROM {schema}.fact_relations
+    WHERE model = %(model)s AND prompt_version = %(prompt_version)s AND verdict IN ('update', 'same'))
+ORDER BY f.user_key, f.valid_from, f.id;

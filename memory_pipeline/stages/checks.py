@@ -13,6 +13,7 @@ from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import CheckOutcome
 from memory_pipeline.stages.llm_calls import EXTRACTION_STAGE, SUMMARY_STAGE
 from memory_pipeline.stages.records import conversation_from_record
+from memory_pipeline.stages.relations import judged_active_pairs
 from memory_pipeline.store import Store
 
 
@@ -55,14 +56,16 @@ def check_no_duplicate_active_facts(store: Store, conn: psycopg.Connection) -> C
     """No two active facts share (user_key, category, md5(fact)); no single-valued attribute holds two
     active values for one user (`contradicting_groups`); no owner (the slot or object a value belongs to,
     whatever the attribute was called: domain.owners) holds two active facts of one user (`related_active_pairs`,
-    pairs of facts)."""
+    pairs of facts); no pair the model's stored verdict relates is active side by side (`judged_active_pairs`,
+    `stages.relations`)."""
     duplicates = store.scalar(conn, "check_duplicate_active_facts")
     contradictions = store.scalar(conn, "check_contradicting_active_facts",
                                   {"multi_valued": sorted(MULTI_VALUED_ATTRIBUTES)})
     related = store.scalar(conn, "check_related_active_facts")
-    return CheckOutcome(duplicates == 0 and contradictions == 0 and related == 0,
+    judged = judged_active_pairs(store, conn)
+    return CheckOutcome(duplicates == 0 and contradictions == 0 and related == 0 and judged == 0,
                         {"duplicate_groups": duplicates, "contradicting_groups": contradictions,
-                         "related_active_pairs": related})
+                         "related_active_pairs": related, "judged_active_pairs": judged})
 
 
 def check_no_message_lost(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:

@@ -13,12 +13,15 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
 
-from memory_pipeline.domain.relations import describe, pairs_to_judge, relation_key
+from memory_pipeline.domain.relations import by_user, checked, describe, pairs_to_judge, relation_key
 from memory_pipeline.extractors.base import ExtractorError
+from memory_pipeline.stages.folds import judge_of
 from memory_pipeline.stages.llm_calls import call_each
 from memory_pipeline.store import Store
 
@@ -84,3 +87,37 @@ def judge_pairs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str]
             totals["relation_tokens_out"] += cost.output_tokens
             totals["users_refolded_for_late_verdicts"] += late
     return totals
+
+
+@dataclass(frozen=True)
+class _Active:
+    """An active fact row as `relations.relation_key` reads it."""
+
+    user_key: str
+    category: str
+    attribute: str | None
+    value: str | None
+    fact: str
+    valid_from: datetime
+
+
+def judged_active_pairs(store: Store, conn: psycopg.Connection) -> int:
+    """Pairs of one user's active facts that a stored verdict (under the settings' judge, `folds.judge_of`) relates,
+    checked as the fold checks it (`relations.checked`: update or same): what the fold should have superseded or
+    merged, left active side by side. 0 without a judge."""
+    judge = judge_of(store.settings)
+    if judge is None:
+        return 0
+    params = {"model": judge[0], "prompt_version": judge[1]}
+    rows = conn.execute(store.query(conn, "active_facts_of_judged_users"), params).fetchall()
+    facts = by_user(_Active(**row) for row in rows)
+    known = store.relations_of_users(conn, list(facts), *judge).result() if facts else {}
+    pairs = 0
+    for user, active in facts.items():
+        verdicts = known.get(user, {})
+        for n, newer in enumerate(active):
+            for older in active[:n]:
+                verdict = verdicts.get(relation_key(older, newer)) or verdicts.get(relation_key(newer, older))
+                pairs += checked(verdict, older, newer) is not None
+    return pairs
+

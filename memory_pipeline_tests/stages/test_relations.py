@@ -14,6 +14,7 @@ from memory_pipeline.db import get_pool
 from memory_pipeline.erasure import erase_user
 from memory_pipeline.extractors import make_extractor
 from memory_pipeline.stages.active_facts import active_facts
+from memory_pipeline.stages.checks import check_no_duplicate_active_facts
 from memory_pipeline.stages.closed_sessions import closed_sessions
 from memory_pipeline.stages.extracted_facts import extracted_facts
 from memory_pipeline.stages.relations import RelationsFailed
@@ -138,3 +139,19 @@ def test_one_users_facts_never_reach_another_users_request_and_erasure_removes_t
         with get_pool(p.settings.database_url).connection() as conn:
             erase_user(p.store, conn, "ana")
         assert p.rows("SELECT relation_key FROM {schema}.fact_relations") == []
+
+
+def test_the_contradiction_check_counts_an_active_pair_a_verdict_relates(make_settings, monkeypatch):
+    with ScriptedOpenAIServer(Model("update")) as server:
+        p, extractor = install(make_settings, server, monkeypatch)
+        run_day(p, DAY1, extractor)
+        run_day(p, DAY2, extractor)
+        with get_pool(p.settings.database_url).connection() as conn:
+            assert check_no_duplicate_active_facts(p.store, conn).metadata["judged_active_pairs"] == 0
+        # As a fold that missed the verdict would leave them: both values active.
+        p.rows("UPDATE {schema}.agent_facts SET superseded_at = NULL, superseded_by = NULL, relation = NULL "
+               "RETURNING id")
+        with get_pool(p.settings.database_url).connection() as conn:
+            check = check_no_duplicate_active_facts(p.store, conn)
+        assert not check.passed and check.metadata["judged_active_pairs"] == 1
+        assert check.metadata["related_active_pairs"] == 0  # the owner rules alone see no pair
