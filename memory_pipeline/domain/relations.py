@@ -6,8 +6,10 @@ attributes finds new ones (`reply_language` one night, `preferred_language` the 
 apart is put to the model that extracted it, when the two facts could be about one thing: one user, one category,
 both single-valued facts with a value, owned by different slots whose names share a word (`may_relate`). It
 answers `update` (the newer fact changes what the older says), `same` (it says it again) or `different`. A
-language-agnostic rule checks the verdict (`checked`): `same` is no repeat when the values hold different numbers
-(a moved date is a new value), `update` is a repeat when the values are one (`owners.same_value`).
+language-agnostic rule checks the verdict (`checked`): `same` is a repeat only when the values are one
+(`owners.same_value`; with other numbers it is an update, a moved date; with other words it relates nothing: a
+1.5B model called "dream job: astronaut" the same as "job: teacher"), and `update` is a repeat when the values
+are one.
 
 Verdicts are keyed by the two facts' content (`relation_key`), not by run or order: reconciliation stays a
 function of the set of candidates (a pair is judged once, whichever night it was first met, and a re-run reads
@@ -49,12 +51,19 @@ def relation_key(older: Stated, newer: Stated) -> str:
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
+# The owner kinds that say nothing of the thing (`owners.owners`): their object alone names it.
+_PLAIN_KINDS = frozenset({"slot", "stance", "favourite", "decision"})
+
+
 def topic_words(fact: Stated) -> frozenset[str]:
     """The words of what the fact's owners name (`slot:reply_language` -> reply, language; `stance:green_tea`
-    -> green, tea), generic words dropped (`owners.GENERIC_WORDS`)."""
+    -> green, tea; a kind of the model's own names the thing too: `contact_channel:mobile` -> contact, channel,
+    mobile), generic words dropped (`owners.GENERIC_WORDS`)."""
     found: set[str] = set()
     for owner in owners(fact.category, fact.attribute, fact.value):
-        found.update(w for w in words(owner.partition(":")[2]) if len(w) >= 3)
+        kind, _, thing = owner.partition(":")
+        named = thing if kind in _PLAIN_KINDS else f"{kind}_{thing}"
+        found.update(w for w in words(named) if len(w) >= 3)
     return frozenset(found)
 
 
@@ -97,13 +106,15 @@ _DIGITS = re.compile(r"\d+")
 
 def checked(verdict: str | None, older: Stated, newer: Stated) -> str | None:
     """The model's verdict after the rule: "update", "same" or None (different, unknown or not asked). `same`
-    with other numbers in the values is an update ("19. června" is not "12. června"); `update` with one value
-    (`owners.same_value`) is a repeat."""
+    with other numbers in the values is an update ("19. června" is not "12. června"), with other words nothing
+    (not one value, `owners.same_value`); `update` with one value is a repeat."""
     if verdict not in ("update", "same"):
         return None
-    if verdict == "same" and set(_DIGITS.findall(older.value or "")) != set(_DIGITS.findall(newer.value or "")):
-        return "update"
-    if verdict == "update" and same_value(older.value, newer.value):
+    one_value = same_value(older.value, newer.value)
+    if verdict == "same" and not one_value:
+        digits = set(_DIGITS.findall(older.value or "")) != set(_DIGITS.findall(newer.value or ""))
+        return "update" if digits else None
+    if verdict == "update" and one_value:
         return "same"
     return verdict
 

@@ -113,10 +113,18 @@ class VerifyAnswer(_Strict):
     verdicts: list[bool]
 
 
-class RelateAnswer(_Strict):
-    """Answer of the relation prompt: one relation per numbered pair, in order (`domain.relations.VERDICTS`)."""
+class LineRelation(_Strict):
+    """One numbered pair's verdict (`domain.relations.VERDICTS`)."""
 
-    relations: list[Literal["update", "same", "different"]]
+    line: int
+    relation: Literal["different", "same", "update"]
+
+
+class RelateAnswer(_Strict):
+    """Answer of the relation prompt: a verdict per numbered pair, each with its line number (small models wrote
+    one verdict too many or too few in a bare list: the number keeps each verdict on its pair)."""
+
+    relations: list[LineRelation]
 
 
 _FACTS_KEY = re.compile(r'"facts"\s*:\s*\[')

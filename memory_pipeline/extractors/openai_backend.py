@@ -197,17 +197,19 @@ class OpenAIExtractor:
 
     def relate(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[str | None], ExtractionResult]:
         """The model's verdict on each (older, newer) pair of one user's facts (each as `relations.describe`
-        writes it): "update", "same" or "different", one request per RELATE_BATCH pairs; None for the pairs of a
-        request whose answer does not hold one verdict per pair. The second item holds the requests' tokens.
-        Raises ExtractorError (the server failed, or its answer never validated)."""
+        writes it): "update", "same" or "different", one request per RELATE_BATCH pairs, each verdict taken by its
+        line number (the first for a number given twice); None for a pair the answer gives none. The second item
+        holds the requests' tokens. Raises ExtractorError (the server failed, or its answer never validated)."""
         verdicts: list[str | None] = []
         cost = ExtractionResult()
         for start in range(0, len(pairs), RELATE_BATCH):
             batch = pairs[start:start + RELATE_BATCH]
             answer = self.breaker.call(lambda: self.chat.ask(self.model, prompts.RELATE_SYSTEM,
                                                              prompts.relate_message(batch), RelateAnswer))
-            found = answer.value.relations
-            verdicts += found if len(found) == len(batch) else [None] * len(batch)
+            by_line: dict[int, str] = {}
+            for item in answer.value.relations:
+                by_line.setdefault(item.line, item.relation)
+            verdicts += [by_line.get(n) for n in range(1, len(batch) + 1)]
             cost = ExtractionResult(input_tokens=cost.input_tokens + answer.input_tokens,
                                     output_tokens=cost.output_tokens + answer.output_tokens,
                                     request_prompt_tokens=cost.request_prompt_tokens + answer.prompt_tokens)

@@ -116,13 +116,14 @@ VERIFY_SYSTEM = "\n".join([
 
 # Issue 26: a pair the owner rules leave apart, judged by the model (domain.relations). Its own version keys the
 # stored verdicts: a changed prompt judges the pairs again.
-RELATE_VERSION = "relate-v1"
+RELATE_VERSION = "relate-v2"  # v2: "different" first and defined first, one object per line with its number
 RELATE_SYSTEM = "\n".join([
     "Each numbered line holds two facts one user stated, OLD said before NEW, each with [attribute: value]. "
-    "For each line answer \"update\" if NEW changes what OLD says (a new value for the same thing, so OLD is no "
-    "longer true), \"same\" if NEW says what OLD says in other words, \"different\" if they are about different "
-    "things or can both be true.",
-    SHAPE_PREFIX + '{"relations": ["update", "same", "different", ...]} with one answer per line, in order.',
+    "For each line answer \"different\" when OLD and NEW can both be true at the same time (they are about "
+    "different things, or NEW adds to OLD); \"same\" when NEW says what OLD says; \"update\" only when NEW "
+    "replaces OLD: both give a value for one and the same thing, and OLD is no longer true.",
+    SHAPE_PREFIX + '{"relations": [{"line": <its number>, "relation": "different" or "same" or "update"}, ...]} '
+    "with one object per numbered line.",
 ])
 
 

@@ -280,9 +280,14 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     return Reply(content=json.dumps(answer, ensure_ascii=False), delay=latency)
 
 
+def relations_answer(verdicts: list[str]) -> str:
+    """A relation request's answer (`llm_output.RelateAnswer`): `verdicts` in line order, each with its number."""
+    return json.dumps({"relations": [{"line": n, "relation": v} for n, v in enumerate(verdicts, 1)]})
+
+
 def unrelated_pairs(chat: str) -> str:
     """The answer to a relation request (`prompts.relate_message`) that relates none of its pairs."""
-    return json.dumps({"relations": ["different"] * chat.count(" | NEW: ")})
+    return relations_answer(["different"] * chat.count(" | NEW: "))
 
 
 # -- the failures of real small models ----------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any
 
 from memory_pipeline.domain.facts import normalize_for_quote
 from memory_pipeline.extractors.prompts import SHAPE_PREFIX
-from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply
+from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply, relations_answer
 
 _NUMBERED = re.compile(r"^\d+\. ", re.MULTILINE)  # a line of the verification request (`prompts.verify_message`)
 _PAIR = re.compile(r"^\d+\. OLD: (.*) \| NEW: (.*)$", re.MULTILINE)  # a line of `prompts.relate_message`
@@ -87,8 +87,8 @@ def right_answer_responder(answers: Sequence[RightAnswer], relate: Callable[[str
         shape = next((line for line in system.splitlines() if line.startswith(SHAPE_PREFIX)), "")
         if '"relations"' in shape:
             pairs = _PAIR.findall(chat)
-            return Reply(content=json.dumps({"relations": [relate(old, new) if relate else "different"
-                                                           for old, new in pairs]}))
+            return Reply(content=relations_answer([relate(old, new) if relate else "different"
+                                                   for old, new in pairs]))
         if '"verdicts"' in shape:
             return Reply(content=json.dumps({"verdicts": [True] * len(_NUMBERED.findall(chat))}))
         answer: dict[str, Any] = {}

@@ -37,6 +37,9 @@ def test_two_slots_whose_names_share_a_word_are_asked_about():
                       said("2", 5, "billing_document_format", "XML", "User needs XML invoices now."))
     assert may_relate(said("1", 0, "favourite:tea", "likes", "User likes tea."),
                       said("2", 5, "opinion:green_tea", "dislikes", "User dislikes green tea."))
+    # a kind of the model's own naming the thing (a 1.5B model: `contact_channel:mobile`, then `contact_channel`)
+    assert may_relate(said("1", 0, "contact_channel:mobile", "mobile", "User prefers calls on mobile."),
+                      said("2", 5, "contact_channel", "email", "User prefers email."))
 
 
 def test_pairs_the_rules_settle_or_that_cannot_clash_are_not_asked_about():
@@ -65,6 +68,10 @@ def test_the_rule_checks_the_verdict_by_numbers_and_values():
     again = said("2", 3, "decision:product_launch", "2026-06-12", "The launch is on 2026-06-12.", "decision")
     assert checked("update", old, again) == "same"
     assert checked("different", old, moved) is None and checked(None, old, moved) is None
+    # "same" for another value in words relates nothing (a 1.5B model: "dream job: astronaut" as "job: teacher")
+    job = said("1", 0, "job", "teacher", "User is a teacher.", "client_info")
+    dream = said("2", 3, "dream_job", "astronaut", "User dreams of being an astronaut.", "client_info")
+    assert checked("same", job, dream) is None
 
 
 def test_a_judged_update_supersedes_the_old_fact_and_says_so():

@@ -11,7 +11,7 @@ import openai
 from memory_pipeline.cli import main
 from memory_pipeline.extractors.openai_backend import OpenAIExtractor
 from memory_pipeline.settings import Settings
-from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply, ScriptedOpenAIServer
+from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply, ScriptedOpenAIServer, relations_answer
 
 ENGLISH = "Please always reply to me in English."
 GERMAN = "From now on I want all replies in German."
@@ -47,7 +47,7 @@ def model(relation: str, seen: list[str]):
         chat = body["messages"][1]["content"]
         if '"relations"' in system:
             seen.append(chat)
-            return Reply(content=json.dumps({"relations": [relation] * chat.count(" | NEW: ")}))
+            return Reply(content=relations_answer([relation] * chat.count(" | NEW: ")))
         facts = []
         for line in chat.splitlines():
             match = TRANSCRIPT_LINE.match(line)
@@ -93,10 +93,11 @@ def test_the_ceiling_answers_the_pair_right(tmp_path, monkeypatch, capsys):
     assert row["backend_updates_right"] == "1/2" and row["ceiling_updates_right"] == "2/2"
 
 
-def test_relate_gives_one_verdict_per_pair_or_none_for_an_answer_out_of_line():
-    answers = iter([["update", "same"], ["update"]])
+def test_relate_takes_each_verdict_by_its_line_number_and_none_for_a_line_left_out():
+    answers = iter([[{"line": 2, "relation": "same"}, {"line": 1, "relation": "update"}],
+                    [{"line": 1, "relation": "update"}, {"line": 1, "relation": "same"}]])
     with ScriptedOpenAIServer(lambda body: Reply(content=json.dumps({"relations": next(answers)}))) as server:
         client = openai.OpenAI(api_key="x", base_url=server.base_url, max_retries=0)
         extractor = OpenAIExtractor(Settings(), client)
         assert extractor.relate([("a [x: 1]", "b [y: 2]"), ("c [x: 1]", "d [y: 2]")])[0] == ["update", "same"]
-        assert extractor.relate([("a [x: 1]", "b [y: 2]"), ("c [x: 1]", "d [y: 2]")])[0] == [None, None]
+        assert extractor.relate([("a [x: 1]", "b [y: 2]"), ("c [x: 1]", "d [y: 2]")])[0] == ["update", None]

@@ -5,7 +5,6 @@ the older day backfilled after the newer one gives the same facts; a failed rela
 and its re-run applies the verdict; an erasure removes the verdicts; one user's facts are never in another's
 request."""
 
-import json
 import re
 
 import pytest
@@ -19,7 +18,7 @@ from memory_pipeline.stages.closed_sessions import closed_sessions
 from memory_pipeline.stages.extracted_facts import extracted_facts
 from memory_pipeline.stages.relations import RelationsFailed
 from memory_pipeline.stages.session_summaries import session_summaries
-from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, _answer, fact
+from memory_pipeline.testing.openai_server import Reply, ScriptedOpenAIServer, _answer, fact, relations_answer
 from memory_pipeline_tests.test_forget import DAY1, DAY2, Install, chat
 
 _USER_LINE = re.compile(r"^\[(\d+)\|[^\]]*\|user\] (.*)$", re.MULTILINE)
@@ -44,7 +43,7 @@ class Model:
             self.relation_requests.append(chat_text)
             if self.verdict is None:
                 return Reply(status=500, content="server error")
-            return Reply(content=json.dumps({"relations": [self.verdict] * chat_text.count(" | NEW: ")}))
+            return Reply(content=relations_answer([self.verdict] * chat_text.count(" | NEW: ")))
         facts = []
         for message_id, line in _USER_LINE.findall(chat_text):
             if line in ANSWERS:
