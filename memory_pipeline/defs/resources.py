@@ -65,6 +65,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     recall_ef_search: int
     asset_owners: str = "team:data"
     freshness_deadline_hour: int = 6
+    shards: int = 1
     erase_on_retraction: bool = False
     text_retention_days: int | None = None
     quote_grace_days: int = 30
