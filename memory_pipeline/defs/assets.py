@@ -23,6 +23,7 @@ from memory_pipeline.defs.catalog import catalog_metadata
 from memory_pipeline.defs.metadata import published_metadata
 from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline.defs.run_health import HOST_TAG, this_host
+from memory_pipeline.domain.shards import SHARD_TAG, Shard
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline.stages import checks as stage_checks
@@ -69,6 +70,12 @@ def _tag_worker_host(context: dg.AssetExecutionContext) -> None:
 
 
 
+def run_shard(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> Shard:
+    """The run's shard of the night, from its `memory_pipeline/shard` tag (INDEX/COUNT; none: the whole night).
+    Raises ValueError (the step fails with it) on a malformed tag."""
+    return Shard.parse(context.run.tags.get(SHARD_TAG))
+
+
 Stage = Callable[[Store, psycopg.Connection, date], StageResult]
 Check = Callable[[Store, psycopg.Connection, date], CheckOutcome]
 
@@ -77,7 +84,7 @@ def _materialize(context: dg.AssetExecutionContext, memory: MemoryPipelineResour
     """Run `stage` for each partition of the run (one, or a backfill's range), oldest first, and give each
     partition's materialization its own figures."""
     asset = context.asset_key.to_user_string()
-    store = memory.get_store()
+    store = memory.get_store(run_shard(context))
     with _connection(memory) as conn:
         for key in sorted(context.partition_keys):
             day = date.fromisoformat(key)
@@ -93,7 +100,7 @@ def _evaluate(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineReso
     usual. A range (single-run backfill): Dagster would record one evaluation without a partition, so one
     AssetCheckEvaluation per partition is yielded instead, linked to that partition's materialization; a failed
     blocking one still stops the assets after."""
-    store = memory.get_store()
+    store = memory.get_store(run_shard(context))
     keys = sorted(context.partition_keys)
     with _connection(memory) as conn:
         outcomes = {key: evaluate(store, conn, date.fromisoformat(key)) for key in keys}
