@@ -22,3 +22,10 @@ ON CONFLICT (partition_date, shard_index, shard_count) DO UPDATE SET
 SELECT shard_index FROM {schema}.night_shards
 WHERE partition_date = %(partition_date)s AND shard_count = %(shard_count)s
 ORDER BY shard_index;
+
+-- name: shard_counts_complete
+-- The shard counts under which every shard of the day finished (each a complete pass over the day's users).
+SELECT shard_count FROM {schema}.night_shards
+WHERE partition_date = %(partition_date)s
+GROUP BY shard_count HAVING count(DISTINCT shard_index) = shard_count
+ORDER BY shard_count;
