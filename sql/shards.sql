@@ -18,8 +18,8 @@ ON CONFLICT (partition_date, shard_index, shard_count) DO UPDATE SET
     finished_at = EXCLUDED.finished_at, run_id = EXCLUDED.run_id;
 
 -- name: shards_finished
--- The shards of a day that finished under a shard count.
-SELECT shard_index FROM {schema}.night_shards
+-- The shards of a day that finished under a shard count, with the run that finished each last.
+SELECT shard_index, run_id FROM {schema}.night_shards
 WHERE partition_date = %(partition_date)s AND shard_count = %(shard_count)s
 ORDER BY shard_index;
 

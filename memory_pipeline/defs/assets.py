@@ -23,6 +23,7 @@ from memory_pipeline.defs.catalog import catalog_metadata
 from memory_pipeline.defs.metadata import published_metadata
 from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline.defs.run_health import HOST_TAG, this_host
+from memory_pipeline.defs.shards import with_failed_shard_checks
 from memory_pipeline.domain.shards import SHARD_TAG, Shard
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
@@ -183,14 +184,18 @@ def build_assets(
         return _materialize(context, memory, archive_and_finish)
 
     def partitioned_check(asset: dg.AssetsDefinition, name: str, description: str, evaluate: Check,
-                          blocking: bool = True, severity: dg.AssetCheckSeverity = dg.AssetCheckSeverity.ERROR
-                          ) -> dg.AssetChecksDefinition:
+                          blocking: bool = True, severity: dg.AssetCheckSeverity = dg.AssetCheckSeverity.ERROR,
+                          finish: Callable[[dg.AssetCheckExecutionContext, CheckOutcome, str], CheckOutcome]
+                          | None = None) -> dg.AssetChecksDefinition:
         key = dg.AssetCheckKey(asset.key, name)
 
         @dg.asset_check(asset=asset, name=name, blocking=blocking, partitions_def=partitions_def,
                         description=description)
         def _check(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-            yield from _evaluate(context, memory, key, evaluate, blocking, severity)
+            # `finish` completes an outcome with what only the Dagster instance knows (other runs' evaluations).
+            run = evaluate if finish is None else (
+                lambda store, conn, day: finish(context, evaluate(store, conn, day), day.isoformat()))
+            yield from _evaluate(context, memory, key, run, blocking, severity)
 
         return _check
 
@@ -234,8 +239,9 @@ def build_assets(
         # to run (yellow), and the last one's evaluation is green.
         partitioned_check(archived_sessions, "every_shard_consolidated",
                           "Every shard of the day's users finished (MEMORY_PIPELINE_SHARDS runs per night), or a "
-                          "complete set of shards under another count did.",
+                          "complete set of shards under another count did, and none of their runs failed a check "
+                          "of the day.",
                           stage_checks.check_every_shard_consolidated, blocking=False,
-                          severity=dg.AssetCheckSeverity.WARN),
+                          severity=dg.AssetCheckSeverity.WARN, finish=with_failed_shard_checks),
     ]
     return [closed_sessions, session_summaries, extracted_facts, active_facts, archived_sessions], checks

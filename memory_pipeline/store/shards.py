@@ -17,10 +17,10 @@ class ShardQueries(StoreBase):
             "partition_date": day, "shard_index": self.shard.index, "shard_count": self.shard.count,
             "run_id": run_id})
 
-    def shards_finished(self, conn, day: date, count: int) -> set[int]:
-        """Indexes of the shards of `day` that finished when the night was split in `count`."""
+    def shards_finished(self, conn, day: date, count: int) -> dict[int, str]:
+        """{shard index: id of the run that finished it last} of `day`'s shards under `count` shards."""
         rows = conn.execute(self.query(conn, "shards_finished"), {"partition_date": day, "shard_count": count})
-        return {row["shard_index"] for row in rows}
+        return {row["shard_index"]: row["run_id"] for row in rows}
 
     def complete_shard_counts(self, conn, day: date) -> list[int]:
         """The counts under which every shard of `day` finished (1: a run of the whole night), ascending."""

@@ -1,6 +1,9 @@
 """A night in shards through Dagster (issue 28): runs tagged with their shard, the WARN check
-`every_shard_consolidated` yellow until the day's last shard finished, a shard count changed between runs that loses
-and duplicates nothing, and the instance file's queue that runs the shards side by side."""
+`every_shard_consolidated` yellow until the day's last shard finished (and while a check failed in one shard's run,
+which the UI's latest evaluation of that check no longer shows), a shard count changed between runs that loses and
+duplicates nothing, and the instance file's queue that runs the shards side by side."""
+
+import json
 
 import dagster as dg
 import yaml
@@ -10,7 +13,10 @@ from memory_pipeline.defs.metadata import MAX_KEY_CHARS
 from memory_pipeline.defs.nightly import JOB_NAME, PARTITION_SHARD_TAG, build_definitions
 from memory_pipeline.domain.shards import SHARD_TAG
 from memory_pipeline.runner import QUIET_RUN_CONFIG
+from memory_pipeline.testing.fault_report import LLM_FAULTS, VICTIM_MARK
+from memory_pipeline.testing.openai_server import ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.defs.test_definitions import ROOT
+from memory_pipeline_tests.test_hostile_input import DAY, active_facts, said
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
 DAYS = ["2023-04-27", "2023-04-28"]
@@ -73,3 +79,26 @@ def test_the_instance_queues_runs_side_by_side_one_per_shard_of_a_day():
     assert runs["tag_concurrency_limits"] == [
         {"key": PARTITION_SHARD_TAG, "value": {"applyLimitPerUniqueValue": True}, "limit": 1}]
     assert instance["concurrency"]["pools"]["default_limit"] == 1  # the llm pool still bounds requests across runs
+
+
+def test_a_check_failed_in_one_shards_run_keeps_the_day_red_after_the_other_shard_passed(make_settings, llm_env):
+    def responder(body):
+        return LLM_FAULTS["http_500"][0] if VICTIM_MARK in json.dumps(body["messages"]) else transcript_responder(body)
+
+    users = ["ann", "bob", "vic", "eve"]  # shard 0 of 2: ann, bob; shard 1: vic, eve
+    with ScriptedOpenAIServer(responder) as server:
+        llm_env(server)
+        p = Pipeline(make_settings(shards=2, extractor="openai", llm_max_retries=0, llm_timeout_seconds=1))
+        p.load([said(user, f"I live in City{i}.", minutes=i) for i, user in enumerate(users) if user != "vic"])
+        p.load([said("vic", f"I live in {VICTIM_MARK}.", minutes=5)])
+        assert not run(p, p.job, DAY, "1/2").success  # vic's call failed: red, blocking check on the last asset
+        other = run(p, p.job, DAY, "0/2")
+    assert other.success
+    verdict = shard_check(other)  # the UI's latest every_conversation_consolidated is shard 0's green one
+    assert not verdict.passed and verdict.metadata["shards_missing"].value == []
+    assert "every_conversation_consolidated" in verdict.metadata["shards_failed_checks"].value["1"]
+    with ScriptedOpenAIServer(transcript_responder) as server:
+        llm_env(server)
+        again = run(p, p.job, DAY, "1/2")
+    assert again.success and shard_check(again).passed  # shard 0's run failed no check
+    assert active_facts(p, "vic") == [f"User lives in {VICTIM_MARK}."] and p.source_ids() == set()
