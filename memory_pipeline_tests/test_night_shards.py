@@ -1,6 +1,7 @@
 """A night in shards (issue 28): the facts, the archive and the checks of a night run as N = 1, 2 or 4 shards, in
 any order of shards and with a backfill of two days in reverse order, are those of one run of the night; a shard's
-run writes only its own users' conversations and facts, and purges only their rows."""
+run writes only its own users' conversations and facts, and purges only their rows; a group chat's sender whose
+shard is not the group's gets their facts from the next run of their shard."""
 
 from datetime import date
 
@@ -13,6 +14,7 @@ from memory_pipeline.domain.shards import Shard, shard_of
 from memory_pipeline.stages import checks as stage_checks
 from memory_pipeline.store import Store
 from memory_pipeline_tests.conftest import run_stages
+from memory_pipeline_tests.test_hostile_input import DAY as SAID_DAY, said
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
 DAYS = [date(2023, 4, 27), date(2023, 4, 28)]
@@ -132,3 +134,24 @@ def test_the_store_filters_a_user_key_by_the_same_shard_in_sql_and_in_python(mak
                             {"keys": keys}).fetchall()
         assert {r["k"]: r["mine"] for r in rows} == {k: shard_of(k, 3) == 1 for k in keys}
         assert Store(settings).shard_filter("k").as_string(conn) == "true"
+
+
+def test_a_group_chat_sender_in_another_shard_gets_their_facts_from_the_next_run_of_their_shard(make_settings):
+    # tg:2 is in shard 0 of 2, its sender's key tg:2#Camille in shard 1 (domain.shards.shard_of).
+    assert (shard_of("tg:2", 2), shard_of("tg:2#Camille", 2)) == (0, 1)
+    rows = [said("tg:2", "## Message from Camille\nI live in Lyon."), said("tg:2", "Noted!", minutes=1, role="ai")]
+
+    def camille(p):
+        return p.rows("SELECT fact, superseded_at FROM {schema}.agent_facts WHERE user_key = 'tg:2#Camille'")
+
+    one = Pipeline(make_settings(group_chat_session_keys=r"tg:\d+"))
+    one.load(rows)
+    run_shard(one, date.fromisoformat(SAID_DAY), Shard())
+    assert camille(one)
+    p = Pipeline(make_settings(group_chat_session_keys=r"tg:\d+"))
+    p.load(rows)
+    run_shard(p, date.fromisoformat(SAID_DAY), Shard(1, 2))  # the sender's shard first: the group's conversation is not stored yet
+    run_shard(p, date.fromisoformat(SAID_DAY), Shard(0, 2))  # the group's shard extracts the sender's candidate
+    assert camille(p) == []
+    run_shard(p, date.fromisoformat(SAID_DAY), Shard(1, 2))  # the catch-up run of the sender's shard folds it
+    assert camille(p) == camille(one)

@@ -12,7 +12,7 @@ from memory_pipeline import sample
 from memory_pipeline.defs.metadata import MAX_KEY_CHARS
 from memory_pipeline.defs.nightly import JOB_NAME, PARTITION_SHARD_TAG, build_definitions
 from memory_pipeline.domain.shards import SHARD_TAG
-from memory_pipeline.runner import QUIET_RUN_CONFIG
+from memory_pipeline.runner import QUIET_RUN_CONFIG, materialization_metadata
 from memory_pipeline.testing.fault_report import LLM_FAULTS, VICTIM_MARK
 from memory_pipeline.testing.openai_server import ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.defs.test_definitions import ROOT
@@ -53,7 +53,13 @@ def test_the_days_shards_turn_the_check_green_and_a_new_count_loses_and_duplicat
     assert waiting.metadata["shards_missing"].value == [0] and waiting.metadata["shard_count"].value == 2
     assert not [k for k in waiting.metadata if len(k) > MAX_KEY_CHARS]
     assert p.source_ids()  # shard 0's users still wait in n8n's table
-    assert shard_check(run(p, p.job, DAYS[0], "0/2")).passed
+    second = run(p, p.job, DAYS[0], "0/2")
+    assert shard_check(second).passed
+    # Each materialization's partition_* figures are the whole day's (the plots add up per day); run_* the shard's.
+    figures = materialization_metadata(second, "closed_sessions")
+    day_total = p.rows("SELECT count(*) AS n FROM {schema}.conversations WHERE partition_date = %s", (DAYS[0],))
+    assert figures["shard"] == "0/2" and figures["partition_conversations"] == day_total[0]["n"]
+    assert 0 < figures["run_conversations_stored"] < day_total[0]["n"]
     assert run(p, p.job, DAYS[1], "0/2").success and shard_check(run(p, p.job, DAYS[1], "1/2")).passed
     two_shards = facts_and_archive(p)
     assert two_shards[0] and two_shards[1] and not two_shards[2]
