@@ -180,10 +180,13 @@ def launch_partition_run(url: str, job: str, partition: str) -> str:
     return result["run"]["runId"]
 
 
-def launch_asset_backfill(url: str, asset_keys: Sequence[str], partitions: Sequence[str]) -> str:
+def launch_asset_backfill(url: str, asset_keys: Sequence[str], partitions: Sequence[str],
+                          tags: dict[str, str] | None = None) -> str:
     """Launch a backfill of these assets over these partitions, as the UI's *Materialize selected* -> *Launch
-    backfill* does (GraphQL launchPartitionBackfill); returns the backfill id."""
-    params = {"assetSelection": [{"path": [key]} for key in asset_keys], "partitionNames": list(partitions)}
+    backfill* does (GraphQL launchPartitionBackfill), its runs tagged with `tags` (e.g. a shard of the night:
+    {"memory_pipeline/shard": "0/2"}); returns the backfill id."""
+    params = {"assetSelection": [{"path": [key]} for key in asset_keys], "partitionNames": list(partitions),
+              "tags": [{"key": key, "value": value} for key, value in (tags or {}).items()]}
     result = graphql(url, LAUNCH_BACKFILL, {"params": params})["launchPartitionBackfill"]
     if result["__typename"] != "LaunchBackfillSuccess":
         raise GraphQLError(f"{result['__typename']}: {result.get('message', '')}")

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from memory_pipeline.domain.shards import MAX_SHARDS
 from memory_pipeline.settings_env import (
     DEFAULT_HOME, ENV_PREFIX, SettingError, first_error, saved_settings, unknown_variable)
 
@@ -45,6 +46,7 @@ MAX_LLM_IN_FLIGHT = 64
 MAX_CHUNK_TOKENS = 1_000_000         # the largest context windows offered (2025) are about a million tokens
 MAX_PRICE_PER_MILLION = 1000.0       # USD; list prices are below 200
 MAX_BLOCK_FACTS = 1000
+# MAX_SHARDS (64, domain.shards): the shards of one night; more runs per night than any pool of workers runs at once.
 # Dates: Dagster's partitions are built from POSIX timestamps (1970 on), and a date near 9999-12-31 has no next day
 # for a partition window to end on.
 MIN_DATE, MAX_DATE = date(1970, 1, 1), date(2999, 12, 31)
@@ -271,6 +273,10 @@ class Settings(BaseModel):
     asset_owners: str = Field(
         "team:data", description="owners of the five assets in Dagster's catalog: comma-separated e-mail "
         "addresses or `team:NAME`"
+    )
+    shards: int = Field(
+        1, ge=1, le=MAX_SHARDS, description="runs the nightly schedule launches per day, each consolidating the "
+        "users of one shard (user key hash, `domain.shards`); 1 = one run for the whole night"
     )
     freshness_deadline_hour: int = Field(
         6, ge=4, le=23, description="hour (partitions' timezone) by which yesterday's partition must be "

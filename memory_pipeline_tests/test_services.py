@@ -17,10 +17,12 @@ import pytest
 
 from memory_pipeline import sample, services
 from memory_pipeline.defs.nightly import JOB_NAME
+from memory_pipeline.domain.shards import SHARD_TAG, shard_of
 from memory_pipeline.settings import ENV_PREFIX
 from memory_pipeline_tests.conftest import fixture_lines
 from memory_pipeline_tests.test_pipeline_end_to_end import Pipeline
 
+ASSETS = ["closed_sessions", "session_summaries", "extracted_facts", "active_facts", "archived_sessions"]
 READY_TIMEOUT = 90  # bounds, not timings: a loaded 2-core machine starts each process in 5-20 s
 
 
@@ -67,7 +69,11 @@ def alive(pids: set[int]) -> set[int]:
 
 
 def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(make_settings, pg_url, tmp_path):
-    settings = make_settings(dagster_schema=f"dg_{tmp_path.name[-12:].lower()}", backlog_date="2026-05-01")
+    """Also a night in two shards (issue 28): one backfill per shard, each tagged with it, taken from the queue by
+    the daemon and run in its own run process: both complete, each shard recorded (the only test of shards through
+    the daemon, so it shares this test's services rather than starting its own)."""
+    settings = make_settings(dagster_schema=f"dg_{tmp_path.name[-12:].lower()}", backlog_date="2026-05-01",
+                             shards=2)
     pipeline = Pipeline(settings)
     pipeline.load(sample.fixture_rows(fixture_lines("message_shapes.jsonl")))
     settings_env = {ENV_PREFIX + k.upper(): str(v) for k, v in settings.model_dump(mode="json").items()
@@ -77,6 +83,16 @@ def test_webserver_and_daemon_as_separate_services_complete_a_launched_run(make_
         # The default run coordinator queues the run: only the daemon (a separate process) dequeues it.
         run_id = services.launch_partition_run(url, JOB_NAME, "2026-05-03")
         assert services.wait_for_run(url, run_id, timeout=120) == "SUCCESS"
+        backfills = [services.launch_asset_backfill(url, ASSETS, ["2026-05-04"], {SHARD_TAG: f"{i}/2"})
+                     for i in range(2)]
+        assert [services.wait_for_backfill(url, b, timeout=240) for b in backfills] == ["COMPLETED_SUCCESS"] * 2
+    shards = pipeline.rows("SELECT shard_index, shard_count FROM {schema}.night_shards"
+                           " WHERE partition_date = '2026-05-04' ORDER BY 1")
+    assert [(r["shard_index"], r["shard_count"]) for r in shards] == [(0, 2), (1, 2)]
+    users = {r["user_key"] for r in pipeline.rows(
+        "SELECT user_key FROM {schema}.conversations WHERE partition_date = '2026-05-04'")}
+    assert users == {"tg:500100"} and shard_of("tg:500100", 2) == 1  # the day's one user, stored by its shard
+    assert not pipeline.source_ids() & pipeline.archive_ids()
     closed = pipeline.rows("SELECT count(*) AS n FROM {schema}.conversations WHERE partition_date = '2026-05-03'")
     assert closed[0]["n"] == 7
     archived = pipeline.rows("SELECT count(*) AS n FROM {schema}.chat_archive WHERE partition_date = '2026-05-03'")

@@ -136,3 +136,10 @@ def test_the_cli_refuses_an_unknown_variable_before_any_other_setting_is_read(mo
     status, err = run_cli(monkeypatch, capsys, tmp_path, MEMORY_PIPELINE_EXTRACTOR_MODEL="gpt-4o",
                           MEMORY_PIPELINE_SOURCE_TABLE="chat")
     assert status == 2 and "did you mean MEMORY_PIPELINE_EXTRACTION_MODEL?" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "65", "1.5"])
+def test_a_bad_shard_count_stops_the_cli_with_exit_2_and_one_line(value, monkeypatch, capsys, tmp_path):
+    status, err = run_cli(monkeypatch, capsys, tmp_path, MEMORY_PIPELINE_SHARDS=value)
+    assert status == 2 and "invalid setting MEMORY_PIPELINE_SHARDS:" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "pgdata").exists()

@@ -12,7 +12,7 @@ SELECT set_config('work_mem', %(work_mem)s, true);
 
 -- name: consolidated_conversations_of_partition
 SELECT count(*) AS n FROM {schema}.conversations
-WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL;
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL AND {in_shard user_key};
 
 -- name: archive_partition_rows
 -- Copy the rows of the partition's consolidated conversations (facts extracted) into the archive in one
@@ -20,7 +20,7 @@ WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL;
 INSERT INTO {schema}.chat_archive (id, session_id, message, created_at, conversation_id, partition_date)
 SELECT s.id, s.session_id::text, s.message::text, {created_at}, m.conversation_id, %(partition_date)s
 FROM (SELECT conversation_id, unnest(message_ids) AS id FROM {schema}.conversations
-      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+      WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL AND {in_shard user_key}) AS m
 JOIN {source} AS s ON s.id = m.id
 ON CONFLICT (id) DO NOTHING;
 
@@ -32,7 +32,7 @@ ON CONFLICT (id) DO NOTHING;
 DELETE FROM {source} AS s
 USING {schema}.chat_archive AS a,
       (SELECT unnest(message_ids) AS id FROM {schema}.conversations
-       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL) AS m
+       WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL AND {in_shard user_key}) AS m
 WHERE s.id = m.id AND a.id = s.id AND a.session_id = s.session_id::text
   AND a.message IS NOT DISTINCT FROM s.message::text;
 
@@ -52,13 +52,13 @@ ON CONFLICT (id) DO NOTHING;
 -- archive (same id, session key and message), as the purge of consolidated rows does.
 DELETE FROM {source} AS s
 USING {schema}.chat_archive AS a, {schema}.message_rejections AS r
-WHERE r.partition_date = %(partition_date)s AND r.reason = ANY(%(reasons)s)
+WHERE r.partition_date = %(partition_date)s AND r.reason = ANY(%(reasons)s) AND {in_shard r.user_key}
   AND a.id = r.message_id AND a.conversation_id = r.conversation_id
   AND s.id = a.id AND a.session_id = s.session_id::text AND a.message IS NOT DISTINCT FROM s.message::text;
 
 -- name: unconsolidated_conversations_of_partition
 SELECT count(*) AS n FROM {schema}.conversations
-WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL;
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NULL AND {in_shard user_key};
 
 -- name: drop_expired_archive_rows
 DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days => %(retention_days)s);
@@ -67,7 +67,8 @@ DELETE FROM {schema}.chat_archive WHERE archived_at < now() - make_interval(days
 -- Text retention: a conversation consolidated more than `retention_days` ago loses its transcript; its ids,
 -- hashes, times and counts stay. Only consolidated (extracted) conversations: the others still need their text.
 UPDATE {schema}.conversations SET transcript = '[]'::jsonb, text_pruned_at = now()
-WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s);
+WHERE text_pruned_at IS NULL AND facts_extracted_at < now() - make_interval(days => %(retention_days)s)
+  AND {in_shard user_key};
 
 -- name: prune_summary_embeddings
 -- The cached embeddings of the summaries pruned just now (before prune_summaries drops their text; the
@@ -120,7 +121,7 @@ WHERE c.conversation_id = f.conversation_id AND c.text_pruned_at = now() AND f.s
 -- It keeps it at least the grace period after it was recorded, so a backfill of old history shows its evidence.
 UPDATE {schema}.agent_facts SET quote = ''
 WHERE quote <> '' AND expires_at < now() - make_interval(days => %(grace_days)s)
-  AND recorded_at < now() - make_interval(days => %(grace_days)s)
+  AND recorded_at < now() - make_interval(days => %(grace_days)s) AND {in_shard user_key}
 RETURNING candidate_id;
 
 -- name: prune_expired_candidate_quotes

@@ -12,7 +12,7 @@
 -- after the table was reset, so the archive holds another row under the same id).
 SELECT count(*) AS left_in_source FROM {source} AS s
 WHERE s.id IN (SELECT unnest(message_ids) FROM {schema}.conversations
-               WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL);
+               WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL AND {in_shard user_key});
 
 -- name: check_rows_left_behind
 -- Rows of n8n's table dated in [start, before) that no stored conversation nor rejection holds, by local day
@@ -26,7 +26,7 @@ GROUP BY 1 ORDER BY 1;
 
 -- name: check_duplicate_active_facts
 SELECT count(*) AS groups FROM (
-    SELECT 1 FROM {schema}.agent_facts WHERE superseded_at IS NULL
+    SELECT 1 FROM {schema}.agent_facts WHERE superseded_at IS NULL AND {in_shard user_key}
     GROUP BY user_key, category, md5(fact) HAVING count(*) > 1
 ) AS d;
 
@@ -35,6 +35,7 @@ SELECT count(*) AS groups FROM (
 SELECT count(*) AS groups FROM (
     SELECT 1 FROM {schema}.agent_facts
     WHERE superseded_at IS NULL AND attribute IS NOT NULL AND NOT (attribute = ANY(%(multi_valued)s))
+      AND {in_shard user_key}
     GROUP BY user_key, attribute HAVING count(DISTINCT lower(coalesce(value, fact))) > 1
 ) AS d;
 
@@ -43,7 +44,7 @@ SELECT count(*) AS groups FROM (
 -- attribute was called: `owners`, written by the fold from domain.owners), e.g. `job` and `occupation` both active.
 SELECT coalesce(sum(n * (n - 1) / 2), 0)::bigint AS pairs FROM (
     SELECT count(*) AS n FROM {schema}.agent_facts AS f, jsonb_array_elements_text(f.owners) AS o (owner)
-    WHERE f.superseded_at IS NULL
+    WHERE f.superseded_at IS NULL AND {in_shard f.user_key}
     GROUP BY f.user_key, o.owner HAVING count(*) > 1
 ) AS d;
 
@@ -52,7 +53,7 @@ SELECT coalesce(sum(n * (n - 1) / 2), 0)::bigint AS pairs FROM (
 -- conversations whose archive retention has not ended yet.
 SELECT count(*) AS missing FROM (
     SELECT unnest(message_ids) AS id FROM {schema}.conversations
-    WHERE partition_date = %(partition_date)s
+    WHERE partition_date = %(partition_date)s AND {in_shard user_key}
       AND recorded_at >= now() - make_interval(days => %(retention_days)s)
 ) AS m
 WHERE NOT EXISTS (SELECT 1 FROM {schema}.chat_archive a WHERE a.id = m.id)
@@ -61,7 +62,7 @@ WHERE NOT EXISTS (SELECT 1 FROM {schema}.chat_archive a WHERE a.id = m.id)
 -- name: check_open_conversations
 -- Conversations of the partition that were still open (last message within the idle gap) when consolidated.
 SELECT count(*) AS open FROM {schema}.conversations
-WHERE partition_date = %(partition_date)s AND NOT is_legacy
+WHERE partition_date = %(partition_date)s AND NOT is_legacy AND {in_shard user_key}
   AND ended_at > closed_as_of - make_interval(mins => idle_gap_minutes);
 
 -- name: partition_state_conversations
@@ -142,7 +143,7 @@ SELECT (SELECT count(*) FROM {schema}.conversations
 -- Closed conversations of the partition with neither a summary nor a recorded failure of the summary stage (an
 -- LLM call that failed is accounted for in extraction_failures, with its reason, and tried again next run).
 SELECT count(*) AS without_summary FROM {schema}.conversations AS c
-WHERE c.partition_date = %(partition_date)s
+WHERE c.partition_date = %(partition_date)s AND {in_shard c.user_key}
   AND NOT EXISTS (SELECT 1 FROM {schema}.session_summaries AS s WHERE s.conversation_id = c.conversation_id)
   AND NOT EXISTS (SELECT 1 FROM {schema}.extraction_failures AS e
                   WHERE e.conversation_id = c.conversation_id AND e.stage = 'session_summaries');
@@ -154,9 +155,10 @@ WHERE c.partition_date = %(partition_date)s
 SELECT e.stage, e.reason, count(*) AS n,
        (SELECT count(DISTINCT f.conversation_id) FROM {schema}.extraction_failures AS f
         JOIN {schema}.conversations AS k USING (conversation_id)
-        WHERE k.partition_date = %(partition_date)s AND k.facts_extracted_at IS NULL) AS conversations
+        WHERE k.partition_date = %(partition_date)s AND k.facts_extracted_at IS NULL AND {in_shard k.user_key})
+       AS conversations
 FROM {schema}.extraction_failures AS e JOIN {schema}.conversations AS c USING (conversation_id)
-WHERE c.partition_date = %(partition_date)s AND c.facts_extracted_at IS NULL
+WHERE c.partition_date = %(partition_date)s AND c.facts_extracted_at IS NULL AND {in_shard c.user_key}
 GROUP BY e.stage, e.reason ORDER BY e.stage, e.reason;
 
 -- name: rejected_summaries_of_partition
@@ -165,5 +167,5 @@ GROUP BY e.stage, e.reason ORDER BY e.stage, e.reason;
 SELECT rejected_reason AS reason, count(*) AS n,
        (array_agg(conversation_id ORDER BY conversation_id))[1:50] AS conversation_ids
 FROM {schema}.session_summaries
-WHERE partition_date = %(partition_date)s AND rejected_reason IS NOT NULL
+WHERE partition_date = %(partition_date)s AND rejected_reason IS NOT NULL AND {in_shard user_key}
 GROUP BY rejected_reason ORDER BY rejected_reason;

@@ -199,7 +199,7 @@ WHERE (r.conversation_id, r.partition_date, r.status, r.reason)
 SELECT conversation_id, partition_date, session_key, user_key, started_at, ended_at, is_legacy, message_ids,
        transcript, transcript_hash, closed_as_of, idle_gap_minutes, facts_extracted_at, extracted_with,
        text_pruned_at
-FROM {schema}.conversations WHERE partition_date = %(partition_date)s
+FROM {schema}.conversations WHERE partition_date = %(partition_date)s AND {in_shard user_key}
 ORDER BY conversation_id;
 
 -- name: lock_conversations

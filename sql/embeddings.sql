@@ -10,7 +10,8 @@
 -- name: facts_without_fts_config
 -- One page (keyset on id) of the active facts without a text search configuration.
 SELECT id, fact AS text FROM {schema}.agent_facts
-WHERE fts_config IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
+WHERE fts_config IS NULL AND superseded_at IS NULL AND id > %(after)s AND {in_shard user_key}
+ORDER BY id LIMIT %(limit)s;
 
 -- name: set_fts_config
 UPDATE {schema}.agent_facts SET fts_config = %(config)s::regconfig WHERE id = ANY(%(ids)s);
@@ -24,11 +25,13 @@ WHERE n.nspname = %(schema)s AND c.relname = 'agent_facts' AND a.attname = 'embe
 -- name: facts_without_embedding
 -- One page (keyset on id) of the active facts without an embedding.
 SELECT id, fact AS text FROM {schema}.agent_facts
-WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s ORDER BY id LIMIT %(limit)s;
+WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s AND {in_shard user_key}
+ORDER BY id LIMIT %(limit)s;
 
 -- name: count_facts_without_embedding
 -- Active facts without an embedding after a page (the ones a failing endpoint leaves for the next night).
-SELECT count(*) AS n FROM {schema}.agent_facts WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s;
+SELECT count(*) AS n FROM {schema}.agent_facts
+WHERE embedding IS NULL AND superseded_at IS NULL AND id > %(after)s AND {in_shard user_key};
 
 -- name: cached_embedding_hashes
 SELECT text_sha256 FROM {schema}.embedding_cache
@@ -50,7 +53,7 @@ WHERE f.id = u.id AND f.embedding IS NULL;
 -- name: summaries_without_fts_config
 -- One page (keyset on conversation_id) of the summaries holding text without a text search configuration.
 SELECT conversation_id AS id, summary AS text FROM {schema}.session_summaries
-WHERE fts_config IS NULL AND summary IS NOT NULL AND conversation_id > %(after)s
+WHERE fts_config IS NULL AND summary IS NOT NULL AND conversation_id > %(after)s AND {in_shard user_key}
 ORDER BY conversation_id LIMIT %(limit)s;
 
 -- name: set_summary_fts_config
@@ -61,11 +64,13 @@ WHERE conversation_id = ANY(%(ids)s) AND fts_config IS NULL;
 -- One page (keyset on conversation_id) of the searchable summaries without an embedding.
 SELECT conversation_id AS id, summary AS text FROM {schema}.session_summaries
 WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL AND conversation_id > %(after)s
+  AND {in_shard user_key}
 ORDER BY conversation_id LIMIT %(limit)s;
 
 -- name: count_summaries_without_embedding
 SELECT count(*) AS n FROM {schema}.session_summaries
-WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL AND conversation_id > %(after)s;
+WHERE embedding IS NULL AND summary IS NOT NULL AND withheld_at IS NULL AND conversation_id > %(after)s
+  AND {in_shard user_key};
 
 -- name: set_summary_embeddings_from_cache
 -- Only while the summary still holds the text the vector was computed from (a re-run may have rewritten it).

@@ -88,13 +88,14 @@ SELECT count(*) AS n FROM {schema}.agent_facts;
 -- users (a group chat's senders have their own), and users whose folded candidates were changed or deleted
 -- since their last fold (fact_folds.needs_refold). Keys only, no transcript.
 SELECT user_key FROM {schema}.conversations
-WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL
+WHERE partition_date = %(partition_date)s AND facts_extracted_at IS NOT NULL AND {in_shard user_key}
 UNION
-SELECT user_key FROM {schema}.fact_candidates WHERE partition_date = %(partition_date)s AND status = 'accepted'
+SELECT user_key FROM {schema}.fact_candidates
+WHERE partition_date = %(partition_date)s AND status = 'accepted' AND {in_shard user_key}
 UNION
-SELECT user_key FROM {schema}.fact_folds WHERE needs_refold
+SELECT user_key FROM {schema}.fact_folds WHERE needs_refold AND {in_shard user_key}
 UNION
-SELECT user_key FROM {schema}.fold_requests
+SELECT user_key FROM {schema}.fold_requests WHERE {in_shard user_key}
 ORDER BY user_key;
 
 -- name: folds_of_users

@@ -437,3 +437,15 @@ CREATE TABLE IF NOT EXISTS {schema}.conversation_recalls (
     last_recalled_at  timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS conversation_recalls_user_idx ON {schema}.conversation_recalls (user_key);
+
+-- The shards of a night that finished (issue 28): written at the end of a shard's run (its last asset), read by
+-- the check every_shard_consolidated, which is red until every shard of the day under the current count
+-- (MEMORY_PIPELINE_SHARDS) has a row. A day run under another count keeps its rows; they count for that count only.
+CREATE TABLE IF NOT EXISTS {schema}.night_shards (
+    partition_date date NOT NULL,
+    shard_index    integer NOT NULL,
+    shard_count    integer NOT NULL,
+    finished_at    timestamptz NOT NULL,
+    run_id         text NOT NULL,
+    PRIMARY KEY (partition_date, shard_index, shard_count)
+);

@@ -20,7 +20,7 @@ SELECT c.conversation_id, c.partition_date, c.session_key, c.user_key, c.started
 FROM {schema}.conversations AS c
 LEFT JOIN {schema}.summary_cache AS k
   ON k.transcript_hash = c.transcript_hash AND k.prompt_version = %(prompt_version)s AND k.model = %(model)s
-WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s
+WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s AND {in_shard c.user_key}
 ORDER BY c.conversation_id
 LIMIT %(limit)s;
 
@@ -43,7 +43,7 @@ LEFT JOIN {schema}.session_summaries AS s ON s.conversation_id = c.conversation_
 LEFT JOIN {schema}.extraction_cache AS e
   ON %(use_cache)s AND e.transcript_hash = c.transcript_hash AND e.prompt_version = %(prompt_version)s
      AND e.model = %(model)s
-WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s
+WHERE c.partition_date = %(partition_date)s AND c.conversation_id > %(after)s AND {in_shard c.user_key}
 ORDER BY c.conversation_id
 LIMIT %(limit)s;
 
@@ -135,6 +135,7 @@ FROM (SELECT c.conversation_id,
                        ORDER BY c.candidate_id) AS candidates
       FROM {schema}.fact_candidates AS c
       WHERE c.partition_date = %(partition_date)s AND c.status = 'accepted' AND c.conversation_id > %(after)s
+        AND {in_shard c.user_key}
       GROUP BY c.conversation_id
       ORDER BY c.conversation_id
       LIMIT %(limit)s) AS a
@@ -164,9 +165,11 @@ DELETE FROM {schema}.extraction_failures
 WHERE conversation_id = ANY(%(conversation_ids)b::text[]) AND stage = %(stage)s;
 
 -- name: llm_failures_of_partition
-SELECT reason, count(*) AS n FROM {schema}.extraction_failures
-WHERE partition_date = %(partition_date)s AND stage = %(stage)s
-GROUP BY reason ORDER BY reason;
+SELECT f.reason, count(*) AS n FROM {schema}.extraction_failures AS f
+WHERE f.partition_date = %(partition_date)s AND f.stage = %(stage)s
+  AND EXISTS (SELECT 1 FROM {schema}.conversations AS c
+              WHERE c.conversation_id = f.conversation_id AND {in_shard c.user_key})
+GROUP BY f.reason ORDER BY f.reason;
 
 -- name: summary_tokens_of_partition
 -- What the partition's stored summaries cost when they were computed (cache hits carry the cached figures).

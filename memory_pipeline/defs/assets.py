@@ -23,6 +23,8 @@ from memory_pipeline.defs.catalog import catalog_metadata
 from memory_pipeline.defs.metadata import published_metadata
 from memory_pipeline.defs.resources import MemoryPipelineResource
 from memory_pipeline.defs.run_health import HOST_TAG, this_host
+from memory_pipeline.defs.shards import with_failed_shard_checks
+from memory_pipeline.domain.shards import SHARD_TAG, Shard
 from memory_pipeline.settings import Settings
 from memory_pipeline.store import Store
 from memory_pipeline.stages import checks as stage_checks
@@ -69,6 +71,12 @@ def _tag_worker_host(context: dg.AssetExecutionContext) -> None:
 
 
 
+def run_shard(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> Shard:
+    """The run's shard of the night, from its `memory_pipeline/shard` tag (INDEX/COUNT; none: the whole night).
+    Raises ValueError (the step fails with it) on a malformed tag."""
+    return Shard.parse(context.run.tags.get(SHARD_TAG))
+
+
 Stage = Callable[[Store, psycopg.Connection, date], StageResult]
 Check = Callable[[Store, psycopg.Connection, date], CheckOutcome]
 
@@ -77,34 +85,35 @@ def _materialize(context: dg.AssetExecutionContext, memory: MemoryPipelineResour
     """Run `stage` for each partition of the run (one, or a backfill's range), oldest first, and give each
     partition's materialization its own figures."""
     asset = context.asset_key.to_user_string()
-    store = memory.get_store()
+    store = memory.get_store(run_shard(context))
     with _connection(memory) as conn:
         for key in sorted(context.partition_keys):
             day = date.fromisoformat(key)
             outcome = stage(store, conn, day)
-            state = partition_state(store, conn, day, asset)
-            context.add_asset_metadata(published_metadata(asset, outcome.metadata, state), partition_key=key)
+            state = partition_state(store, conn, day, asset)  # the whole day, whichever shard wrote it
+            figures = {**outcome.metadata, "shard": str(store.shard)}
+            context.add_asset_metadata(published_metadata(asset, figures, state), partition_key=key)
     return dg.MaterializeResult()  # always one, also for an empty range: a backfill waits for it
 
 
 def _evaluate(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource, check_key: dg.AssetCheckKey,
-              evaluate: Check, blocking: bool):
+              evaluate: Check, blocking: bool, severity: dg.AssetCheckSeverity):
     """Evaluate a partitioned check for each partition of the run. One partition: an AssetCheckResult, as
     usual. A range (single-run backfill): Dagster would record one evaluation without a partition, so one
     AssetCheckEvaluation per partition is yielded instead, linked to that partition's materialization; a failed
     blocking one still stops the assets after."""
-    store = memory.get_store()
+    store = memory.get_store(run_shard(context))
     keys = sorted(context.partition_keys)
     with _connection(memory) as conn:
         outcomes = {key: evaluate(store, conn, date.fromisoformat(key)) for key in keys}
     if len(keys) == 1:
         outcome = outcomes[keys[0]]
-        yield dg.AssetCheckResult(passed=outcome.passed, metadata=outcome.metadata)
+        yield dg.AssetCheckResult(passed=outcome.passed, metadata=outcome.metadata, severity=severity)
         return
     for key, outcome in outcomes.items():
         yield dg.AssetCheckEvaluation(asset_key=check_key.asset_key, check_name=check_key.name,
                                       passed=outcome.passed, metadata=outcome.metadata, partition=key,
-                                      blocking=blocking,
+                                      blocking=blocking, severity=severity,
                                       target_materialization_data=_target_materialization(context, check_key, key))
     yield dg.Output(None)
 
@@ -167,16 +176,26 @@ def build_assets(
     @dg.asset(**common("archived_sessions"), deps=[active_facts],
               description="Raw rows of consolidated conversations archived, then purged from n8n's table.")
     def archived_sessions(context: dg.AssetExecutionContext, memory: MemoryPipelineResource) -> dg.MaterializeResult:
-        return _materialize(context, memory, run_archived_sessions)
+        def archive_and_finish(store: Store, conn: psycopg.Connection, day: date) -> StageResult:
+            outcome = run_archived_sessions(store, conn, day)
+            store.record_shard_finished(conn, day, context.run_id)  # the shard's last asset: its part of the night
+            return outcome
+
+        return _materialize(context, memory, archive_and_finish)
 
     def partitioned_check(asset: dg.AssetsDefinition, name: str, description: str, evaluate: Check,
-                          blocking: bool = True) -> dg.AssetChecksDefinition:
+                          blocking: bool = True, severity: dg.AssetCheckSeverity = dg.AssetCheckSeverity.ERROR,
+                          finish: Callable[[dg.AssetCheckExecutionContext, CheckOutcome, str], CheckOutcome]
+                          | None = None) -> dg.AssetChecksDefinition:
         key = dg.AssetCheckKey(asset.key, name)
 
         @dg.asset_check(asset=asset, name=name, blocking=blocking, partitions_def=partitions_def,
                         description=description)
         def _check(context: dg.AssetCheckExecutionContext, memory: MemoryPipelineResource):
-            yield from _evaluate(context, memory, key, evaluate, blocking)
+            # `finish` completes an outcome with what only the Dagster instance knows (other runs' evaluations).
+            run = evaluate if finish is None else (
+                lambda store, conn, day: finish(context, evaluate(store, conn, day), day.isoformat()))
+            yield from _evaluate(context, memory, key, run, blocking, severity)
 
         return _check
 
@@ -216,5 +235,13 @@ def build_assets(
         partitioned_check(archived_sessions, "no_message_lost",
                           "Every message of a consolidated conversation is in n8n's table or the archive.",
                           stage_checks.check_no_message_lost),
+        # WARN, not blocking: a night in N shards is N runs; each shard's run but the last finds the others still
+        # to run (yellow), and the last one's evaluation is green.
+        partitioned_check(archived_sessions, "every_shard_consolidated",
+                          "Every shard of the day's users finished (MEMORY_PIPELINE_SHARDS runs per night), or a "
+                          "complete set of shards under another count did, and none of their runs failed a check "
+                          "of the day.",
+                          stage_checks.check_every_shard_consolidated, blocking=False,
+                          severity=dg.AssetCheckSeverity.WARN, finish=with_failed_shard_checks),
     ]
     return [closed_sessions, session_summaries, extracted_facts, active_facts, archived_sessions], checks

@@ -32,7 +32,7 @@ RUN_PREFIX = "run_"
 # Keys that describe the run's settings or explain it, not a count of what it did.
 DESCRIPTIVE_KEYS = frozenset({
     "note", "model", "prompt_version", "idle_gap_minutes", "archive_retention_days", "is_backlog_date",
-    "source_has_created_at", "text_retention_days", "embeddings",
+    "source_has_created_at", "text_retention_days", "embeddings", "shard",
 })
 MAP_SEPARATOR = "."  # rejected.no_quote: one figure per key of a {name: count} map
 MAX_KEY_CHARS = 30  # what the UI's metadata table shows beside its value without overlap (measured, Dagster 1.13.27)

@@ -17,10 +17,14 @@ from memory_pipeline.defs.erasure_job import (
     erase_user_job, erasure_canceled_run_cleanup, erasure_failed_run_cleanup, erasure_run_cleanup,
 )
 from memory_pipeline.defs.resources import MemoryPipelineResource
+from memory_pipeline.domain.shards import SHARD_TAG, shards_of_night
 from memory_pipeline.settings import Settings
 from memory_pipeline.stages.common import SCHEDULE_HOUR
 
 JOB_NAME = "nightly_consolidation"
+# Tag of a shard's run: "DAY INDEX/COUNT". dagster.yaml limits runs to one per value, so a shard of a day never runs
+# twice at once (the schedule next to a backfill), while the shards of a day run side by side.
+PARTITION_SHARD_TAG = "memory_pipeline/partition_shard"
 
 
 def nightly_partitions(tick_local_date: date, partitions_start: date, partitions_end: date | None = None) -> list[str]:
@@ -33,8 +37,20 @@ def nightly_partitions(tick_local_date: date, partitions_start: date, partitions
     return [d.isoformat() for d in days if partitions_start <= d <= (partitions_end or d)]
 
 
+def night_run_requests(keys: list[str], tick_day: str, shard_count: int) -> list[dg.RunRequest]:
+    """One run per partition key and shard of the night (`shard_count`, MEMORY_PIPELINE_SHARDS), each tagged with
+    its shard (`memory_pipeline/shard` = INDEX/COUNT) and its day's shard (PARTITION_SHARD_TAG). The run key names
+    the tick (and the shard when there are several), so a tick evaluated twice launches nothing twice."""
+    return [
+        dg.RunRequest(run_key=f"{key}@{tick_day}" + (f"#{shard}" if shard_count > 1 else ""), partition_key=key,
+                      tags={SHARD_TAG: str(shard), PARTITION_SHARD_TAG: f"{key} {shard}"})
+        for key in keys for shard in shards_of_night(shard_count)
+    ]
+
+
 def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -> dg.ScheduleDefinition:
-    """03:00 in the partitions' timezone, running by default: a nightly job that nobody has to switch on."""
+    """03:00 in the partitions' timezone, running by default: a nightly job that nobody has to switch on. Each
+    tick launches every shard of each day it requests (`night_run_requests`)."""
 
     @dg.schedule(
         job=job,
@@ -43,7 +59,8 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
         default_status=dg.DefaultScheduleStatus.RUNNING,
         name="nightly_consolidation_schedule",
         description=f"At {SCHEDULE_HOUR:02d}:00 {settings.timezone}: yesterday's partition, and the day before "
-        "again to catch conversations that were still open at the previous run.",
+        "again to catch conversations that were still open at the previous run; one run per shard "
+        f"({settings.shards}, MEMORY_PIPELINE_SHARDS).",
     )
     def nightly_consolidation_schedule(context: dg.ScheduleEvaluationContext):
         from memory_pipeline.defs.assets import LLM_POOL
@@ -52,8 +69,8 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
         if context.instance_ref is not None:  # a real tick: a dead run must not hold the slot tonight's runs need
             fail_dead_runs(context.instance, JOB_NAME, [LLM_POOL])
         tick = context.scheduled_execution_time.astimezone(ZoneInfo(settings.timezone))
-        for key in nightly_partitions(tick.date(), settings.partitions_start, settings.partitions_end):
-            yield dg.RunRequest(run_key=f"{key}@{tick.date().isoformat()}", partition_key=key)
+        keys = nightly_partitions(tick.date(), settings.partitions_start, settings.partitions_end)
+        yield from night_run_requests(keys, tick.date().isoformat(), settings.shards)
 
     return nightly_consolidation_schedule
 

@@ -11,6 +11,7 @@ import openai
 import psycopg
 
 from memory_pipeline.db import ensure_schema, get_pool, resolve_database_url
+from memory_pipeline.domain.shards import Shard
 from memory_pipeline.embeddings import Embedder, make_embedder
 from memory_pipeline.extractors import make_extractor
 from memory_pipeline.extractors.base import Extractor
@@ -65,6 +66,7 @@ class MemoryPipelineResource(dg.ConfigurableResource):
     recall_ef_search: int
     asset_owners: str = "team:data"
     freshness_deadline_hour: int = 6
+    shards: int = 1
     erase_on_retraction: bool = False
     text_retention_days: int | None = None
     quote_grace_days: int = 30
@@ -85,9 +87,9 @@ class MemoryPipelineResource(dg.ConfigurableResource):
         url = os.environ.get(ENV_PREFIX + "DATABASE_URL") or None
         return Settings(database_url=url, **self.model_dump())
 
-    def get_store(self) -> Store:
-        """A Store over this run's settings."""
-        return Store(self.get_settings())
+    def get_store(self, shard: Shard | None = None) -> Store:
+        """A Store over this run's settings, for `shard` of the night (default: the whole night)."""
+        return Store(self.get_settings(), shard)
 
     def get_embedder(self) -> "Embedder | None":
         """The configured embeddings client, or None when `embeddings` is `none` (recall uses full-text search)

@@ -144,3 +144,21 @@ def check_every_conversation_consolidated(store: Store, conn: psycopg.Connection
     failed = rows[0]["conversations"] if rows else 0
     return CheckOutcome(failed == 0, {"conversations_failed": failed,
                                       "failed_by_reason": {f"{r['stage']}: {r['reason']}": r["n"] for r in rows}})
+
+
+def check_every_shard_consolidated(store: Store, conn: psycopg.Connection, day: date) -> CheckOutcome:
+    """Every shard of the day finished its last asset under the current shard count (MEMORY_PIPELINE_SHARDS), or
+    under another count that covered every shard (a night run with 2 shards before the count became 3, or a run
+    of the whole night: each is a complete pass over the day's users). Metadata: `shard_count`,
+    `shards_finished` (of that count), `shards_missing` (their indexes), `complete_under_counts`, and
+    `shard_runs` ({index: run id} of the complete set that covers the day, the current count's first; empty when
+    none does), which the Dagster layer reads for the checks those runs failed."""
+    count = store.settings.shards
+    finished = store.shards_finished(conn, day, count)
+    complete = store.complete_shard_counts(conn, day)
+    missing = [index for index in range(count) if index not in finished]
+    covering = count if not missing else max(complete, default=None)
+    runs = finished if covering == count else store.shards_finished(conn, day, covering) if covering else {}
+    return CheckOutcome(covering is not None, {
+        "shard_count": count, "shards_finished": len(finished), "shards_missing": missing,
+        "complete_under_counts": complete, "shard_runs": {str(i): run for i, run in sorted(runs.items())}})

@@ -94,6 +94,9 @@ def closed_sessions(store: Store, conn: psycopg.Connection, day: date, now: date
     and writes conversations in batches of CLOSED_SESSIONS_WRITE_BATCH. A conversation belongs to `day` when its
     last message falls on it; open ones are deferred. `rows_read` in the metadata counts the rows read.
 
+    A run of one shard of the night (`store.shard`) reads the same rows and stores only the conversations of
+    the session keys whose user key belongs to the shard (their rows still count in `rows_read`).
+
     All in one transaction on `conn` (`split_and_store`); then the statistics are refreshed.
     """
     settings = store.settings
@@ -153,12 +156,13 @@ def split_and_store(store: Store, conn: psycopg.Connection, day: date, now: date
             store.stream_window_rows(conn, start, end, end + idle, idle)))]
         if day == settings.effective_backlog_date:
             streams.append(open_streams.enter_context(closing(store.stream_legacy_rows(conn))))
+        user_key = user_key_mapper(settings.user_key_regex)
         split = partial(
             build_conversations,
             idle_gap=idle,
             timezone=settings.timezone,
             backlog_date=settings.effective_backlog_date,
-            user_key=user_key_mapper(settings.user_key_regex),
+            user_key=user_key,
             max_chars=settings.max_message_chars,
             max_span=timedelta(hours=settings.max_conversation_hours),
             id_salt=store.id_salt(conn),
@@ -167,6 +171,11 @@ def split_and_store(store: Store, conn: psycopg.Connection, day: date, now: date
         )
         for key_rows in rows_by_session_key(*streams):
             tally.rows_read += len(key_rows)
+            # A shard's run splits only its users' session keys: every conversation of a key has the key's user
+            # key (`build_conversations`), so the split of a key, and the conversations stored, are the same
+            # whichever shard and count split it.
+            if not store.shard.owns(user_key(key_rows[0].session_id)):
+                continue
             for conversation in split(key_rows):
                 if conversation.partition_date != day:
                     continue

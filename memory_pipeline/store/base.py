@@ -3,6 +3,7 @@ time column, the erasure lock every stage holds, `Pending` statements."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -11,6 +12,7 @@ import psycopg
 from psycopg import sql
 
 from memory_pipeline.db import named_queries
+from memory_pipeline.domain.shards import Shard
 from memory_pipeline.settings import Settings
 
 T = TypeVar("T")
@@ -18,7 +20,10 @@ T = TypeVar("T")
 # The files of named queries `Store.query` reads by default (sql/<file>, one per concern); a name is unique across
 # them. erasure.sql holds the erasure's own (`store.erasure`), recall.sql the SQL functions recall calls.
 QUERY_FILES = ("conversations.sql", "summaries.sql", "facts.sql", "archive.sql", "embeddings.sql", "checks.sql",
-               "samples.sql", "erasure.sql")
+               "samples.sql", "erasure.sql", "shards.sql")
+# `{in_shard COLUMN}` in a named query: true for the rows whose user key (COLUMN, `col` or `alias.col`) belongs to
+# the store's shard (sql/shards.sql, `in_shard`).
+IN_SHARD = re.compile(r"\{in_shard ([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)\}")
 
 
 @lru_cache(maxsize=None)
@@ -55,8 +60,9 @@ class StoreBase:
     """Query access for one settings object: composing named queries, the n8n table's catalog (`has_created_at`
     is read on first use), the locks every stage takes, one-number queries. The concern classes extend it."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, shard: Shard | None = None):
         self.settings = settings
+        self.shard = shard or Shard()  # the run's shard of the night (default: the whole night)
         self._created_at_expr: sql.Composable | None = None
         self._created_at_filter: sql.Composable | None = None
         self._server_version = 0
@@ -68,15 +74,32 @@ class StoreBase:
         return sql.Identifier(self.settings.source_schema, self.settings.source_table)
 
     def query(self, conn: psycopg.Connection, name: str, filename: str | None = None) -> sql.Composed:
-        """Named query `name` of `sql/<filename>` (default: of QUERY_FILES, `store_queries`) with {schema}, {source}, {created_at} and {created_at_filter}
-        filled in. The n8n table's catalog is read only for queries that use the last two."""
+        """Named query `name` of `sql/<filename>` (default: of QUERY_FILES, `store_queries`) with {schema},
+        {source}, {created_at}, {created_at_filter} and every `{in_shard COLUMN}` (`shard_filter`) filled in. The
+        n8n table's catalog is read only for queries that use {created_at} or {created_at_filter}."""
         text = (named_queries(filename) if filename else store_queries())[name]
         created_at = self.created_at_expr(conn) if "{created_at}" in text else sql.SQL("")
         created_at_filter = self.created_at_filter(conn) if "{created_at_filter}" in text else sql.SQL("")
-        return sql.SQL(text).format(
+        filters: dict[str, sql.Composable] = {}
+
+        def placeholder(match: re.Match) -> str:
+            field = "in_shard_" + match.group(1).replace(".", "__")
+            filters[field] = self.shard_filter(match.group(1))
+            return "{" + field + "}"
+
+        return sql.SQL(IN_SHARD.sub(placeholder, text)).format(
             schema=sql.Identifier(self.settings.schema_name), source=self.source, created_at=created_at,
-            created_at_filter=created_at_filter,
+            created_at_filter=created_at_filter, **filters,
         )
+
+    def shard_filter(self, column: str) -> sql.Composable:
+        """The condition that `column` (a user key: `col` or `alias.col`) belongs to this store's shard: `true`
+        for the whole night, else sql/shards.sql's `in_shard` (the SQL form of `domain.shards.shard_of`)."""
+        if self.shard.whole_night:
+            return sql.SQL("true")
+        text = "\n".join(line for line in store_queries()["in_shard"].splitlines() if not line.startswith("--"))
+        return sql.SQL(text).format(column=sql.Identifier(*column.split(".")),
+                                    count=sql.Literal(self.shard.count), index=sql.Literal(self.shard.index))
 
     def source_columns(self, conn: psycopg.Connection) -> dict[str, str]:
         """{column name: data type} of the n8n table. Raises SourceTableMissing when it does not exist."""

@@ -12,7 +12,8 @@ import dagster as dg
 import pytest
 
 from memory_pipeline.db import dagster_storage_url
-from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
+from memory_pipeline.defs.nightly import JOB_NAME, PARTITION_SHARD_TAG, build_definitions
+from memory_pipeline.domain.shards import SHARD_TAG
 from memory_pipeline.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +22,8 @@ CHECKS = {("closed_sessions", "no_open_conversation_consolidated"), ("extracted_
           ("active_facts", "no_duplicate_active_facts"), ("archived_sessions", "no_message_lost"),
           ("session_summaries", "every_conversation_summarised"), ("session_summaries", "summaries_grounded"),
           ("extracted_facts", "every_conversation_extracted"),
-          ("archived_sessions", "every_conversation_consolidated"), ("archived_sessions", "no_row_left_behind")}
+          ("archived_sessions", "every_conversation_consolidated"), ("archived_sessions", "no_row_left_behind"),
+          ("archived_sessions", "every_shard_consolidated")}
 FRESHNESS = {(a, "freshness_check") for a in ASSETS}
 
 
@@ -49,6 +51,19 @@ def test_schedule_tick_picks_yesterdays_partition(tz):
     # Yesterday, plus the day before again as a catch-up for conversations still open at the last tick.
     assert [r.partition_key for r in requests] == ["2026-05-02", "2026-05-03"]
     assert len({r.run_key for r in requests}) == 2
+    assert [r.tags[SHARD_TAG] for r in requests] == ["0/1", "0/1"]  # one run for the whole night
+
+
+def test_schedule_tick_launches_every_shard_of_both_days():
+    defs = build_definitions(Settings(partitions_start="2026-01-01", shards=3))
+    schedule = defs.resolve_schedule_def("nightly_consolidation_schedule")
+    tick = datetime(2026, 5, 4, 3, 0, tzinfo=ZoneInfo("UTC"))
+    context = dg.build_schedule_context(scheduled_execution_time=tick, repository_def=defs.get_repository_def())
+    requests = schedule.evaluate_tick(context).run_requests
+    assert [(r.partition_key, r.tags[SHARD_TAG]) for r in requests] == [
+        (day, f"{i}/3") for day in ("2026-05-02", "2026-05-03") for i in range(3)]
+    assert len({r.run_key for r in requests}) == 6
+    assert len({r.tags[PARTITION_SHARD_TAG] for r in requests}) == 6  # dagster.yaml's limit: one run per value
 
 
 def test_schedule_never_requests_a_day_before_the_partitions_start():

@@ -132,7 +132,7 @@ def test_a_ranged_run_records_each_partition_with_its_own_figures(pipeline, make
     # Every partitioned check is recorded per partition of the range, not once without a partition.
     evaluations = [(e.asset_key.to_user_string(), e.check_name, e.partition) for e in ranged.get_asset_check_evaluations()
                    if e.check_name != "freshness_check"]
-    assert len(evaluations) == 9 * len(MB_DAYS)  # nine partitioned checks
+    assert len(evaluations) == 10 * len(MB_DAYS)  # ten partitioned checks
     assert {p for _, _, p in evaluations} == set(MB_DAYS)
     # Dagster's own partition records: every day of the range is materialized for every asset.
     for asset in ASSETS:
