@@ -1,0 +1,52 @@
+"""The gates read the speech acts of the languages added as data (issue 25: adding a language is adding data):
+in each, a question, a hypothetical, another person's fact, a pleasantry and a choice put off are rejected, and
+the right answers (where the user lives, their name, their job) still pass."""
+
+import pytest
+
+from memory_pipeline.domain.gates import gate
+from memory_pipeline.domain.language import identify
+from memory_pipeline.domain.lexicon import codes_for
+
+# (quote, attribute, value, reason): reason None for a right answer. Each rejection turns on a word of its own
+# language only (Norwegian and Danish read each other's words: a line in one is read without the other's data).
+CASES = {
+    "nb": [
+        ("Hva er den beste restauranten i Bergen?", "home_location", "Bergen", "quote_is_question"),
+        ("Kanskje flytter jeg til Tromsø neste år.", "home_location", "Tromsø", "quote_is_hypothetical"),
+        ("Søsteren min bor i Stavanger.", "home_location", "Stavanger", "quote_about_other_person"),
+        ("Tusen takk!", "opinion:service", "likes", "quote_is_pleasantry"),
+        ("Jeg skal tenke på det.", "decision:årsabonnement", "årsabonnement", "quote_is_undecided"),
+        ("Jeg bor i Bergen sammen med kona mi.", "home_location", "Bergen", None),
+        ("Jeg heter Kari.", "name", "Kari", None),
+        ("Jeg jobber som lærer.", "job", "lærer", None),
+    ],
+    "da": [
+        ("Hvornår åbner biblioteket i Aarhus?", "home_location", "Aarhus", "quote_is_question"),
+        ("Måske flytter jeg til Odense næste år.", "home_location", "Odense", "quote_is_hypothetical"),
+        ("Min moster bor i Aalborg.", "home_location", "Aalborg", "quote_about_other_person"),
+        ("Mange tak!", "opinion:service", "likes", "quote_is_pleasantry"),
+        ("Jeg vil tænke over det.", "decision:årsabonnement", "årsabonnement", "quote_is_undecided"),
+        ("Jeg bor i København med min kæreste.", "home_location", "København", None),
+        ("Jeg hedder Mette.", "name", "Mette", None),
+        ("Jeg arbejder som lærer.", "job", "lærer", None),
+    ],
+}
+
+
+@pytest.mark.parametrize("code,quote,attribute,value,reason",
+                         [(code, *case) for code, cases in CASES.items() for case in cases])
+def test_the_gates_read_a_language_added_as_data(code, quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_norwegian_line_is_identified_as_bokmal_and_read_with_danish():
+    assert identify("Hvis jeg flytter til Tromsø, må jeg kjøpe nye vintersko.") == "nb"
+    assert {"nb", "da", "en"} <= codes_for("nb") and "nb" in codes_for("da")
+
+
+def test_a_lower_case_i_that_means_in_is_no_first_person():
+    # English words are read beside every language's: "i" is "in" in Swedish, not "I".
+    assert gate("Min syster bor i Stockholm.", "Min syster bor i Stockholm.", "home_location", "Stockholm",
+                False) == "quote_about_other_person"
+    assert gate("my wife and i love sushi", "my wife and i love sushi", "opinion:sushi", "likes", False) is None
