@@ -53,6 +53,36 @@ CASES = {
         ("제 이름은 민준입니다.", "name", "민준", None),
         ("저는 교사로 일하고 있어요.", "job", "교사", None),
     ],
+    "vi": [
+        ("Ở Đà Lạt có quán cà phê nào ngon không?", "home_location", "Đà Lạt", "quote_is_question"),
+        ("Nếu tôi chuyển đến Huế, tôi sẽ mở một quán cà phê.", "home_location", "Huế", "quote_is_hypothetical"),
+        ("Chị gái tôi sống ở Cần Thơ.", "home_location", "Cần Thơ", "quote_about_other_person"),
+        ("Cảm ơn bạn rất nhiều!", "opinion:service", "likes", "quote_is_pleasantry"),
+        ("Để tôi suy nghĩ thêm.", "decision:gói_năm", "gói năm", "quote_is_undecided"),
+        ("Tôi sống ở Hà Nội với chồng tôi.", "home_location", "Hà Nội", None),
+        ("Tôi tên là Minh.", "name", "Minh", None),
+        ("Tôi làm giáo viên.", "job", "giáo viên", None),
+    ],
+    "hi": [
+        ("दिल्ली में सबसे अच्छा खाना कहाँ मिलता है?", "home_location", "दिल्ली", "quote_is_question"),
+        ("अगर मैं मुंबई चला गया, तो मुझे नई नौकरी ढूँढनी होगी।", "home_location", "मुंबई", "quote_is_hypothetical"),
+        ("मेरी बहन जयपुर में रहती है।", "home_location", "जयपुर", "quote_about_other_person"),
+        ("बहुत बहुत धन्यवाद!", "opinion:service", "likes", "quote_is_pleasantry"),
+        ("मैं इसके बारे में सोचूँगा।", "decision:सालाना_प्लान", "सालाना प्लान", "quote_is_undecided"),
+        ("मैं अपने पति के साथ पुणे में रहती हूँ।", "home_location", "पुणे", None),
+        ("मेरा नाम राहुल है।", "name", "राहुल", None),
+        ("मैं शिक्षक के रूप में काम करता हूँ।", "job", "शिक्षक", None),
+    ],
+    "th": [
+        ("ร้านกาแฟที่ดีที่สุดในเชียงใหม่อยู่ที่ไหน?", "home_location", "เชียงใหม่", "quote_is_question"),
+        ("ถ้าฉันย้ายไปภูเก็ต ฉันจะเปิดร้านอาหาร", "home_location", "ภูเก็ต", "quote_is_hypothetical"),
+        ("พี่สาวของฉันอยู่ที่ขอนแก่น", "home_location", "ขอนแก่น", "quote_about_other_person"),
+        ("ขอบคุณมากครับ", "opinion:service", "likes", "quote_is_pleasantry"),
+        ("ขอคิดดูก่อนนะครับ", "decision:แพ็กเกจรายปี", "แพ็กเกจรายปี", "quote_is_undecided"),
+        ("ผมอยู่กับแม่ของผมที่เชียงใหม่", "home_location", "เชียงใหม่", None),
+        ("ฉันชื่อสมชาย", "name", "สมชาย", None),
+        ("ผมทำงานเป็นครู", "job", "ครู", None),
+    ],
 }
 
 
@@ -74,3 +104,16 @@ def test_a_lower_case_i_that_means_in_is_no_first_person():
     assert gate("Min syster bor i Stockholm.", "Min syster bor i Stockholm.", "home_location", "Stockholm",
                 False) == "quote_about_other_person"
     assert gate("my wife and i love sushi", "my wife and i love sushi", "opinion:sushi", "likes", False) is None
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", [
+    ("Gdybym przeprowadził się do Gdańska, kupiłbym rower.", "home_location", "Gdańska", "quote_is_hypothetical"),
+    ("A gdybyśmy zamieszkali w Poznaniu, dzieci miałyby bliżej do szkoły.", "home_location", "Poznaniu",
+     "quote_is_hypothetical"),
+    ("Bisa bantu aku cari hotel murah di Bali?", "home_location", "Bali", "quote_is_question"),  # Indonesian
+    ("Tolong carikan restoran enak di Bandung?", "home_location", "Bandung", "quote_is_question"),
+    ("Bisa panggil aku Budi mulai sekarang?", "preferred_name", "Budi", None),  # a standing request asks nothing
+    ("Kakakku tinggal di Medan.", "home_location", "Medan", "quote_about_other_person"),
+])
+def test_polish_and_indonesian_words_read_the_forms_people_write(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
