@@ -86,9 +86,9 @@ _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") 
 _USER_SUBJECT = lexicon.pattern("user_subject")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；\u061f\u06d4\u0964]")  # and Arabic "؟", Urdu "۔", Devanagari "।"
 # A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
-# left by `_fold`), which Python's \\w leaves out, so "राहुल" is one word, not three.
-_MARKS = "".join(chr(c) for c in range(0x0300, 0x20000) if unicodedata.category(chr(c)).startswith("M"))
-_WORD = re.compile(r"(?:[^\W_]|[" + re.escape(_MARKS) + r"])+", re.UNICODE)
+# left by `_fold`), so "राहुल" is one word, not three (speech.WORD).
+_MARKS = speech.MARKS
+_WORD = speech.WORD
 # Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): the one list of them, read
 # by the quote check (domain.facts) and the gold sets' keywords (evaluation.gold) too.
 SPACELESS_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"

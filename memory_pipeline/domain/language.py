@@ -44,7 +44,8 @@ def text_search_config(text: str) -> str:
 _IDENTIFIABLE = tuple(
     "en fr de es zh it pt nl ru uk ko ja tr sv da no nb fi pl cs sk hu ro bg el he ar fa ur hi bn ta te mr th vi "
     "id ms tl sw ca eu gl hr sr sl lt lv et is ga cy".split())
-_ALIASES = {"nb": "no", "yue": "zh", "wuu": "zh"}
+# The model's labels -> the codes of domain/languages/ (its "no" is Norwegian Bokmål: the nb module).
+_ALIASES = {"no": "nb", "yue": "zh", "wuu": "zh"}
 # Languages written in a script of their own: a mostly Latin-script text given one of them is a mixed line
 # ("emoji and RTL: 🙂 مرحبا reversed" scores Arabic), not told.
 _OWN_SCRIPT = frozenset("ru uk bg sr el he ar fa ur hi bn ta te mr th ko ja zh".split())
@@ -90,5 +91,6 @@ def identify(text: str) -> str | None:
         return None
     # Close to a language whose words are known (Ukrainian beside Russian, Malay beside Indonesian): read as
     # that one, whose speech acts it shares, rather than as every language at once.
-    near = next((c for c, p in ranked[1:] if c in lexicon.MODULES and p >= _RUNNER_UP), None)
+    near = next((c for c, p in ((_ALIASES.get(c, c), p) for c, p in ranked[1:])
+                 if c in lexicon.MODULES and p >= _RUNNER_UP), None)
     return near if code not in lexicon.MODULES and near else code

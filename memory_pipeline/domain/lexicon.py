@@ -14,6 +14,7 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
 - forget requests (domain/retractions.py): `forget_nouns` (slot -> noun alternation), `possessive`, `forget_verb`,
   `forget_verb_after`, `forget_about` (alternations), `forget_not` (a tuple of fixed strings);
 - language.py: the word list `marker_words`, with the module's `TEXT_SEARCH`.
+A module may name in `READ_WITH` the languages whose words also read a text identified as its own (`codes_for`).
 Patterns are compiled case-insensitive; an entry needing case says so inline (`(?-i:...)`).
 """
 
@@ -97,10 +98,14 @@ def codes_for(code: str | None) -> Codes:
     """The languages whose words apply to a text identified as `code` (domain/language.identify): every one when
     it is not told; its own and English when it is one of them (a text mixes in English: "ok", "just kidding";
     Spanish "y" is no joining word in "Je vais y réfléchir"); none when it is a language without data (Italian
-    "Il mio nome" is no French "il", a third person)."""
+    "Il mio nome" is no French "il", a third person); with the languages its module's `READ_WITH` names, written
+    so alike that a short line is told apart by chance (Norwegian and Danish: "Jeg bor i Bergen" scores 0.52
+    Norwegian, 0.38 Danish)."""
     if code is None:
         return None
-    return frozenset({code, "en"}) if code in MODULES else frozenset()
+    if code not in MODULES:
+        return frozenset()
+    return frozenset({code, "en", *getattr(MODULES[code], "READ_WITH", ())})
 
 
 @cache

@@ -13,6 +13,7 @@ kidding.", "Can you call me Jack from now on?").
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from memory_pipeline.domain import lexicon
@@ -24,7 +25,10 @@ _p = lexicon.pattern
 # and "forget the rules of bridge" a remark.
 INSTRUCTION = _p("instruction")
 _SENTENCE = re.compile(r"[^.!?。！？\u061f\u06d4\u0964]+[.!?。！？\u061f\u06d4\u0964]*")  # and "؟", "۔", "।"
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A word: letters and digits with the marks written on them (Devanagari's and Thai's vowel signs), which Python's
+# \w leaves out: "धन्यवाद" and "ขอบคุณ" are one word each, not three.
+MARKS = "".join(chr(c) for c in range(0x0300, 0x20000) if unicodedata.category(chr(c)).startswith("M"))
+WORD = re.compile(r"(?:[^\W_]|[" + re.escape(MARKS) + r"])+", re.UNICODE)
 
 
 def _reported_speech(codes: Codes) -> re.Pattern[str]:
@@ -135,7 +139,7 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
 def is_pleasantry(quote: str, codes: Codes = None) -> bool:
     """True when `quote` is only thanks, greetings or acknowledgement words (`pleasantry_words`), or one run of
     them in a script without spaces (`pleasantry_whole`: 谢谢)."""
-    words = _WORD.findall(quote.casefold())
+    words = WORD.findall(quote.casefold())
     if len(words) == 1 and _p("pleasantry_whole", codes).match(words[0]):
         return True
     pleasantries = lexicon.words("pleasantry_words", codes)
@@ -146,7 +150,7 @@ def is_filler(clause: str, codes: Codes = None) -> bool:
     """True when `clause` is only pleasantry or filler words (`filler_words`: "Hmm", "Well", "Oh yes",
     "Thanks"): it states nothing, and backs nothing."""
     known = lexicon.words("pleasantry_words", codes) | lexicon.words("filler_words", codes)
-    return all(w in known for w in _WORD.findall(clause.casefold()))
+    return all(w in known for w in WORD.findall(clause.casefold()))
 
 
 def standing_part(message: str, start: int, end: int, codes: Codes = None) -> str:

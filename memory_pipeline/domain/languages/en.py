@@ -30,7 +30,11 @@ LEXICON = {
         r"(?!\s+(?:meeting|meetings|call|calls|dinner|lunch|trip|holiday|event|offsite|standup|stand-up|retro|"
         r"channel|chat|account|plan|budget|name|home|house)\b)"  # "our team meeting" is the user's own
         r"|^\W*(?:he|she|they|his|her)\b",
-    "self": r"\b(?:I|I'm|I've|I'd|I'll|me|myself|we)\b",
+    # A lower-case "i" is the user only before a verb: it is "in" in Swedish, Norwegian, Danish ("Min syster bor i
+    # Stockholm"), "the" in Italian, and English words are read beside every language's.
+    "self": r"\b(?:(?-i:I)|I'm|I've|I'd|I'll|me|myself|we)\b|\bi\s+(?=(?:am|was|have|had|do|don't|did|didn't|will|"
+            r"would|can|can't|could|live|love|like|work|want|need|think|hate|prefer|go|went|got|moved|just|also|"
+            r"really|usually|always|never|still)\b)",
     "sarcasm":
         r"^\W*oh,?\s+(?:great|joy|wonderful|perfect|lovely|good|sure|fantastic|brilliant)\b"
         r"|^\W*(?:yeah,? right|sure,? sure|just what I needed)\b|(?:^|\s)/s\b"

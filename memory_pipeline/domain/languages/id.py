@@ -7,14 +7,19 @@ LEXICON = {
     # The possessive follows the noun: "suami saya" is "my husband".
     "other_person":
         r"\b(?:suami|istri|adik|kakak|ibu|ayah|bapak|anak|teman|sahabat|bos|atasan|rekan|tetangga|pacar|"
-        r"orang tua|sepupu)\s+(?:saya|aku|kami|ku)\b|^\W*(?:dia|mereka|beliau)\b",
+        r"orang tua|sepupu)\s+(?:saya|aku|kami|ku)\b|\b(?:suami|istri|adik|kakak|ibu|ayah|bapak|anak|teman|"
+        r"sahabat|bos|atasan|rekan|tetangga|pacar|sepupu)ku\b|^\W*(?:dia|mereka|beliau)\b",
     "self": r"\b(?:saya|aku|kami|kita)\b",
     "conditional": r"^\W*(?:(?:dan|tapi)\s+)?(?:kalau|jika|jikalau|seandainya|andaikan|apabila)\b",
     "hedge": r"\b(?:mungkin|barangkali|belum yakin|tidak yakin|kurang yakin)\b",
     "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
                  r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
     "living": r"\b(?:tinggal|pindah|menetap|rumah saya)\b",
-    "interrogative": r"^\W*(?:apa|apakah|di mana|dimana|kapan|mengapa|kenapa|siapa|yang mana|bagaimana|berapa|bisakah)\b",
+    # a request put as a question asks too ("Bisa bantu aku cari hotel di Bali?", "Tolong carikan ...?")
+    "interrogative": r"^\W*(?:apa|apakah|di mana|dimana|kapan|mengapa|kenapa|siapa|yang mana|bagaimana|berapa|bisakah|"
+                     r"bisa|boleh|bolehkah|dapatkah|maukah|tolong)\b",
+    "request": r"^\W*(?:tolong\s+)?(?:bisa|bisakah|boleh|bolehkah|dapatkah|tolong)\b",
+    "standing": r"\b(?:mulai sekarang|mulai hari ini|seterusnya|ke depannya|selalu)\b",
     "pleasantry_words": "terima kasih banyak halo hai selamat pagi siang sore malam sampai jumpa",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
 }

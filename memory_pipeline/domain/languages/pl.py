@@ -9,7 +9,8 @@ LEXICON = {
         r"mama|matka|tata|ojciec|syn|córka|dzieci|przyjaciel|przyjaciółka|przyjaciele|kolega|koleżanka|szef|"
         r"szefowa|sąsiad|sąsiadka|rodzice|chłopak|dziewczyna)\b|^\W*(?:on|ona|oni|one)\b",
     "self": r"\b(?:ja|my|mnie|nas)\b",
-    "conditional": r"^\W*(?:(?:i|ale)\s+)?(?:jeśli|jeżeli|gdyby|jakby)\b",
+    # "gdyby" takes the person's ending: "Gdybym", "Gdybyśmy"
+    "conditional": r"^\W*(?:(?:i|a|ale)\s+)?(?:jeśli|jeżeli|(?:gdy|jak)by(?:m|ś|śmy|ście)?)\b",
     "hedge": r"\b(?:może|chyba|prawdopodobnie|nie jestem pewn[ya])\b",
     "undecided": r"\b(?:zastanowię się|pomyślę|jeszcze nie zdecydował[ae]m|waham się między|zdecyduję później)\b",
     "living": r"\b(?:mieszkam|mieszkamy|przeprowadził[ae]m|przeprowadziliśmy|przeprowadzam)\b",

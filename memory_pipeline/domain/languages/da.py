@@ -1,0 +1,25 @@
+"""Danish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming
+or stance words: the gates that reject for a missing one let Danish through to the checks of every language. Read
+with Norwegian Bokmål (`READ_WITH`): a short line scores both nearly alike."""
+
+READ_WITH = ("nb",)
+
+LEXICON = {
+    "companion": r"\b(?:med|sammen med)",
+    "reported_speech": r"\b(?:sagde at|siger at|fortalte at|fortalte mig at)\b",
+    "other_person":
+        r"\b(?:min|mit|mine|vores)\s+(?:mand|kone|hustru|kæreste|bror|søster|mor|far|søn|datter|barn|børn|ven|"
+        r"veninde|venner|chef|kollega|kolleger|nabo|naboer|forældre|fætter|kusine|onkel|tante|moster|faster|"
+        r"morbror|farbror|bedstemor|bedstefar)\b|^\W*(?:han|hun)\b",
+    "self": r"\b(?:jeg|vi|mig|os)\b",
+    "conditional": r"^\W*(?:(?:og|men)\s+)?(?:hvis|dersom|om jeg|om vi)\b",
+    "hedge": r"\b(?:måske|sandsynligvis|formentlig|nok ikke|ikke sikker|usikker)\b",
+    "undecided": r"\b(?:(?:skal|må|vil)\s+(?:lige\s+)?tænke\s+(?:lidt\s+)?over\s+det|tænker over det|"
+                 r"har ikke besluttet mig|har ikke bestemt mig|bestemmer mig senere|beslutter mig senere|"
+                 r"tøver mellem|er i tvivl|er i vildrede)\b",
+    "living": r"\b(?:bor|boet|boede|flyttede|flyttet|flytter|hjemme|hjem)\b",
+    "interrogative": r"^\W*(?:hvad|hvor|hvornår|hvorfor|hvem|hvilken|hvilket|hvilke|hvordan|kan|kommer|findes|er|"
+                     r"har|vil|skal)\b",
+    "pleasantry_words": "tak mange så meget for hjælpen hej hejsa farvel god morgen aften dag",
+    "clause_joiner": r"\s+(?:og|men|mens)\s+",
+}

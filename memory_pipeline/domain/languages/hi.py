@@ -1,0 +1,26 @@
+"""Hindi: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Python's \\b falls inside a
+Devanagari word (before a vowel sign), so a word is bounded by "not a Devanagari letter or sign" (`_D`); a question
+word mostly stands inside the question ("आप कहाँ रहते हैं?"): `question_particle`. Living words but no naming or
+stance words: the gates that reject for a missing one let Hindi through to the checks of every language."""
+
+_D = r"[\u0900-\u097f]"  # Devanagari
+
+LEXICON = {
+    "reported_speech": r"(?:कहा|बताया|कहती है|कहता है|कहते हैं)\s+कि",
+    "other_person":
+        rf"(?<!{_D})(?:मेरे|मेरी|मेरा|हमारे|हमारी|हमारा)\s+(?:पति|पत्नी|भाई|बहन|माँ|मां|मम्मी|माता जी|पिता|पिताजी|पापा|"
+        rf"बेटा|बेटी|बेटे|बच्चे|दोस्त|मित्र|सहेली|बॉस|सहकर्मी|पड़ोसी|माता-पिता|चाचा|चाची|मामा|मामी|बुआ|मौसी|"
+        rf"दादा|दादी|नाना|नानी|भैया|दीदी)(?!{_D})|^\W*(?:वह|वो|वे|उसने|उन्होंने)(?!{_D})",
+    "self": rf"(?<!{_D})(?:मैं|मैंने|मुझे|मुझको|मुझसे|हम|हमने|हमें)(?!{_D})",
+    "conditional": rf"^\W*(?:(?:और|लेकिन)\s+)?(?:(?:मैं|हम)\s+)?(?:अगर|यदि)(?!{_D})",
+    "hedge": rf"(?<!{_D})(?:शायद|संभवतः|पक्का नहीं|पता नहीं|यकीन नहीं|निश्चित नहीं)(?!{_D})",
+    # "सोचूँगा" is written with chandrabindu or anusvara; "फ़ैसला" with or without its nukta
+    "undecided": r"सोचू[ँं]ग[ाी]|सोच\s*कर\s*बताऊ[ँं]ग[ाी]|सोचना पड़ेगा|सोचने दीजिए|सोचने दो|अभी तय नहीं|"
+                 r"तय नहीं किया|फ\u093c?ैसला नहीं|बाद में तय|बाद में बताऊ[ँं]ग[ाी]|दुविधा में",
+    "living": rf"रह(?:त[ाीे]|न[ाेी])|रह\s+रह[ाीे]|बस\s+ग[एई]|शिफ\u093c?्ट|(?<!{_D})(?:घर|निवास)(?!{_D})",
+    "interrogative": rf"^\W*(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कैसे|कितना|कितनी|कितने)(?!{_D})",
+    "question_particle": rf"(?<!{_D})(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कौनसा|कैसे|कैसा|कैसी|कितना|कितनी|कितने)(?!{_D})"
+                         r"[^।!]*[?？]\s*$",
+    "pleasantry_words": "धन्यवाद शुक्रिया बहुत आपका नमस्ते नमस्कार ठीक है अलविदा जी",
+    "clause_joiner": r"\s+(?:और|लेकिन|मगर|जबकि)\s+",
+}

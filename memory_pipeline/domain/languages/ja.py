@@ -1,0 +1,29 @@
+"""Japanese: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Written without spaces:
+no pattern leans on \\b (domain/languages/zh.py does the same), a question is told by its question word or particle
+before the question mark (`question_particle`), a pleasantry by one run of polite words (`pleasantry_whole`).
+Living words but no naming or stance words: the gates that reject for a missing one let Japanese through to the
+checks of every language."""
+
+_PERSON = (r"(?:夫|妻|主人|旦那|嫁|兄|姉|弟|妹|母|父|お母さん|お父さん|母親|父親|息子|娘|友達|友人|同僚|上司|彼氏|彼女|"
+           r"両親|家族|祖母|祖父|いとこ|従兄弟|従姉妹|隣人)")
+
+LEXICON = {
+    "reported_speech": r"と言(?:って|った|われ)|って言(?:って|った)|と聞いた|によると",
+    # Another person as the subject: the noun with its topic or subject particle ("姉は京都に住んでいます"); one
+    # the user lives with takes と ("妹と住んでいます") and is no subject.
+    "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:さん)?(?:は|が)|^\W*彼(?:女|ら)?(?:は|が)",
+    "self": r"私(?!の)|わたし(?!の)|僕(?!の)|ぼく(?!の)|俺(?!の)|自分",
+    "conditional": r"もし|仮に|万が一|(?:たら|だら|れば)[、,]",
+    "hedge": r"かもしれ|たぶん|多分|おそらく|恐らく|確かではない|よくわから",
+    "undecided": r"考えておきます|考えてみます|考えさせて|検討します|検討してみます|[かで]迷って|まだ決めて(?:い)?ない|"
+                 r"まだ決まって(?:い)?ない|(?:後で|あとで|来週|来月)決め",
+    "living": r"住|引っ越|引越|暮らし|暮らす|在住|実家|自宅",
+    "interrogative": r"^\W*(?:何|なに|なん|どこ|いつ|誰|だれ|どう|どれ|どの|どちら|なぜ|どうして|いくら)",
+    "question_particle": r"(?:か|の|何|なに|なん|どこ|いつ|誰|だれ|どう|どれ|どの|どちら|なぜ|いくら)[^。！]*[?？]\s*$",
+    "pleasantry_whole": r"^(?:本当に|どうも|ありがとう|ございます|ございました|すみません|こんにちは|こんばんは|おはよう|"
+                        r"よろしく|お願いします|お願いいたします|さようなら|了解です|了解しました)+$",
+    "pleasantry_words": "ありがとう ありがとうございます ありがとうございました どうも すみません 助かりました 助かります "
+                        "よろしくお願いします",
+    # the reading comma and "but" end a clause ("妹は京都に住んでいて、私は大阪に住んでいます")
+    "clause_joiner": r"、|けど|けれども?",
+}

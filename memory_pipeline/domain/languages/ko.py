@@ -1,0 +1,27 @@
+"""Korean: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Particles are written
+joined to their noun ("여동생은"), so a word is bounded by "not a Hangul syllable" rather than \\b where a particle
+may follow. Living words but no naming or stance words: the gates that reject for a missing one let Korean through
+to the checks of every language."""
+
+_H = r"[\uac00-\ud7af]"  # a Hangul syllable
+
+LEXICON = {
+    "reported_speech": r"(?:다|라)고\s*(?:했|말했|하더|들었)",
+    # Another person as the subject: the noun with its topic or subject particle ("제 여동생은 대구에 살아요"); one
+    # the user lives with takes 과/와/하고/랑 ("남편과 살아요") and is no subject.
+    "other_person":
+        rf"(?<!{_H})(?:(?:제|내|우리|저희)\s*)?(?:남편|아내|와이프|부인|형|오빠|누나|언니|남동생|여동생|동생|엄마|어머니|"
+        rf"아빠|아버지|아들|딸|친구|동료|상사|남자\s?친구|여자\s?친구|남친|여친|부모님|이웃|사촌|할머니|할아버지)"
+        rf"(?:은|는|이|가|께서)(?!{_H})|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
+    "self": rf"(?<!{_H})(?:저는|저도|제가|저를|나는|나도|내가|저희는|저희가|우리는|우리가)(?!{_H})",
+    "conditional": rf"(?<!{_H})(?:만약|만일|가령)(?!{_H})|(?<={_H})다면(?=[\s,，]|$)",
+    "hedge": rf"(?<!{_H})(?:아마|아마도|어쩌면)(?!{_H})|수도 있|확실하지 않|잘 모르겠",
+    "undecided": r"(?:생각|고민)해\s*(?:볼게|보겠|봐야)|고민\s*중|고민하고\s*있|아직\s*(?:결정|정하)지\s*(?:않|못)|"
+                 r"아직\s*모르겠|나중에\s*(?:결정|정할)|다음\s*(?:주|달)에\s*(?:결정|정할)",
+    "living": r"살아|살고|삽니다|살았|사는|이사|거주|(?:우리|저희|제)\s*집",
+    "interrogative": rf"^\W*(?:뭐|무엇|무슨|어디|언제|왜|누가|누구|어느|어떤|어떻게|얼마|몇)",
+    "question_particle": rf"{_H}\s*[?？]\s*$",  # a Korean sentence ending in a question mark asks
+    "pleasantry_words": "감사합니다 감사해요 고맙습니다 고마워요 고마워 정말 진짜 너무 대단히 많이 안녕하세요 안녕히 "
+                        "계세요 가세요 수고하세요",
+    "clause_joiner": r"\s+(?:그리고|하지만|그런데|근데)\s+",
+}

@@ -1,0 +1,30 @@
+"""Thai: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Written without spaces
+between words: no pattern leans on \\b (domain/languages/zh.py does the same), a question is told by its question
+word before the question mark (`question_particle`), a pleasantry by one run of polite words (`pleasantry_whole`);
+a space parts phrases, so a joining word counts after one. Living words but no naming or stance words: the gates
+that reject for a missing one let Thai through to the checks of every language."""
+
+_ME = r"(?:ฉัน|ผม|ดิฉัน|เรา)"
+_AM = "(?:\u0e33|\u0e4d\u0e32)"  # sara am, as written and as NFKC (the quotes' form) splits it
+
+LEXICON = {
+    "companion": r"กับ|พร้อมกับ",
+    "reported_speech": r"(?<!ฉัน)(?<!ผม)(?<!อยาก)(?:บอกว่า|พูดว่า|เล่าว่า)|ได้ยินมาว่า",
+    # Another person's noun with "my" after it ("พี่สาวของฉัน", "แม่ผม"): a bare "แม่" is also "แม่น้ำ" (river)
+    # and places (แม่ฮ่องสอน).
+    "other_person": rf"(?:สามี|ภรรยา|แฟน|พี่ชาย|พี่สาว|น้องชาย|น้องสาว|พ่อแม่|แม่|พ่อ|ลูกชาย|ลูกสาว|ลูก|"
+                    rf"เพื่อนร่วมงาน|เพื่อนบ้าน|เพื่อน|หัวหน้า|เจ้านาย|ลุง|ป้า|พี่|น้อง)(?:ของ)?{_ME}",
+    "self": _ME,
+    "conditional": r"ถ้า|หาก(?!ิน)|สมมติ|สมมุติ",
+    "hedge": r"อาจจะ|อาจ(?!ารย์)|บางที|คงจะ|มั้ง|ไม่แน่ใจ",  # not "อาจารย์" (teacher)
+    "undecided": r"ขอคิด|คิดดูก่อน|จะคิดดู|ขอไปคิด|ยังไม่ได้ตัดสินใจ|ยังไม่ตัดสินใจ|ยังตัดสินใจไม่ได้|ลังเล|"
+                 r"ตัดสินใจทีหลัง|ค่อยตัดสินใจ",
+    "living": r"อาศัย|อยู่|ย้าย|บ้าน",
+    "question_particle": r"(?:ไหม|มั้ย|มั๊ย|หรือเปล่า|หรือยัง|หรือ|อะไร|ที่ไหน|ไหน|เมื่อไร|เมื่อไหร่|"
+                         rf"ท{_AM}ไม|ใคร|"
+                         r"อย่างไร|ยังไง|เท่าไร|เท่าไหร่|กี่)[^.!]*[?？]\s*$",
+    "pleasantry_whole": r"^(?:ขอบคุณ|ขอบใจ|มาก|ค่ะ|คะ|ครับ|นะ|สวัสดี|ลาก่อน|โอเค|จ้า|จ้ะ)+$",
+    "pleasantry_words": "ขอบคุณ ขอบคุณครับ ขอบคุณค่ะ ขอบคุณมาก ขอบคุณมากครับ ขอบคุณมากค่ะ สวัสดี สวัสดีครับ "
+                        "สวัสดีค่ะ ครับ ค่ะ",
+    "clause_joiner": r"\s+(?:แต่|ส่วน|และ|ขณะที่)\s*",
+}
