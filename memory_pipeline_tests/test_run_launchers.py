@@ -46,3 +46,12 @@ def test_a_misspelled_run_launcher_field_is_refused(name):
     launcher = launcher_config(name)
     launcher["config"] = {**launcher["config"], "env_var": ["MEMORY_PIPELINE_DATABASE_URL"]}  # env_vars / env_secrets
     assert not validate(launcher).success
+
+
+def test_a_run_whose_worker_died_is_retried_and_a_red_run_is_not(tmp_path):
+    """deploy/dagster.yaml as Dagster reads it: run retries on, for runs that failed without a failed step only
+    (a dead worker, which run monitoring fails), so a shard's retried run finishes its night."""
+    (tmp_path / "dagster.yaml").write_text((DEPLOY / "dagster.yaml").read_text())
+    config, _ = dagster_instance_config(str(tmp_path))
+    assert config["run_retries"] == {"enabled": True, "max_retries": 2, "retry_on_asset_or_op_failure": False}
+    assert config["run_monitoring"]["enabled"] is True
