@@ -132,6 +132,7 @@ def _search(conn_or_url: psycopg.Connection | str, user_key: str, query: str, k:
     embedder = embedder if embedder is not None else make_embedder(settings)
     store = Store(settings)
     vector_function, text_function = functions
+    query = query.replace("\x00", " ") if query else query  # PostgreSQL text holds no NUL: searched as a space
     params = {"user": user_key, "k": k, "record": record, "as_of": as_of}
     with _connection(conn_or_url) as conn, conn.cursor(row_factory=dict_row) as cursor:  # any row factory given
         vector = None

@@ -191,6 +191,9 @@ def test_search_conversations_embeds_the_query_when_configured_and_falls_back_to
     # No embeddings configured: full text.
     hits = search_conversations(url, "ana", "bike", settings=convs.settings, record=False)
     assert [(h.conversation_id, h.method) for h in hits] == [("bike", "text")]
+    # A NUL byte (PostgreSQL text holds none) is read as a space, not a driver error.
+    hits = search_conversations(url, "ana", "my\x00bike", settings=convs.settings, record=False)
+    assert [h.conversation_id for h in hits] == ["bike"]
     # The endpoint down: full text too (a warning is logged).
     hits = search_conversations(url, "ana", "bike", settings=convs.settings, embedder=embedder_for(None, max_retries=0))
     assert [(h.conversation_id, h.method) for h in hits] == [("bike", "text")]

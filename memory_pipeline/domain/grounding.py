@@ -188,6 +188,7 @@ class _Held:
         self._add_day_parts()
         self._extended = False
         self._index: dict[str, set[str]] | None = None
+        self._counts_spelled: dict[int, bool] = {}  # small count -> its word is in the chat (searched once)
 
     def _add_day_parts(self) -> None:
         self.months |= {(d.year, d.month) for d in self.days}
@@ -252,9 +253,13 @@ class _Held:
         if whole in self.numbers or _digits(_DECIMALS.sub("", said)) in self.numbers:
             return True
         value = int(whole) if len(whole) < 4 else 0
-        return 1 <= value <= SMALL_COUNT and any(
-            re.search(("" if w[0] >= "\u3400" else r"(?<!\w)") + re.escape(_fold(w)) + r"(?!\w)", self.folded)
-            for w in _WORDS_OF_COUNT[value])
+        if not 1 <= value <= SMALL_COUNT:
+            return False
+        if value not in self._counts_spelled:  # a looping summary repeats "1, 2, 3": each chat search once
+            self._counts_spelled[value] = any(
+                re.search(("" if w[0] >= "\u3400" else r"(?<!\w)") + re.escape(_fold(w)) + r"(?!\w)", self.folded)
+                for w in _WORDS_OF_COUNT[value])
+        return self._counts_spelled[value]
 
     def hour(self, match: re.Match[str]) -> bool:
         return self._hour_held(match) or (self.extend() and self._hour_held(match))

@@ -59,6 +59,7 @@ def active_facts(store: Store, conn: psycopg.Connection, day: date, embedder: Em
         "supersessions_by_relation": related["superseded"],
         "repeats_by_relation": related["repeated"],
         "pairs_judged": judged["pairs_judged"],
+        "pairs_unanswered": judged["pairs_unanswered"],
         "relation_input_tokens": judged["relation_tokens_in"],
         "relation_output_tokens": judged["relation_tokens_out"],
         "active_facts_of_these_users": state["active"],

@@ -21,6 +21,7 @@ import psycopg
 
 from memory_pipeline.domain.relations import by_user, checked, describe, pairs_to_judge, relation_key
 from memory_pipeline.extractors.base import ExtractorError
+from memory_pipeline.extractors.openai_backend import RELATE_BATCH
 from memory_pipeline.stages.folds import judge_of
 from memory_pipeline.stages.llm_calls import call_each
 from memory_pipeline.store import Store
@@ -44,9 +45,10 @@ def judge_signature(extractor: Any) -> tuple[str, str] | None:
 
 def judge_pairs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str], extractor: Any) -> Counter[str]:
     """Ask the backend about every pair of these users' accepted candidates that `relations.pairs_to_judge` lists
-    and that has no stored verdict, one call per user (its requests batched by the backend), at most the
-    backend's requests in flight; store each user's verdicts in their own transaction. Returns counts:
-    pairs_judged, relation_requests_failed, relation_tokens_in/out, users_refolded_for_late_verdicts.
+    and that has no stored verdict, one call per RELATE_BATCH pairs of one user, at most the backend's requests
+    in flight; store each call's verdicts in their own transaction (a failed call loses only its own pairs).
+    Returns counts: pairs_judged, pairs_unanswered (the answer gave no verdict: asked again next time),
+    relation_requests_failed, relation_tokens_in/out, users_refolded_for_late_verdicts.
     Call outside a transaction; it takes none of the users' locks (verdicts are keyed by content)."""
     totals: Counter[str] = Counter()
     signature = judge_signature(extractor)
@@ -60,13 +62,14 @@ def judge_pairs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str]
             pending_old = store.folded_facts_of_users(conn, batch)
             pending_known = store.relations_of_users(conn, batch, model, version)
             new, old, known = pending_new.result(), pending_old.result(), pending_known.result()
-        asks = []
+        asks = []  # (user, one request's pairs, the user's unfolded candidate ids)
         for user in batch:
             facts = sorted([*old.get(user, []), *new.get(user, [])], key=lambda f: f.said_order)
             stored = known.get(user, {})
             pairs = [p for p in pairs_to_judge((), facts) if relation_key(*p) not in stored]
-            if pairs:
-                asks.append((user, pairs, {f.candidate_id for f in new.get(user, [])}))
+            unfolded = {f.candidate_id for f in new.get(user, [])}
+            # One call per request's pairs: a request that fails leaves only its own pairs unjudged.
+            asks += [(user, pairs[i:i + RELATE_BATCH], unfolded) for i in range(0, len(pairs), RELATE_BATCH)]
 
         def ask(item: tuple[str, list, set]) -> tuple[list[str | None], Any]:
             return extractor.relate([(describe(o), describe(n)) for o, n in item[1]])
@@ -83,6 +86,7 @@ def judge_pairs(store: Store, conn: psycopg.Connection, user_keys: Sequence[str]
             with conn.transaction():
                 store.save_relations(conn, user, judged, model, version, refold=late)
             totals["pairs_judged"] += len(judged)
+            totals["pairs_unanswered"] += len(pairs) - len(judged)  # asked again next time
             totals["relation_tokens_in"] += cost.input_tokens
             totals["relation_tokens_out"] += cost.output_tokens
             totals["users_refolded_for_late_verdicts"] += late

@@ -154,3 +154,56 @@ def test_the_contradiction_check_counts_an_active_pair_a_verdict_relates(make_se
             check = check_no_duplicate_active_facts(p.store, conn)
         assert not check.passed and check.metadata["judged_active_pairs"] == 1
         assert check.metadata["related_active_pairs"] == 0  # the owner rules alone see no pair
+
+
+LANGUAGES = ["English", "German", "French", "Greek", "Dutch", "Polish"]
+
+
+def many_pairs_model(failing_word, seen):
+    """Facts: 'Reply in <language>.' as `<language>_reply_language`-like names (one slot, six names: 15 pairs,
+    two requests of 12 and 3); a relation request naming `failing_word` gets HTTP 500, the others "update"."""
+
+    def respond(body):
+        system, chat_text = (m["content"] for m in body["messages"][:2])
+        if '"relations"' in system:
+            seen.append(chat_text)
+            if failing_word and failing_word in chat_text:
+                return Reply(status=500, content="server error")
+            return Reply(content=relations_answer(["different"] * chat_text.count(" | NEW: ")))
+        facts = [fact(line, int(message_id), f"reply_language_{n}", line.split()[-1].rstrip("."), "preference",
+                      f"User wants replies in {line.split()[-1].rstrip('.')}.")
+                 for n, (message_id, line) in enumerate(_USER_LINE.findall(chat_text)) if line.startswith("Reply in")]
+        return Reply(content=_answer(body, facts))
+
+    return respond
+
+
+def test_a_failed_relation_request_loses_only_its_own_pairs(make_settings,
+                                                                                              monkeypatch):
+    seen: list[str] = []
+    # "English" is the oldest fact: its five pairs are all in the first request of 12.
+    with ScriptedOpenAIServer(many_pairs_model("English", seen)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-scripted")
+        p = Install(make_settings(extractor="openai", llm_max_retries=0))
+        p.load(chat("ana", DAY1, *[f"Reply in {language}." for language in LANGUAGES]))
+        extractor = make_extractor(p.settings)
+        with pytest.raises(RelationsFailed):
+            run_day(p, DAY1, extractor)
+        assert len(seen) == 2  # 15 pairs: 12 + 3
+        stored = p.rows("SELECT relation_key FROM {schema}.fact_relations WHERE user_key = 'ana'")
+        assert "English" not in seen[1] and len(stored) == 3  # the second request's verdicts are kept
+
+
+def test_pairs_an_answer_leaves_out_are_counted_and_asked_again(make_settings, monkeypatch):
+    model = Model("update")
+    with ScriptedOpenAIServer(model) as server:
+        p, extractor = install(make_settings, server, monkeypatch)
+        run_day(p, DAY1, extractor)
+        server.responder = lambda body: (Reply(content='{"relations": []}') if '"relations"' in
+                                         body["messages"][0]["content"] else model(body))
+        metadata = run_day(p, DAY2, extractor)
+        assert metadata["pairs_unanswered"] == 1 and metadata["pairs_judged"] == 0
+        server.responder = model
+        metadata = run_day(p, DAY2, extractor)
+        assert metadata["pairs_judged"] == 1 and states(p) == UPDATED
