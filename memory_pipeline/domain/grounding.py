@@ -110,6 +110,8 @@ _TIME = re.compile(r"(?<!\d)(?P<h>\d{1,2})(?::(?P<m>\d{2})|\s*(?P<ap>a\.?m\.?|p\
 _NUMBER = re.compile(r"(?<![^\W\d_](?<![^\x00-\u2fff]))\d+(?:[.,\u00a0\u202f' ]\d{3})*(?:[.,]\d+)?")
 # A number's decimal part ("1,500.00" -> "1,500"; never a thousands group: "1,600" stays whole).
 _DECIMALS = re.compile(r"[.,](?:\d{1,2}|\d{4,})$")
+# A summary's "1,500.00" says the chat's "$1,500"; its "1500.99" does not (it invents the cents).
+_ZERO_DECIMALS = re.compile(r"[.,]0{1,2}$")
 _WORDS = re.compile(r"[^\W\d_]+")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*")
 _CASELESS = re.compile(r"[^\W\d_](?<=[^\x00-\u024f\u0370-\u052f])")  # a letter of a script without case
@@ -250,7 +252,7 @@ class _Held:
 
     def _number(self, said: str) -> bool:
         whole = _digits(said)
-        if whole in self.numbers or _digits(_DECIMALS.sub("", said)) in self.numbers:
+        if whole in self.numbers or _digits(_ZERO_DECIMALS.sub("", said)) in self.numbers:
             return True
         value = int(whole) if len(whole) < 4 else 0
         if not 1 <= value <= SMALL_COUNT:

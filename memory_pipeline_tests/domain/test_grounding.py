@@ -36,6 +36,7 @@ def test_a_grounded_summary_passes():
 # -- numbers -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("summary", ["The user reported order 48214 as late.",
                                      "The user paid 1,600 dollars.",
+                                     "The user paid 1500.99 dollars.",  # cents the chat does not hold
                                      "用户的订单48214晚了。",
                                      "طلب المستخدم رقم ٤٨٢١٤ متأخر."])
 def test_a_number_the_chat_does_not_hold_is_found_in_any_script(summary):
@@ -46,6 +47,7 @@ def test_a_number_the_chat_does_not_hold_is_found_in_any_script(summary):
 def test_a_number_in_other_digits_or_separators_is_held():
     arabic = chat(("human", "رقم طلبي ٤٨٢١٣ وقد دفعت ١٥٠٠ دولار."))
     assert kinds("طلب المستخدم رقم 48213 ودفع 1 500 دولار.", arabic) == []
+    assert kinds("The user paid 1,500.00 dollars for order 48213.") == []
 
 
 def test_a_small_count_is_held_by_its_word_and_a_large_one_is_not():
