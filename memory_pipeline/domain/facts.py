@@ -17,7 +17,16 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import GATE_REASONS, JOINING_CHARS, SPACELESS_CHARS, backs_value, gate
+from memory_pipeline.domain.gates import (
+    GATE_REASONS,
+    JOINING_CHARS,
+    SPACELESS_CHARS,
+    backs_value,
+    gate,
+    names_a_thing,
+    supported,
+)
+from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
 
@@ -233,6 +242,12 @@ class QuoteSources:
             text = self._texts[index] = quotable_text(self._human[index])
         return text
 
+    def sentences_holding(self, value: str) -> list[tuple[object, str]]:
+        """[(human turn, sentence)] of every sentence of the human turns' quotable text that holds `value`
+        (`gates.supported`), in turn order."""
+        return [(self._human[i], said) for i in range(len(self._human))
+                for said in sentences(self._text(i)) if supported(value, said)]
+
     def holding(self, needle: str, message_id: int | None = None) -> list[tuple[object, str]]:
         """[(human turn, its quotable text)] of the human turns (of message `message_id` only, when given) whose
         quotable text holds `needle` (normalised) as words, in turn order."""
@@ -312,6 +327,25 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
                 fact=normalize_whitespace(extracted.fact))
 
 
+def _requoted(extracted: ExtractedFact, conversation: Conversation, sources: QuoteSources, turn, reason: str):
+    """(fact, turn, reason) for a client_info fact whose value its quote does not hold: when exactly one other
+    user sentence of the conversation holds the value (`names_a_thing`: a word or a character of a script
+    without spaces), the fact is quoted from that sentence instead and gated again there; else it is returned
+    as given. A 1.5B model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue
+    25): the value is the user's words, only the citation is wrong, and the gates judge the sentence that holds
+    it. Client info only: a name, place, job or address is a named thing; a liking or a decision read from
+    another sentence would be a new fact, not a citation fixed."""
+    value = extracted.value or ""
+    if not names_a_thing(value):
+        return extracted, turn, reason
+    found = sources.sentences_holding(value)
+    if len(found) != 1:
+        return extracted, turn, reason
+    new_turn, said = found[0]
+    moved = extracted.model_copy(update={"quote": said, "quote_message_id": new_turn.message_id})
+    return moved, new_turn, _gate(moved, conversation, new_turn)
+
+
 def validate_candidate(
     extracted: ExtractedFact, conversation: Conversation, position: int, fallback_said_at: datetime | None = None,
     sources: QuoteSources | None = None, timezone: str = "UTC",
@@ -343,6 +377,9 @@ def validate_candidate(
                                     partial(backs_value, extracted.value, extracted.attribute))
     if turn is not None:
         reason = _gate(extracted, conversation, turn)
+        if reason == "value_not_in_quote" and category == "client_info":
+            extracted, turn, reason = _requoted(extracted, conversation, sources or QuoteSources(conversation),
+                                                turn, reason)
         turn = None if reason else turn
     if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
         fact = resolve_fact(fact, extracted.quote, turn.at, timezone)

@@ -33,9 +33,11 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"; a value of three words or more may
-  differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion or decision
-  slot, or any `<kind>:<object>` slot whose value is a stance (likes, hates, ...), is also supported by its object
-  ("opinion:chinese_food" by "I don't like Chinese food"), and a stance also by its fact when that names what the
+  differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion slot, or
+  any `<kind>:<object>` slot whose value is a stance (likes, hates, ...), is also supported by its object
+  ("opinion:chinese_food" by "I don't like Chinese food"; an object that is itself a stance word names nothing:
+  `opinion:love` for "I love it"), a decision only by its value, said or offered ("decision:order = cancel" for
+  "my order never arrived" was a 1.5B model's), and a stance also by its fact when that names what the
   quote speaks of in the user's own language (`names_what_quote_says`: "favourite:coffee" = likes, "L'utente adora
   il caffè ristretto." for "Adoro il caffè ristretto"); a short assent ("yes, do that") by the assistant line it
   answers;
@@ -43,9 +45,10 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   a name ("my name is", "call me", "I go by", "je m'appelle", "ich heiße", "me llamo", "我叫" ...; "I'm",
   "it's", "this is" only right before a capitalised value, "here" right after it: "I'm Jack", "Jack here", never
   "I'm tired"), unless the assistant line before asked for one: a 1.5B model made "emoji and RTL: 🙂 ..." a
-  preferred name;
+  preferred name; in any language, a name that is the message's opening "X!" is a greeting (`greets_with`);
 - `home_not_stated`: a home slot (`home_location` ...) whose quote says nothing of living there ("live",
   "moved", "based", "habite", "wohne", "vivo", "住" ...): a 1.5B model filed a road trip's destination as home;
+  or whose value names no place (a date: "moved to March 27");
 - `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
   prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
   this way). Said of the fact's text, not the quote: a model may resolve the quote's pronoun;
@@ -175,6 +178,12 @@ def supported(value: str, text: str) -> bool:
     return missing == 0 or (missing == 1 and len(content) >= 3)
 
 
+def names_a_thing(value: str) -> bool:
+    """True when `value` has a content word (`_content_words`: not a date, time or stop word) or a character of
+    a script without spaces: something a sentence can be found to hold."""
+    return bool(_content_words(value) or _UNSPACED.search(value))
+
+
 def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
     """True when `quote` holds the fact's value, or the object of a `<kind>:<object>` attribute ("favourite:pizza"
     for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
@@ -270,6 +279,15 @@ def looks_like_name(value: str, quote: str) -> bool:
         return False
     first = next(c for c in name if c.isalpha())
     return first.isupper() or first.lower() == first.upper()
+
+
+def greets_with(value: str, message: str) -> bool:
+    """True when `value` is the whole first sentence of `message`, ended by "!", and more follows: an opening
+    greeting ("Bună! Prefer ...", "வணக்கம்! என் பெயர் ...", "سلام! من ..."), in any language, which a 1.5B model
+    filed as the user's name (issue 25). Not a comma: "Jack, nice to meet you" answers a name question."""
+    said = " ".join(value.split())
+    opening = re.match(r"\s*(.+?)\s*[!！]\s*\S", message, re.DOTALL)
+    return bool(said) and opening is not None and _fold(opening.group(1)) == _fold(said)
 
 
 def looks_like_place(value: str) -> bool:
@@ -383,10 +401,10 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if _fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing) and reads("stance", message):
             return "value_not_in_quote"
         evidence = [backing]
-        if colon and (slot in ("opinion", "decision") or _fold(value.strip()) in _STANCES):
-            if supported(thing.replace("_", " "), backing) or (
-                    _fold(value.strip()) in _STANCES and names_what_quote_says(fact, backing)):
-                evidence = []  # the slot's object is in the quote; its value is the stance or choice on it
+        stance = _fold(value.strip()) in _STANCES
+        if colon and (slot == "opinion" or stance) and _fold(thing) not in _STANCES:
+            if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
+                evidence = []  # the slot's object is in the quote; its value is the stance on it
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)
         if evidence and not any(supported(value, e) for e in evidence):
@@ -394,14 +412,17 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if moved_away(value, message, backing, codes):
             return "value_moved_away"
     if _NAME_SLOT.match(slot.strip()):
+        if greets_with(value or "", message):
+            return "name_not_stated"
         if not reads("naming", message):
             if not looks_like_name(value or "", quote):
                 return "name_not_stated"
         elif not (states_a_name(quote, value) or any(states_a_name(text, None) for text in answered)):
             return "name_not_stated"
     if _HOME_SLOT.match(slot.strip()):
-        if not (_LIVING.search(backing) if reads("living", message) else looks_like_place(value or "")):
-            return "home_not_stated"
+        if not names_a_thing(value or "") or not (
+                _LIVING.search(backing) if reads("living", message) else looks_like_place(value or "")):
+            return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")
     if fact and hangs_on_pronoun(fact):
         return "fact_hangs_on_pronoun"
     if verified is False:

@@ -118,22 +118,50 @@ def _standing_request(text: str, codes: Codes) -> bool:
     return _p("request", codes).match(text) is not None and _p("standing", codes).search(text) is not None
 
 
+# Question marks: Latin, full-width, Arabic.
+QUESTION_MARKS = ("?", "\uff1f", "\u061f")
+
+
+def _knows_questions(codes: Codes) -> bool:
+    """True when the words of `codes` can tell a question (`interrogative` or `question_particle`); None (the
+    language not told) reads every language's."""
+    return codes is None or bool(codes & (lexicon.knowing("interrogative") | lexicon.knowing("question_particle")))
+
+
+def _asks_alone(sentence: str, codes: Codes) -> bool:
+    """True when `sentence` asks: it ends with a question mark and opens with an interrogative word or holds a
+    question particle, in a language whose words can tell it (`_knows_questions`); in any other language, the
+    question mark alone says it of a sentence of one clause (a Bengali, Swahili or Tamil question was read as a
+    statement, issue 25; of a longer one, `asks` reads its last clause); or it
+    matches the language's question without a mark (`question_unmarked`: Thai ends a question with its question
+    word and a polite particle, rarely with "?")."""
+    if _p("question_unmarked", codes).search(sentence) is not None:
+        return True
+    if not sentence.endswith(QUESTION_MARKS):
+        return False
+    if not _knows_questions(codes):
+        return len(clauses(sentence, codes)) == 1  # "Ninaishi Mombasa, ... uko wapi?": its last clause asks
+    return (_p("interrogative", codes).match(sentence) is not None
+            or _p("question_particle", codes).search(sentence) is not None)
+
+
 def is_question(quote: str, codes: Codes = None) -> bool:
-    """True when every sentence of `quote` asks: it ends with a question mark and opens with an interrogative
-    word (`interrogative`) or holds a question particle (`question_particle`, Chinese), and is not a standing
-    request (`_standing_request`)."""
+    """True when every sentence of `quote` asks (`_asks_alone`) and is not a standing request
+    (`_standing_request`)."""
     found = sentences(quote)
-    opener, particle = _p("interrogative", codes), _p("question_particle", codes)
-    return bool(found) and all(
-        s.endswith(("?", "？")) and (opener.match(s) is not None or particle.search(s) is not None)
-        and not _standing_request(s, codes) for s in found)
+    return bool(found) and all(_asks_alone(s, codes) and not _standing_request(s, codes) for s in found)
 
 
 def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     """True when `clause`, part of `sentence`, is a question clause: the sentence ends with a question mark and
-    the clause opens with an interrogative word ("..., can we just write to /tmp instead?")."""
-    return (sentence.rstrip().endswith(("?", "？")) and _p("interrogative", codes).match(clause) is not None
-            and not _standing_request(clause, codes))
+    the clause opens with an interrogative word ("..., can we just write to /tmp instead?"); in a language
+    whose words cannot tell a question (`_knows_questions`), the clause that ends the sentence."""
+    if not sentence.rstrip().endswith(QUESTION_MARKS) or _standing_request(clause, codes):
+        return False
+    if not _knows_questions(codes):
+        end = " " + "".join(QUESTION_MARKS)
+        return sentence.rstrip().rstrip(end).endswith(clause.rstrip().rstrip(end))
+    return _p("interrogative", codes).match(clause) is not None
 
 
 def is_pleasantry(quote: str, codes: Codes = None) -> bool:

@@ -1,6 +1,7 @@
 """Thai: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Written without spaces
 between words: no pattern leans on \\b (domain/languages/zh.py does the same), a question is told by its question
-word before the question mark (`question_particle`), a pleasantry by one run of polite words (`pleasantry_whole`);
+word before the question mark (`question_particle`) or, without one, before polite particles only
+(`question_unmarked`), a pleasantry by one run of polite words (`pleasantry_whole`);
 a space parts phrases, so a joining word counts after one. Living words but no naming or stance words: the gates
 that reject for a missing one let Thai through to the checks of every language."""
 
@@ -23,6 +24,10 @@ LEXICON = {
     "question_particle": r"(?:ไหม|มั้ย|มั๊ย|หรือเปล่า|หรือยัง|หรือ|อะไร|ที่ไหน|ไหน|เมื่อไร|เมื่อไหร่|"
                          rf"ท{_AM}ไม|ใคร|"
                          r"อย่างไร|ยังไง|เท่าไร|เท่าไหร่|กี่)[^.!]*[?？]\s*$",
+    # A question without a question mark, as Thai writes most: its question word, then only polite particles to
+    # the end ("ร้านไหนอร่อยที่สุดคะ", "...อยู่ที่ไหนคะ").
+    "question_unmarked": rf"(?:ไหม|มั้ย|มั๊ย|หรือเปล่า|หรือยัง|ที่ไหน|ไหน|เมื่อไร|เมื่อไหร่|ท{_AM}ไม|ใคร|อย่างไร|ยังไง|"
+                         r"เท่าไร|เท่าไหร่)(?:คะ|ค่ะ|ครับ|คับ|นะ|จ๊ะ|จ้ะ|จ๊า|เอ่ย|\s)*$",
     "pleasantry_whole": r"^(?:ขอบคุณ|ขอบใจ|มาก|ค่ะ|คะ|ครับ|นะ|สวัสดี|ลาก่อน|โอเค|จ้า|จ้ะ)+$",
     "pleasantry_words": "ขอบคุณ ขอบคุณครับ ขอบคุณค่ะ ขอบคุณมาก ขอบคุณมากครับ ขอบคุณมากค่ะ สวัสดี สวัสดีครับ "
                         "สวัสดีค่ะ ครับ ค่ะ",

@@ -1,0 +1,94 @@
+"""What a 1.5B model got wrong on conversations the code was not written for, held by rules that read no word
+list or read language data only (issue 25): a question in a language without question words is told by its
+question mark, a Thai question by its question word without one; a decision stands on the value said or
+offered, not on its object; a stance word is no object; an opening greeting is no name; a date is no home; a
+right value cited from the wrong line is quoted from the line that holds it. Each right answer beside its slip
+still stands."""
+
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from memory_pipeline.domain.conversations import build_conversations
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.gates import gate
+from memory_pipeline.domain.messages import SourceRow
+
+# (quote, attribute, value, reason): reason None for a right answer.
+SLIPS = [
+    # Bengali and Swahili have no question words in the data: the question mark says it.
+    ("ঢাকায় ভালো ক্যাফে কোথায়?", "home_location", "ঢাকা", "quote_is_question"),
+    ("Mgahawa mzuri uko wapi Mombasa?", "home_location", "Mombasa", "quote_is_question"),
+    ("Ninaishi Mombasa, mgahawa mzuri uko wapi?", "home_location", "Mombasa", None),
+    ("আমি ঢাকায় থাকি।", "home_location", "ঢাকা", None),
+    # Thai writes a question with its question word and a polite particle, no question mark.
+    ("ร้านส้มตำที่อร่อยที่สุดในกรุงเทพอยู่ที่ไหนคะ", "home_location", "กรุงเทพ", "quote_is_question"),
+    ("ฉันอาศัยอยู่ที่กรุงเทพค่ะ", "home_location", "กรุงเทพ", None),
+    # A Vietnamese question word before the end of the question.
+    ("Có, quà tân gia nào hợp cho chị ấy?", "decision:gift", "tân gia", "quote_is_question"),
+    # A decision is its value, said: an object named in a complaint decides nothing.
+    ("my order #5520 never arrived.", "decision:order", "cancel", "value_not_in_quote"),
+    ("Please cancel my order #5520.", "decision:order", "cancel", None),
+    # A stance word is no object: "I love it" names nothing.
+    ("I love it and that'll keep my confidence up.", "opinion:love", "likes", "value_not_in_quote"),
+    ("I love jazz and that keeps me going.", "opinion:jazz", "likes", None),
+    # An opening greeting is no name, in any language.
+    ("Bună! Prefer ca întâlnirile să fie dimineața.", "preferred_name", "Bună", "name_not_stated"),
+    ("வணக்கம்! என் பெயர் கார்த்திக்.", "name", "வணக்கம்", "name_not_stated"),
+    ("Habari! Naitwa Amani Mwangi.", "name", "Amani Mwangi", None),
+    # A date is no place, whatever verb of moving stands beside it.
+    ("Actually the dentist appointment moved to March 27.", "home_location", "March 27", "home_not_stated"),
+    ("Actually we moved to Leeds in March.", "home_location", "Leeds", None),
+]
+
+
+@pytest.mark.parametrize("quote,attribute,value,reason", SLIPS)
+def test_a_small_models_slip_is_rejected_and_the_right_answer_beside_it_stands(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_an_offered_decision_stands_on_the_assistant_line_it_answers():
+    assert gate("yes, do that", "yes, do that", "decision:order", "cancel", False,
+                answered=["Shall I cancel order #5520 for you?"], fact="The user cancels order #5520.") is None
+
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def conversation(*texts_by_role):
+    rows = [SourceRow(i + 1, "s", {"type": role, "content": text}, T0 + timedelta(minutes=i))
+            for i, (role, text) in enumerate(texts_by_role)]
+    return build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC", backlog_date=date(2026, 1, 1),
+                               user_key=lambda k: k)[0]
+
+
+JA = conversation(("human", "こんにちは。週末に行けるカフェを探しています。"), ("ai", "どちらにお住まいですか？"),
+                  ("human", "大阪の天王寺に住んでいます。"))
+
+
+def test_a_value_cited_from_the_wrong_line_is_quoted_from_the_line_that_holds_it():
+    # The 1.5B model cited the greeting for a home said two lines later.
+    fact = ExtractedFact(category="client_info", fact="ユーザーは大阪に住んでいる。", attribute="home_location",
+                         value="大阪", quote="こんにちは。週末に行けるカフェを探しています。", quote_message_id=1)
+    candidate = validate_candidate(fact, JA, 0)
+    assert candidate.status == "accepted"
+    assert candidate.quote == "大阪の天王寺に住んでいます。" and candidate.quote_message_id == 3
+
+
+def test_a_requoted_value_meets_the_gates_of_the_line_that_holds_it():
+    asked = conversation(("human", "週末に行けるカフェを探しています。"), ("human", "大阪でおすすめのカフェはどこですか？"))
+    fact = ExtractedFact(category="client_info", fact="ユーザーは大阪に住んでいる。", attribute="home_location",
+                         value="大阪", quote="週末に行けるカフェを探しています。", quote_message_id=1)
+    candidate = validate_candidate(fact, asked, 0)
+    assert candidate.status == "rejected" and candidate.reason == "quote_is_question"
+
+
+@pytest.mark.parametrize("category,attribute,value", [
+    ("preference", "hobby", "大阪"),  # a liking read from another line would be a new fact, not a citation fixed
+    ("client_info", "home_location", "東京"),  # no line holds it
+])
+def test_only_a_client_info_value_one_other_line_holds_is_requoted(category, attribute, value):
+    fact = ExtractedFact(category=category, fact="ユーザーは大阪が好き。", attribute=attribute, value=value,
+                         quote="こんにちは。週末に行けるカフェを探しています。", quote_message_id=1)
+    candidate = validate_candidate(fact, JA, 0)
+    assert candidate.status == "rejected" and candidate.reason == "value_not_in_quote"
