@@ -99,3 +99,28 @@ def test_a_forget_request_withdraws_the_slot_it_names_whatever_the_model_flagged
     candidates = [validate_candidate(f, chat, i) for i, f in enumerate(found)]
     assert [(c.status, c.retraction, c.attribute, c.value) for c in candidates] == [
         ("accepted", True, "phone_number", None), ("accepted", True, "email", None)]
+
+
+def test_the_slips_a_small_model_made_on_unseen_chats_are_rejected_and_its_miscited_home_is_kept(judged):
+    # Qwen2.5-Coder 1.5B (prompt llm-v4) on the holdout set, its answers as it gave them: a Thai question with no
+    # question mark made a home, a complaint a cancellation, a greeting a name, "I love it" an opinion on
+    # "love"; and a right home cited from the greeting two lines before it.
+    chat = conversation(("human", "こんにちは。週末に行けるカフェを探しています。"), ("ai", "どちらにお住まいですか？"),
+                        ("human", "大阪の天王寺に住んでいます。"),
+                        ("human", "ร้านส้มตำที่อร่อยที่สุดในกรุงเทพอยู่ที่ไหนคะ"),
+                        ("human", "my order #5520 never arrived."),
+                        ("human", "வணக்கம்! என் பெயர் கார்த்திக்."),
+                        ("human", "I love it and that'll keep my confidence up."))
+    answers = [
+        fact("こんにちは。週末に行けるカフェを探しています。", 1, "home_location", "大阪", "client_info",
+             "The user lives in Osaka."),
+        fact("ร้านส้มตำที่อร่อยที่สุดในกรุงเทพอยู่ที่ไหนคะ", 4, "home_location", "กรุงเทพ", "client_info",
+             "The user lives in Bangkok."),
+        fact("my order #5520 never arrived.", 5, "decision:order", "cancel", "decision", "The user cancels order #5520."),
+        fact("வணக்கம்! என் பெயர் கார்த்திக்.", 6, "name", "வணக்கம்", "client_info", "The user is Vanna Kamman."),
+        fact("I love it and that'll keep my confidence up.", 7, "opinion:love", "likes", "preference",
+             "The user loves the new cleanup approach."),
+    ]
+    assert judged(chat, *answers) == [("accepted", None), ("rejected", "quote_is_question"),
+                                      ("rejected", "value_not_in_quote"), ("rejected", "name_not_stated"),
+                                      ("rejected", "value_not_in_quote")]
