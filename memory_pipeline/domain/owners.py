@@ -9,7 +9,9 @@ active fact per owner. The rules, in order:
 2. Any other plain name is read as words (split at `_`, `-`, spaces; case-folded; a plural `s` and the British
    `our` spelling dropped), less the generic words (`GENERIC_WORDS`: my, current, preferred, date, method, take,
    ...), then rule 1 is tried again (`current_job` -> `slot:job`), else the words are the owner (`slot:<words>`).
-3. `<kind>:<object>` (or `<kind>_<object>` for a kind the prompt names: `favorite_color`): the object's words,
+3. `<kind>:<object>` (or `<kind>_<object>` for a kind the prompt names: `favorite_color`) whose kind is a
+   single-valued slot of rule 1 is that slot (`contact_channel:mobile` -> `slot:contact_channel`: a 1.5B model
+   named it so beside `contact_channel` = email, issue 26); any other: the object's words,
    as in 2, own it under its kind: `decision:beta_launch_date` and `decision:beta_launch` -> `decision:beta_launch`,
    `decision:take_train` and `decision:train` -> `decision:train`, `favourite:colour` and `favorite_color` ->
    `favourite:color`.
@@ -114,6 +116,8 @@ _FAMILY = {_join(words(name, False)): family[0] for family in SLOT_FAMILIES for 
 _FAMILY.update({_join(words(name)): family[0] for family in SLOT_FAMILIES for name in family
                 if _join(words(name)) not in _FAMILY})
 _MULTI = frozenset(MULTI_VALUED_ATTRIBUTES)
+# A single-valued slot's names as a `<kind>:` of the model's own (`contact_channel:mobile`, `job:teacher`).
+_SINGLE_SLOTS = {name: slot for name, slot in _FAMILY.items() if slot not in _MULTI and name not in KINDS}
 
 
 @lru_cache(maxsize=8192)
@@ -162,7 +166,9 @@ def owners(category: str, attribute: str | None, value: str | None) -> tuple[str
         pair = _kind_and_object(attribute)
         if pair is not None:
             kind, obj = pair
-            if kind == "stance" or (kind == "favourite" and polarity(value) is not None):
+            if kind in _SINGLE_SLOTS:  # a listed slot with an object of the model's own: contact_channel:mobile
+                found.append("slot:" + _SINGLE_SLOTS[kind])
+            elif kind == "stance" or (kind == "favourite" and polarity(value) is not None):
                 found.append("stance:" + _join(words(obj)))
             else:
                 found.append(f"{kind}:{_join(words(obj))}")

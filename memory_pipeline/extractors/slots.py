@@ -38,7 +38,9 @@ _ASSENT = re.compile(r"^\W*(?:yes|yeah|ok|okay|sure|oui|好)\b", re.IGNORECASE)
 
 
 def category_of(attribute: str | None, quote: str = "") -> str | None:
-    """The category `attribute` fixes (`decision:gym_membership` -> decision), None when it fixes none. A
+    """The category `attribute` fixes (`decision:gym_membership` -> decision; `contact_channel:mobile` ->
+    preference: a 1.5B model filed it client_info, so it never met the user's `contact_channel`), None when it
+    fixes none. A
     `decision:` slot whose `quote` states a standing instruction (and does not open with an assent) is a
     preference."""
     if not attribute:
@@ -49,8 +51,8 @@ def category_of(attribute: str | None, quote: str = "") -> str | None:
     if slot in FIXED:
         return FIXED[slot]
     prefix, colon, _ = slot.partition(":")
-    if colon:
-        return PREFIXED.get(prefix)
+    if colon:  # a listed slot with a kind of the model's own ("contact_channel:mobile") is still that slot
+        return PREFIXED.get(prefix) or FIXED.get(prefix) or FIXED.get(slot_of(prefix))
     return FIXED.get(slot_of(slot))  # another name of a listed slot (`occupation` is the job: domain.owners)
 
 

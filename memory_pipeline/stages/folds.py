@@ -45,10 +45,11 @@ from memory_pipeline.store.erasure import erase_retracted_slots, forgotten_slots
 
 # Bump when the fold's own rules change (domain.reconcile, domain.near_duplicates, fact_key): every user's next
 # reconciliation then starts from scratch instead of continuing a fold made under the old rules.
-FOLD_VERSION = 5  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
+FOLD_VERSION = 6  # 2: corrections supersede, facts differing in substance never merge (issue 17); 3: slot
 # time-to-live (names never expire, purchases 90 days), a name and the same "call me" name are one fact; 4: a
 # value has one owner whatever the attribute was called (domain.owners), relations recorded (issue 26); 5: the
-# model's verdicts on pairs the owner rules leave apart (domain.relations)
+# model's verdicts on pairs the owner rules leave apart (domain.relations); 6: a slot with an object of the
+# model's own is the slot (`contact_channel:mobile`, domain.owners)
 
 # (model, relation prompt version) whose stored verdicts the fold reads (`stages.relations`); None: no verdicts.
 JudgeSignature = tuple[str, str] | None

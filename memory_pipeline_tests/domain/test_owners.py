@@ -28,6 +28,13 @@ def test_a_kind_and_object_name_is_owned_by_its_object_under_its_kind():
     assert owners("preference", "favorite_color", "green") == ("favourite:color", "stance:green")
 
 
+def test_a_listed_slot_with_an_object_of_the_models_own_is_that_slot():
+    # a 1.5B model: `contact_channel:mobile` = mobile one night, `contact_channel` = email the next
+    assert owners("preference", "contact_channel:mobile", "mobile") == owners("preference", "contact_channel", "email")
+    assert owners("client_info", "Occupation:nursing", "nurse") == ("slot:job",)
+    assert owners("preference", "hobby:reading", "yes") == ("hobby:reading",)  # a multi-valued slot stays apart
+
+
 def test_a_stance_is_owned_by_its_object_whatever_the_slot():
     expected = ("stance:chinese_food",)
     assert owners("preference", "favourite:chinese_food", "likes") == expected
