@@ -133,11 +133,17 @@ def is_multi_valued(attribute: str | None) -> bool:
     return bool(attribute) and ":" not in attribute and slot_of(attribute) in _MULTI
 
 
+# Kinds read only before a colon: `preference:blue` = likes is the favourite blue (a 1.5B model's name for it beside
+# `favourite:colour` = blue), while `preferred_name` stays a slot.
+COLON_KINDS = {"preference": "favourite"}
+
+
 def _kind_and_object(attribute: str) -> tuple[str, str] | None:
     """(owned kind, object) of a `<kind>:<object>` or `<known kind>_<object>` name, else None."""
     kind, colon, rest = attribute.strip().partition(":")
     if colon and rest.strip():
-        return KINDS.get(_join(words(kind, False)), _join(words(kind, False)) or kind), rest
+        named = _join(words(kind, False))
+        return KINDS.get(named) or COLON_KINDS.get(named) or named or kind, rest
     parts = words(attribute, False)
     if len(parts) > 1 and parts[0] in KINDS:
         return KINDS[parts[0]], " ".join(parts[1:])

@@ -35,6 +35,13 @@ def test_a_listed_slot_with_an_object_of_the_models_own_is_that_slot():
     assert owners("preference", "hobby:reading", "yes") == ("hobby:reading",)  # a multi-valued slot stays apart
 
 
+def test_a_preference_named_by_its_object_is_owned_as_a_favourite():
+    # a 1.5B model: "My favourite colour is blue" as favourite:colour = blue, "I prefer blue" as preference:blue
+    assert "stance:blue" in owners("preference", "favourite:colour", "blue")
+    assert owners("preference", "preference:blue", "likes") == ("stance:blue",)
+    assert owners("preference", "preferred_name", "Jack") == ("slot:preferred_name",)  # a slot, not a kind
+
+
 def test_a_stance_is_owned_by_its_object_whatever_the_slot():
     expected = ("stance:chinese_food",)
     assert owners("preference", "favourite:chinese_food", "likes") == expected
