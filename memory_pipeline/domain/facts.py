@@ -327,23 +327,21 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
                 fact=normalize_whitespace(extracted.fact))
 
 
-def _requoted(extracted: ExtractedFact, conversation: Conversation, sources: QuoteSources, turn, reason: str):
-    """(fact, turn, reason) for a client_info fact whose value its quote does not hold: when exactly one other
-    user sentence of the conversation holds the value (`names_a_thing`: a word or a character of a script
-    without spaces), the fact is quoted from that sentence instead and gated again there; else it is returned
-    as given. A 1.5B model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue
-    25): the value is the user's words, only the citation is wrong, and the gates judge the sentence that holds
-    it. Client info only: a name, place, job or address is a named thing; a liking or a decision read from
-    another sentence would be a new fact, not a citation fixed."""
+def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[ExtractedFact, object]:
+    """(fact, turn) for a client_info fact whose quote does not hold its value: when exactly one user sentence
+    of the conversation holds the value (`names_a_thing`: a word or a character of a script without spaces),
+    the fact quoted from that sentence instead, which the gates then judge; else the fact as given. A 1.5B
+    model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue 25): the value is
+    the user's words, only the citation is wrong. Client info only: a name, place, job or address is a named
+    thing; a liking or a decision read from another sentence would be a new fact, not a citation fixed."""
     value = extracted.value or ""
-    if not names_a_thing(value):
-        return extracted, turn, reason
+    if not names_a_thing(value) or supported(value, normalize_for_quote(extracted.quote)):
+        return extracted, turn
     found = sources.sentences_holding(value)
     if len(found) != 1:
-        return extracted, turn, reason
+        return extracted, turn
     new_turn, said = found[0]
-    moved = extracted.model_copy(update={"quote": said, "quote_message_id": new_turn.message_id})
-    return moved, new_turn, _gate(moved, conversation, new_turn)
+    return extracted.model_copy(update={"quote": said, "quote_message_id": new_turn.message_id}), new_turn
 
 
 def validate_candidate(
@@ -376,10 +374,9 @@ def validate_candidate(
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
                                     partial(backs_value, extracted.value, extracted.attribute))
     if turn is not None:
+        if category == "client_info":
+            extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)
         reason = _gate(extracted, conversation, turn)
-        if reason == "value_not_in_quote" and category == "client_info":
-            extracted, turn, reason = _requoted(extracted, conversation, sources or QuoteSources(conversation),
-                                                turn, reason)
         turn = None if reason else turn
     if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
         fact = resolve_fact(fact, extracted.quote, turn.at, timezone)

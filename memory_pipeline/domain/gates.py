@@ -28,6 +28,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `quote_is_undecided`: the clauses backing the fact leave a choice open or put a question off ("OK, I'll think
   about it." after a price; "I'm hesitating between the Team plan and the Business plan"): a 1.5B model made
   decisions of both (issue 25);
+- `quote_is_request`: the clauses backing a liking, skill or job ask the assistant for something or say what
+  the user is looking for (`seeking`: "I'm looking for ...", "szukam", "อยากได้"): a need of the moment;
 - `value_moved_away`: the value is one the user is leaving (`moved_away`: "Our invoices keep coming in dollars.
   We need them in euros, always." backs euros, never dollars);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
@@ -68,8 +70,8 @@ from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
-                "name_not_stated", "home_not_stated",
+                "quote_is_hypothetical", "quote_is_undecided", "quote_is_request", "value_not_in_quote",
+                "value_moved_away", "name_not_stated", "home_not_stated",
                 "fact_hangs_on_pronoun", "not_confirmed")
 
 # Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
@@ -83,6 +85,11 @@ _WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
 _LIVING = lexicon.pattern("living")
+# Slots of who the user is and what they like or can do, which a request of the moment does not state ("Szukam
+# pomysłu na tani weekend" is no hobby, "ช่วยแนะนำโปรแกรมทำบัญชี" no skill: a 1.5B model's, issue 25); a decision
+# may be a request ("I'd like to book a table").
+_WHO_OR_LIKES = re.compile(r"^(?:hobby|hobbies|interest|interests|activity|activities|skill|skills|job|occupation|"
+                           r"profession)$", re.IGNORECASE)
 # Words in a fact's own text that point at something it does not say ("The user loves it."; `fact_pronoun`).
 _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
@@ -354,6 +361,16 @@ def moved_away(value: str, message: str, backing: str, codes: lexicon.Codes) -> 
             and any(wanted.search(s) and not supported(value, s) for s in said))
 
 
+def seeks(value: str, backing: str, sentence: str, codes: lexicon.Codes) -> bool:
+    """True when the clauses of `sentence` that hold `value` (else those of `backing`, the sentence's clauses
+    about the user, joined) each ask the assistant for something or say what the user is looking for
+    (`seeking`): "I love hiking and I'm looking for boots" backs hiking."""
+    seeking = lexicon.pattern("seeking", codes)
+    parts = speech.clauses(sentence, codes)
+    holding = [part for part in parts if supported(value, part)] or [backing]
+    return bool(holding) and all(seeking.search(part) for part in holding)
+
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = (), fact: str = "") -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
@@ -392,6 +409,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return others[0][1]
     backing = backing if _words(backing) else standing  # an assent ("Yes.") backs what it answers
     slot, colon, thing = (attribute or "").partition(":")
+    if _WHO_OR_LIKES.match(slot.strip()) and seeks(value or "", backing, sentence, codes):
+        return "quote_is_request"
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
