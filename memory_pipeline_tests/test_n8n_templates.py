@@ -142,6 +142,25 @@ def test_a_failed_recall_stops_the_run_saying_what_to_set_up(path):
     assert "$json.message" in stop["parameters"]["errorMessage"]  # the database's own error, quoted
 
 
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_a_recall_that_never_reached_the_database_stops_the_run_naming_the_credential(path):
+    # n8n 2.8.4: a missing credential (or one that cannot connect) makes the node throw before its query, and
+    # with "continue (using error output)" n8n then passes the node's input on its *regular* output: the agent
+    # ran without facts and failed in its Postgres Chat Memory (HTTP 500). Only a recall that ran has `facts`.
+    workflow = load(path)
+    assert workflow["connections"]["Recall facts"]["main"][0] == [
+        {"node": "Database reached?", "type": "main", "index": 0}]
+    check = next(n for n in workflow["nodes"] if n["name"] == "Database reached?")
+    (condition,) = check["parameters"]["conditions"]["conditions"]
+    assert condition["leftValue"] == "={{ $json.facts }}" and condition["operator"]["operation"] == "exists"
+    yes, no = workflow["connections"]["Database reached?"]["main"]
+    assert yes[0]["node"] == "AI Agent"
+    stop = next(n for n in workflow["nodes"] if n["name"] == no[0]["node"])
+    assert stop["type"] == "n8n-nodes-base.stopAndError"
+    assert "Postgres credential" in stop["parameters"]["errorMessage"]
+    assert "n8n import:credentials" in stop["parameters"]["errorMessage"]
+
+
 def test_the_authenticated_template_keys_memory_by_the_id_its_caller_proved():
     workflow = load(TEMPLATES[0])
     hook = by_type(workflow, "n8n-nodes-base.webhook")[0]["parameters"]
@@ -181,7 +200,7 @@ def test_template_is_an_importable_workflow(path):
                 for link in branch:
                     assert link["node"] in names and link["type"] == kind and link["index"] == 0
                     targets.add((source, kind, link["node"]))
-    assert {("Recall facts", "main", "AI Agent"),
+    assert {("Recall facts", "main", "Database reached?"), ("Database reached?", "main", "AI Agent"),
             ("OpenAI Chat Model", "ai_languageModel", "AI Agent"),
             ("Postgres Chat Memory", "ai_memory", "AI Agent")} <= targets
     connected = {s for s, _, _ in targets} | {t for _, _, t in targets}
