@@ -1,17 +1,31 @@
 """The n8n workflow templates in n8n/: valid workflow JSON of current node types, and the SQL they run works."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from memory_pipeline.embeddings import index_new_facts
+from memory_pipeline.n8n_access import CredentialFields
 from memory_pipeline.settings import Settings
 from memory_pipeline_tests import n8n_statements as node
 from memory_pipeline_tests.openai_server import ScriptedOpenAIServer, hashed_embedding
 from memory_pipeline_tests.test_recall import DIMS, Facts, embedder_for
 
-TEMPLATES = sorted((Path(__file__).parents[1] / "n8n").glob("*.json"))
+TEMPLATES = sorted((Path(__file__).parents[1] / "n8n").glob("agent_*.json"))
+CREDENTIALS_FILE = Path(__file__).parents[1] / "n8n" / "credentials.example.json"
+DOCS = Path(__file__).parents[1] / "docs" / "n8n.md"
+# The credential type each node type asks for (n8n's node descriptions)
+CREDENTIAL_OF_TYPE = {
+    "n8n-nodes-base.postgres": "postgres",
+    "n8n-nodes-base.postgresTool": "postgres",
+    "@n8n/n8n-nodes-langchain.memoryPostgresChat": "postgres",
+    "@n8n/n8n-nodes-langchain.vectorStorePGVector": "postgres",
+    "@n8n/n8n-nodes-langchain.lmChatOpenAi": "openAiApi",
+    "@n8n/n8n-nodes-langchain.embeddingsOpenAi": "openAiApi",
+    "n8n-nodes-base.webhook": "httpHeaderAuth",
+}
 # Node types and the typeVersions current n8n declares for them (from each node's `version` list in the
 # n8n-io/n8n sources, 2026): a template must use one of them.
 KNOWN_VERSIONS = {
@@ -65,6 +79,41 @@ def test_there_are_three_templates():
                                            "agent_with_memory_search.json"]
 
 
+def test_every_template_has_its_own_fixed_workflow_id_named_in_the_docs():
+    # `n8n import:workflow` keeps a given id (and prints none), so `n8n publish:workflow --id=ID` can be written
+    # down: 16 letters and digits, as n8n makes its own.
+    ids = [load(p)["id"] for p in TEMPLATES]
+    assert all(re.fullmatch(r"[A-Za-z0-9]{16}", i) for i in ids) and len(set(ids)) == len(ids)
+    docs = DOCS.read_text()
+    assert all(f"publish:workflow --id={i}" in docs for i in ids)
+
+
+def test_every_node_that_needs_a_credential_names_one_from_the_credentials_file():
+    # `n8n import:credentials --input=FILE` with the file filled in: the nodes find their credentials by id.
+    shipped = json.loads(CREDENTIALS_FILE.read_text())
+    by_id = {c["id"]: c for c in shipped}
+    assert len(by_id) == len(shipped) and all(set(c) == {"id", "name", "type", "data"} for c in shipped)
+    used = set()
+    for path in TEMPLATES:
+        for n in load(path)["nodes"]:
+            kind = CREDENTIAL_OF_TYPE.get(n["type"])
+            assert set(n.get("credentials", {})) == ({kind} if kind else set()), (path.name, n["name"])
+            if kind:
+                ref = n["credentials"][kind]
+                assert by_id[ref["id"]]["type"] == kind and by_id[ref["id"]]["name"] == ref["name"], n["name"]
+                used.add(ref["id"])
+    assert used == set(by_id)
+
+
+def test_the_credentials_file_holds_no_secret_only_what_to_fill_in():
+    shipped = {c["type"]: c["data"] for c in json.loads(CREDENTIALS_FILE.read_text())}
+    assert shipped["postgres"]["password"].startswith("REPLACE")
+    assert shipped["openAiApi"]["apiKey"].startswith("REPLACE")
+    assert shipped["httpHeaderAuth"]["value"].startswith("REPLACE")
+    # keyed as n8n's Postgres credential and `memory-pipeline db n8n-credential --json` key them
+    assert set(shipped["postgres"]) == set(CredentialFields.__dataclass_fields__)
+
+
 def test_node_and_webhook_ids_are_unique_across_all_templates():
     # n8n keeps node ids as given on import and renews webhook ids only for Form Triggers: two published
     # workflows with one webhook id conflict (HTTP 409), so every template carries its own.
@@ -86,11 +135,33 @@ def test_a_failed_recall_stops_the_run_saying_what_to_set_up(path):
     workflow = load(path)
     recall = next(n for n in workflow["nodes"] if n["name"] == "Recall facts")
     assert recall["onError"] == "continueErrorOutput"
+    # With "Always Output Data" a failed query also sent an empty item down the regular output, which reached
+    # "Database not reached" before "Memory not set up" ran (n8n 2.8.4): the query returns one row when it runs.
+    assert "alwaysOutputData" not in recall
     error_branch = workflow["connections"]["Recall facts"]["main"][1]
     stop = next(n for n in workflow["nodes"] if n["name"] == error_branch[0]["node"])
     assert stop["type"] == "n8n-nodes-base.stopAndError"
     assert "memory-pipeline init-db" in stop["parameters"]["errorMessage"]
     assert "$json.message" in stop["parameters"]["errorMessage"]  # the database's own error, quoted
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_a_recall_that_never_reached_the_database_stops_the_run_naming_the_credential(path):
+    # n8n 2.8.4: a missing credential (or one that cannot connect) makes the node throw before its query, and
+    # with "continue (using error output)" n8n then passes the node's input on its *regular* output: the agent
+    # ran without facts and failed in its Postgres Chat Memory (HTTP 500). Only a recall that ran has `facts`.
+    workflow = load(path)
+    assert workflow["connections"]["Recall facts"]["main"][0] == [
+        {"node": "Database reached?", "type": "main", "index": 0}]
+    check = next(n for n in workflow["nodes"] if n["name"] == "Database reached?")
+    (condition,) = check["parameters"]["conditions"]["conditions"]
+    assert condition["leftValue"] == "={{ $json.facts }}" and condition["operator"]["operation"] == "exists"
+    yes, no = workflow["connections"]["Database reached?"]["main"]
+    assert yes[0]["node"] == "AI Agent"
+    stop = next(n for n in workflow["nodes"] if n["name"] == no[0]["node"])
+    assert stop["type"] == "n8n-nodes-base.stopAndError"
+    assert "Postgres credential" in stop["parameters"]["errorMessage"]
+    assert "n8n import:credentials" in stop["parameters"]["errorMessage"]
 
 
 def test_the_authenticated_template_keys_memory_by_the_id_its_caller_proved():
@@ -132,7 +203,7 @@ def test_template_is_an_importable_workflow(path):
                 for link in branch:
                     assert link["node"] in names and link["type"] == kind and link["index"] == 0
                     targets.add((source, kind, link["node"]))
-    assert {("Recall facts", "main", "AI Agent"),
+    assert {("Recall facts", "main", "Database reached?"), ("Database reached?", "main", "AI Agent"),
             ("OpenAI Chat Model", "ai_languageModel", "AI Agent"),
             ("Postgres Chat Memory", "ai_memory", "AI Agent")} <= targets
     connected = {s for s, _, _ in targets} | {t for _, _, t in targets}

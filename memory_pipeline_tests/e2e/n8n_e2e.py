@@ -16,19 +16,21 @@ What it does, each step printed with PASS or FAIL (exit status 1 on any FAIL):
     sqlite3 builds from the local headers);
  2. starts the scripted OpenAI-compatible server (memory_pipeline/testing/openai_server.py) on 127.0.0.1: it
     answers the pipeline's prompts from the transcript and the agent's with a short reply (or, for a message
-    starting "search:", a call of the memory tool), and records every request;
+    written "tool NAME: TEXT", a call of the agent's tool NAME with TEXT), and records every request;
  3. makes the embedded database listen on 127.0.0.1 with a password (MEMORY_PIPELINE_EMBEDDED_PORT), runs
-    `memory-pipeline db n8n-credential`, and imports n8n credentials from its fields (Postgres), the scripted
-    server (OpenAI) and a header secret (Header Auth);
- 4. imports the three templates of n8n/ with those credentials set on their nodes, plus a copy of the first on a
-    database without memory_pipeline, publishes them all (`n8n publish:workflow` on 2.x, `n8n update:workflow
-    --active=true` on 1.x, which has no publish command), and starts n8n on 127.0.0.1
-    with its own data directory (N8N_RUNNERS_BROKER_PORT moved off N8N_PORT);
+    `memory-pipeline db n8n-credential`, and fills in n8n/credentials.example.json from its fields (Postgres),
+    the scripted server (OpenAI) and a header secret (Header Auth), as docs/n8n.md tells a user to;
+ 4. runs docs/n8n.md's command-line path: `n8n import:credentials`, `n8n import:workflow` of the three
+    templates as shipped, `n8n list:workflow` (each template's own id), `n8n publish:workflow --id=ID`
+    (`update:workflow --active=true` on 1.x, which has no publish command); plus a copy of the first template on
+    a database without memory_pipeline and one without credentials; starts n8n on 127.0.0.1 with its own data
+    directory (N8N_RUNNERS_BROKER_PORT moved off N8N_PORT);
  5. chats with three session keys (two through the public chats, one through the header-auth webhook), waits
     for the conversations to close (MEMORY_PIPELINE_IDLE_GAP_MINUTES=1), runs `memory-pipeline materialize
     --today`, chats again, and checks that each key's facts reach the model's system prompt, that no key sees
-    another's, that the search tool returns only the key's own facts, that the webhook refuses a request without
-    the secret, and that the workflow on the empty database stops with the message saying what to set up.
+    another's, that "Search my memory" returns only the key's own facts and "Search my conversations" only its
+    own earlier conversation, that the webhook refuses a request without the secret, and that the workflows on
+    the empty database and without credentials stop with the message saying what to set up.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from memory_pipeline.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "n8n"
+CREDENTIALS_EXAMPLE = TEMPLATES / "credentials.example.json"
 N8N_VERSION_ON_NODE_20 = "2.8.4"  # later 2.x releases need Node 22-24
 N8N_1X_ON_NODE_20 = "1.123.50"  # from 1.123.66 on, 1.x needs isolated-vm 6, which builds only on Node >= 22
 HEADER = ("X-Backend-Secret", uuid.uuid4().hex)
@@ -110,19 +113,27 @@ def activate_command(version: str, workflow_id: str) -> list[str]:
 
 
 # -- 2. the scripted model ----------------------------------------------------------------------------------
+def tool_call(tool: dict[str, Any], text: str) -> dict[str, Any]:
+    """A call of `tool` (an OpenAI `tools` entry) with `text` as every argument its schema declares: `input` for
+    the PGVector Store tool, `topic` for the Postgres tool's `$fromAI('topic', ...)`."""
+    properties = (tool["function"].get("parameters") or {}).get("properties") or {"input": {}}
+    return {"id": "call_1", "type": "function",
+            "function": {"name": tool["function"]["name"], "arguments": json.dumps({p: text for p in properties})}}
+
+
 def agent_reply(body: dict[str, Any]) -> Reply:
-    """The agent's model: "OK." to a message; for one starting "search:" with tools offered and no tool answer
-    yet, a call of the first tool with the rest of the message as its input."""
+    """The agent's model: "OK." to a message; for one written "tool NAME: TEXT" with tools offered and no tool
+    answer yet, a call of the tool named NAME (n8n names a tool after its node, spaces as underscores) with TEXT
+    as its arguments."""
     messages = body.get("messages") or []
     last_user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
     text = last_user.get("content") if isinstance(last_user.get("content"), str) else ""
-    tools = body.get("tools") or []
-    answered = any(m.get("role") == "tool" for m in messages)
-    if text.startswith("search:") and tools and not answered:
-        name = tools[0]["function"]["name"]
-        message = {"role": "assistant", "content": None, "tool_calls": [{
-            "id": "call_1", "type": "function",
-            "function": {"name": name, "arguments": json.dumps({"input": text[len("search:"):].strip()})}}]}
+    tools = {t["function"]["name"].replace("_", " ").lower(): t for t in body.get("tools") or []}
+    answered = bool(this_turns_tool_answers(body))  # earlier turns' tool answers come back from the chat memory
+    name, _, argument = text.partition(":")
+    tool = tools.get(name[len("tool "):].lower()) if name.startswith("tool ") else None
+    if tool and not answered:
+        message = {"role": "assistant", "content": None, "tool_calls": [tool_call(tool, argument.strip())]}
         finish = "tool_calls"
     else:
         message, finish = {"role": "assistant", "content": "OK."}, "stop"
@@ -149,6 +160,19 @@ def agent_requests(server: ScriptedOpenAIServer, said: str) -> list[dict[str, An
     return out
 
 
+def this_turns_tool_answers(body: dict[str, Any]) -> list[str]:
+    """The tool answers after the request's last user message: this turn's, not those of earlier turns that the
+    Postgres Chat Memory puts back into the request (Agent v3 stores tool calls and answers)."""
+    messages = body.get("messages") or []
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    return [str(m.get("content")) for m in messages[last_user + 1:] if m.get("role") == "tool"]
+
+
+def tool_messages(server: ScriptedOpenAIServer, said: str) -> list[str]:
+    """The tool answers the model was sent in the agent's turn whose user message is `said`."""
+    return [t for b in agent_requests(server, said) for t in this_turns_tool_answers(b)]
+
+
 def system_prompt(body: dict[str, Any]) -> str:
     return next((m.get("content") or "" for m in body.get("messages") or [] if m.get("role") == "system"), "")
 
@@ -164,31 +188,39 @@ def pipeline(env: dict[str, str], *args: str) -> str:
 
 
 # -- 4. n8n ---------------------------------------------------------------------------------------------------
-def n8n_cli(binary: Path, env: dict[str, str], *args: str) -> None:
-    done = subprocess.run(["nice", "-n", "10", str(binary), *args], env=env, capture_output=True, text=True)
+def n8n_cli(binary: Path, env: dict[str, str], *args: str) -> str:
+    """Run `n8n ARGS` (at n8n's default log level, as a user does); returns what it printed, raises with it on
+    failure."""
+    done = subprocess.run(["nice", "-n", "10", str(binary), *args], env=dict(env, N8N_LOG_LEVEL="info"),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"n8n {' '.join(args)}: exit {done.returncode}: {(done.stdout + done.stderr)[-2000:]}")
+        raise RuntimeError(f"n8n {' '.join(args)}: exit {done.returncode}: {done.stdout[-2000:]}")
+    return done.stdout
 
 
-CREDENTIAL_OF_TYPE = {
-    "n8n-nodes-base.postgres": "postgres",
-    "@n8n/n8n-nodes-langchain.memoryPostgresChat": "postgres",
-    "@n8n/n8n-nodes-langchain.vectorStorePGVector": "postgres",
-    "@n8n/n8n-nodes-langchain.lmChatOpenAi": "openAiApi",
-    "@n8n/n8n-nodes-langchain.embeddingsOpenAi": "openAiApi",
-    "n8n-nodes-base.webhook": "httpHeaderAuth",
-}
+def last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "(nothing)"
 
 
 def with_credentials(workflow: dict[str, Any], workflow_id: str, credentials: dict[str, dict[str, str]]
                      ) -> dict[str, Any]:
-    """The template with an id and each node's credential set, as a builder does in the editor."""
+    """The template with another id and, on each node using a credential of a type in `credentials`, that one."""
     workflow = json.loads(json.dumps(workflow))
     workflow["id"] = workflow_id
     for node in workflow["nodes"]:
-        kind = CREDENTIAL_OF_TYPE.get(node["type"])
-        if kind:
-            node["credentials"] = {kind: credentials[kind]}
+        for kind in node.get("credentials", {}):
+            if kind in credentials:
+                node["credentials"][kind] = credentials[kind]
+    return workflow
+
+
+def without_credentials(workflow: dict[str, Any], workflow_id: str) -> dict[str, Any]:
+    """The template with an id and no credential on any node, as after an import without the credentials."""
+    workflow = json.loads(json.dumps(workflow))
+    workflow["id"] = workflow_id
+    for node in workflow["nodes"]:
+        node.pop("credentials", None)
     return workflow
 
 
@@ -229,12 +261,24 @@ def wait_until(what: str, probe, timeout: float) -> None:
     raise TimeoutError(f"{what}: not ready after {timeout:.0f} s")
 
 
-def execution_errors(n8n_data: Path) -> str:
-    """Every failed execution's stored data, as text (n8n's sqlite database in its data directory)."""
+def last_failure(n8n_data: Path, workflow_id: str) -> tuple[str, str]:
+    """(the node it stopped at, its error message) of the workflow's last failed execution, read from n8n's
+    sqlite database in its data directory (execution data is stored in the `flatted` format: a JSON list whose
+    first item is the root and whose strings of digits point at other items)."""
     with sqlite3.connect(n8n_data / ".n8n" / "database.sqlite") as db:
-        rows = db.execute("SELECT d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id "
-                          "WHERE e.status = 'error'").fetchall()
-    return "\n".join(r[0] for r in rows)
+        row = db.execute("SELECT d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id "
+                         "WHERE e.status = 'error' AND e.workflowId = ? ORDER BY e.id DESC LIMIT 1",
+                         (workflow_id,)).fetchone()
+    if row is None:
+        return "", ""
+    items = json.loads(row[0])
+
+    def at(value: Any) -> Any:
+        return items[int(value)] if isinstance(value, str) and value.isdigit() else value
+
+    result = at(at(items[0])["resultData"])
+    error = at(result.get("error")) or {}
+    return str(at(result.get("lastNodeExecuted")) or ""), str(at(error.get("message")) or "")
 
 
 # -- the run ------------------------------------------------------------------------------------------------
@@ -290,35 +334,46 @@ def main(argv: list[str] | None = None) -> int:
             conn.execute("CREATE DATABASE e2e_empty")
         with psycopg.connect(socket_url.replace("/postgres?", "/e2e_empty?"), autocommit=True) as conn:
             conn.execute("GRANT CREATE ON SCHEMA public TO n8n")
-        credentials = {"postgres": {"id": "mpPostgres000001", "name": "memory_pipeline database"},
-                       "openAiApi": {"id": "mpOpenAi00000001", "name": "scripted OpenAI"},
-                       "httpHeaderAuth": {"id": "mpBackend0000001", "name": "backend secret"}}
-        wrong_db = {**credentials, "postgres": {"id": "mpPostgresEmpty1", "name": "database without memory"}}
+        # The shipped credentials file filled in as docs/n8n.md says, plus one on the database without memory
         postgres_data = {"host": fields["host"], "port": fields["port"], "database": fields["database"],
-                         "user": fields["user"], "password": fields["password"], "ssl": fields["ssl"],
-                         "allowUnauthorizedCerts": False, "maxConnections": 10}
-        (state / "credentials.json").write_text(json.dumps([
-            {**credentials["postgres"], "type": "postgres", "data": postgres_data},
-            {**wrong_db["postgres"], "type": "postgres", "data": {**postgres_data, "database": "e2e_empty"}},
-            {**credentials["openAiApi"], "type": "openAiApi", "data": {"apiKey": "e2e", "url": server.base_url}},
-            {**credentials["httpHeaderAuth"], "type": "httpHeaderAuth",
-             "data": {"name": HEADER[0], "value": HEADER[1]}},
-        ]))
+                         "user": fields["user"], "password": fields["password"], "ssl": fields["ssl"]}
+        filled = {"postgres": postgres_data, "openAiApi": {"apiKey": "e2e", "url": server.base_url},
+                  "httpHeaderAuth": {"name": HEADER[0], "value": HEADER[1]}}
+        shipped = json.loads(CREDENTIALS_EXAMPLE.read_text())
+        wrong_db = {"postgres": {"id": "mpPostgresEmpty1", "name": "database without memory"}}
+        (state / "credentials.json").write_text(json.dumps(
+            [{**c, "data": {**c["data"], **filled[c["type"]]}} for c in shipped]
+            + [{**wrong_db["postgres"], "type": "postgres", "data": {**postgres_data, "database": "e2e_empty"}}]))
 
-        # 4. import, publish, start
-        templates = {p.stem: json.loads(p.read_text()) for p in sorted(TEMPLATES.glob("*.json"))}
-        ids = {"agent_with_facts_block": "mpFactsBlock0001", "agent_with_memory_search": "mpMemorySearch01",
-               "agent_with_authenticated_key": "mpAuthKey0000001"}
-        workflows = {name: with_credentials(templates[name], ids[name], credentials) for name in ids}
+        # 4. import, publish, start: the templates as shipped (their own workflow and credential ids)
+        templates = {p.stem: json.loads(p.read_text()) for p in sorted(TEMPLATES.glob("agent_*.json"))}
+        out = n8n_cli(binary, n8n_env, "import:credentials", f"--input={state / 'credentials.json'}")
+        report.note("n8n import:credentials: " + last_line(out))
+        for name, workflow in templates.items():
+            out = n8n_cli(binary, n8n_env, "import:workflow", f"--input={TEMPLATES / (name + '.json')}")
+            report.note(f"n8n import:workflow {name}.json: " + last_line(out))
+        listed = n8n_cli(binary, n8n_env, "list:workflow")
+        listed = "\n".join(line for line in listed.splitlines() if "|" in line)
+        report.note("n8n list:workflow: " + " / ".join(listed.splitlines()))
+        report.check(all(f"{w['id']}|{w['name']}" in listed.splitlines() for w in templates.values()),
+                     "import:workflow keeps each template's own workflow id (list:workflow shows it)", listed)
+        # Two more, not from the shipped files: a copy on the database without memory_pipeline, and a copy whose
+        # nodes have no credentials (a template imported without its credentials file)
+        workflows = dict(templates)
         workflows["empty_database"] = with_credentials(renewed_ids(templates["agent_with_facts_block"]),
                                                        "mpEmptyDatabase1", wrong_db)
         workflows["empty_database"]["name"] += " (database without memory_pipeline)"
-        n8n_cli(binary, n8n_env, "import:credentials", f"--input={state / 'credentials.json'}")
-        for name, workflow in workflows.items():
+        workflows["no_credentials"] = without_credentials(renewed_ids(templates["agent_with_facts_block"]),
+                                                          "mpNoCredential01")
+        workflows["no_credentials"]["name"] += " (no credentials)"
+        for name in ("empty_database", "no_credentials"):
             path = state / f"{name}.json"
-            path.write_text(json.dumps(workflow))
+            path.write_text(json.dumps(workflows[name]))
             n8n_cli(binary, n8n_env, "import:workflow", f"--input={path}")
-            n8n_cli(binary, n8n_env, *activate_command(version, workflow["id"]))
+        for name, workflow in workflows.items():
+            out = n8n_cli(binary, n8n_env, *activate_command(version, workflow["id"]))
+            if name in templates:
+                report.note(f"n8n {' '.join(activate_command(version, workflow['id']))}: " + last_line(out))
         report.check(True, f"imported and published {len(workflows)} workflows with the n8n CLI "
                            f"({activate_command(version, 'ID')[0]})")
         log = open(state / "n8n.log", "w")
@@ -326,8 +381,8 @@ def main(argv: list[str] | None = None) -> int:
                                        stderr=subprocess.STDOUT, start_new_session=True)
         base = f"http://127.0.0.1:{n8n_port}"
         wait_until("n8n", lambda: urllib.request.urlopen(base + "/healthz/readiness", timeout=5).status == 200, 300)
-        chat_url = {name: f"{base}/webhook/{webhook_id(workflows[name])}/chat"
-                    for name in ("agent_with_facts_block", "agent_with_memory_search", "empty_database")}
+        chat_url = {name: f"{base}/webhook/{webhook_id(workflows[name])}/chat" for name in (
+            "agent_with_facts_block", "agent_with_memory_search", "empty_database", "no_credentials")}
         hook_url = f"{base}/webhook/memory-agent"
         wait_until("published chat", lambda: urllib.request.urlopen(
             chat_url["agent_with_facts_block"], timeout=5).status == 200, 120)
@@ -361,13 +416,19 @@ def main(argv: list[str] | None = None) -> int:
                      f"(HTTP {status})", body[:300])
         status, body = chat("empty_database", "e2e-dan", "hello")
         report.note(f"chat on the database without memory_pipeline answers HTTP {status}: {body[:200]}")
-        errors = execution_errors(state / "n8n")
-        start = errors.find("memory_pipeline is not set up")
-        report.check(status != 200 and start >= 0 and "memory-pipeline init-db" in errors[start:start + 400],
+        node, message = last_failure(state / "n8n", workflows["empty_database"]["id"])
+        report.check(status != 200 and node == "Memory not set up" and "memory-pipeline init-db" in message,
                      f"on a database without memory_pipeline the chat fails (HTTP {status}) and its execution "
-                     "says what to set up", body[:300])
-        if start >= 0:
-            report.note("execution error: " + errors[start:errors.find('",', start)].replace('\\"', '"'))
+                     "says what to set up", f"{node}: {message}")
+        report.note(f"execution stopped at {node}: {message}")
+
+        status, body = chat("no_credentials", "e2e-eve", "hello")
+        report.note(f"chat on the workflow without credentials answers HTTP {status}: {body[:200]}")
+        node, message = last_failure(state / "n8n", workflows["no_credentials"]["id"])
+        report.check(status != 200 and node == "Database not reached" and "n8n import:credentials" in message,
+                     f"without credentials the chat fails (HTTP {status}) at Database not reached, naming the "
+                     "Postgres credential, not inside the agent", f"{node}: {message}")
+        report.note(f"execution stopped at {node}: {message}")
 
         # 5b. consolidate today's closed conversations
         with psycopg.connect(socket_url) as conn:
@@ -376,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(IDLE_GAP_MINUTES * 60 + 10)  # every conversation closed
         out = pipeline(env, "materialize", "--today")
         report.note(out.strip().replace("\n", "\n      "))
+        today = out.split(" ", 1)[0]  # the day consolidated, in the partitions' timezone
         report.check("3 conversation(s) closed and consolidated" in out, "materialize --today consolidated the three")
         facts = {}
         for key in said:
@@ -400,15 +462,37 @@ def main(argv: list[str] | None = None) -> int:
             report.check(status == 200 and mine, f"{key}: its facts are in the model's system prompt",
                          f"{status} {prompts[:1]}")
             report.check(not theirs, f"{key}: no other key's facts in its prompt", str(theirs))
-        question = "search: where do I work"
+        question = "tool Search my memory: where do I work"
         status, body = chat("agent_with_memory_search", "e2e-bob", question)
-        tool_answers = [m.get("content") for b in agent_requests(server, question) for m in b["messages"]
-                        if m.get("role") == "tool"]
-        report.check(status == 200 and any("Acme" in str(t) for t in tool_answers),
+        tool_answers = tool_messages(server, question)
+        report.check(status == 200 and any("Acme" in t for t in tool_answers),
                      "the search tool (PGVector Store on memory_documents, base64 embeddings) finds Bob's fact",
                      f"{status} {body[:200]} {tool_answers}")
-        report.check(not any(w in str(t) for t in tool_answers for w in ("Berlin", "tea", "vegan", "Lisbon")),
+        report.check(not any(w in t for t in tool_answers for w in ("Berlin", "tea", "vegan", "Lisbon")),
                      "the search tool returns no other key's facts", str(tool_answers))
+
+        # 5d. "Search my conversations" (Postgres tool): the words match every key's conversation ("live": Ana's
+        # and Carla's, "work": Bob's); each key gets only its own, with its date and summary
+        own = {"e2e-bob": ("agent_with_memory_search", "where I live and work", ["Acme"]),
+               "app:carla": ("webhook", "where I live or work", ["vegan", "Lisbon"])}  # one question per turn
+        for key, (name, topic, words) in own.items():
+            question = f"tool Search my conversations: {topic}"
+            status, body = backend("carla", question) if name == "webhook" else chat(name, key, question)
+            tool_answers = tool_messages(server, question)
+            offered = [t["function"] for b in agent_requests(server, question) for t in b.get("tools") or []
+                       if t["function"]["name"].replace("_", " ").lower() == "search my conversations"]
+            report.check(bool(offered) and all(set(f["parameters"]["properties"]) == {"topic"} for f in offered),
+                         f"{key}: the model fills only the topic of Search my conversations, never whose",
+                         str(offered[:1]))
+            report.check(status == 200 and any(all(w in t for w in words) and today in t for t in tool_answers),
+                         f"{key}: Search my conversations ({name}) returns its earlier conversation, dated today",
+                         f"{status} {body[:200]} {tool_answers}")
+            if tool_answers:
+                report.note(f"{key}: tool answer: {tool_answers[0][:400]}")
+            theirs = [w for other, words_ in expected.items() if other != key for w in words_
+                      if any(w in t for t in tool_answers)]
+            report.check(not theirs, f"{key}: Search my conversations returns no other key's conversation",
+                         str(theirs))
     except Exception as exc:  # noqa: BLE001 - a step that could not run is a failure with its reason
         report.check(False, "the run could not go on", f"{type(exc).__name__}: {exc}")
     finally:
