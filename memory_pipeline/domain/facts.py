@@ -23,7 +23,9 @@ from memory_pipeline.domain.gates import (
     SPACELESS_CHARS,
     backs_value,
     gate,
+    is_home_slot,
     names_a_thing,
+    reads,
     supported,
 )
 from memory_pipeline.domain.speech import sentences
@@ -333,7 +335,8 @@ def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[Ex
     the fact quoted from that sentence instead, which the gates then judge; else the fact as given. A 1.5B
     model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue 25): the value is
     the user's words, only the citation is wrong. Client info only: a name, place, job or address is a named
-    thing; a liking or a decision read from another sentence would be a new fact, not a citation fixed."""
+    thing; a liking or a decision read from another sentence would be a new fact, not a citation fixed. Not a
+    home in a language without living words (`gates.reads`): a place visited would pass as one."""
     value = extracted.value or ""
     if not names_a_thing(value) or supported(value, normalize_for_quote(extracted.quote)):
         return extracted, turn
@@ -341,6 +344,8 @@ def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[Ex
     if len(found) != 1:
         return extracted, turn
     new_turn, said = found[0]
+    if is_home_slot(extracted.attribute) and not reads("living", said):
+        return extracted, turn  # no living words to tell a home from a place visited ("Nilitembelea Paris")
     return extracted.model_copy(update={"quote": said, "quote_message_id": new_turn.message_id}), new_turn
 
 

@@ -28,8 +28,6 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `quote_is_undecided`: the clauses backing the fact leave a choice open or put a question off ("OK, I'll think
   about it." after a price; "I'm hesitating between the Team plan and the Business plan"): a 1.5B model made
   decisions of both (issue 25);
-- `quote_is_request`: the clauses backing a liking, skill or job ask the assistant for something or say what
-  the user is looking for (`seeking`: "I'm looking for ...", "szukam", "อยากได้"): a need of the moment;
 - `value_moved_away`: the value is one the user is leaving (`moved_away`: "Our invoices keep coming in dollars.
   We need them in euros, always." backs euros, never dollars);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
@@ -38,8 +36,9 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion slot, or
   any `<kind>:<object>` slot whose value is a stance (likes, hates, ...), is also supported by its object
   ("opinion:chinese_food" by "I don't like Chinese food"; an object that is itself a stance word names nothing:
-  `opinion:love` for "I love it"), a decision only by its value, said or offered ("decision:order = cancel" for
-  "my order never arrived" was a 1.5B model's), and a stance also by its fact when that names what the
+  `opinion:love` for "I love it"), a decision by its object only when its value is said too, in some form
+  (`decides`: yes/no, or the same first letters: "anulować" for "Anuluj"; "decision:order = cancel" for "my order
+  never arrived" was a 1.5B model's), and a stance also by its fact when that names what the
   quote speaks of in the user's own language (`names_what_quote_says`: "favourite:coffee" = likes, "L'utente adora
   il caffè ristretto." for "Adoro il caffè ristretto"); a short assent ("yes, do that") by the assistant line it
   answers;
@@ -70,8 +69,8 @@ from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "quote_is_undecided", "quote_is_request", "value_not_in_quote",
-                "value_moved_away", "name_not_stated", "home_not_stated",
+                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
+                "name_not_stated", "home_not_stated",
                 "fact_hangs_on_pronoun", "not_confirmed")
 
 # Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
@@ -85,11 +84,6 @@ _WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
 _LIVING = lexicon.pattern("living")
-# Slots of who the user is and what they like or can do, which a request of the moment does not state ("Szukam
-# pomysłu na tani weekend" is no hobby, "ช่วยแนะนำโปรแกรมทำบัญชี" no skill: a 1.5B model's, issue 25); a decision
-# may be a request ("I'd like to book a table").
-_WHO_OR_LIKES = re.compile(r"^(?:hobby|hobbies|interest|interests|activity|activities|skill|skills|job|occupation|"
-                           r"profession)$", re.IGNORECASE)
 # Words in a fact's own text that point at something it does not say ("The user loves it."; `fact_pronoun`).
 _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
@@ -288,6 +282,26 @@ def looks_like_name(value: str, quote: str) -> bool:
     return first.isupper() or first.lower() == first.upper()
 
 
+# A decision's value that needs no word of the quote once its object is there: the choice as yes or no.
+_YES_NO = frozenset("yes no true false".split())
+_STEM = 4  # letters: "anulować" for "Anuluj", "zrušit" for "Zrušte" (a model writes the infinitive)
+
+
+def decides(value: str, backing: str) -> bool:
+    """True when a decision's `value` is said in `backing` in some form: yes or no, or each content word
+    starting with the same `_STEM` letters as a word of it ("anulować" ~ "Anuluj moje zamówienie")."""
+    content = _content_words(value)
+    if _fold(value.strip()) in _YES_NO or not content:
+        return True
+    said = _words(backing)
+    return all(any(w[:_STEM] == q[:_STEM] for q in said) for w in content if len(w) >= _STEM)
+
+
+def is_home_slot(attribute: str | None) -> bool:
+    """True for a slot that holds where the user lives (`home_location`, `current_city` ...)."""
+    return bool(attribute) and _HOME_SLOT.match(attribute.strip()) is not None
+
+
 def greets_with(value: str, message: str) -> bool:
     """True when `value` is the whole first sentence of `message`, ended by "!", and more follows: an opening
     greeting ("Bună! Prefer ...", "வணக்கம்! என் பெயர் ...", "سلام! من ..."), in any language, which a 1.5B model
@@ -361,16 +375,6 @@ def moved_away(value: str, message: str, backing: str, codes: lexicon.Codes) -> 
             and any(wanted.search(s) and not supported(value, s) for s in said))
 
 
-def seeks(value: str, backing: str, sentence: str, codes: lexicon.Codes) -> bool:
-    """True when the clauses of `sentence` that hold `value` (else those of `backing`, the sentence's clauses
-    about the user, joined) each ask the assistant for something or say what the user is looking for
-    (`seeking`): "I love hiking and I'm looking for boots" backs hiking."""
-    seeking = lexicon.pattern("seeking", codes)
-    parts = speech.clauses(sentence, codes)
-    holding = [part for part in parts if supported(value, part)] or [backing]
-    return bool(holding) and all(seeking.search(part) for part in holding)
-
-
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = (), fact: str = "") -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
@@ -409,8 +413,6 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return others[0][1]
     backing = backing if _words(backing) else standing  # an assent ("Yes.") backs what it answers
     slot, colon, thing = (attribute or "").partition(":")
-    if _WHO_OR_LIKES.match(slot.strip()) and seeks(value or "", backing, sentence, codes):
-        return "quote_is_request"
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
@@ -421,9 +423,13 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "value_not_in_quote"
         evidence = [backing]
         stance = _fold(value.strip()) in _STANCES
-        if colon and (slot == "opinion" or stance) and _fold(thing) not in _STANCES:
+        if colon and _fold(thing) in _STANCES:
+            return "value_not_in_quote"  # `opinion:love` for "I love it": a stance word names no object
+        if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance on it
+        elif colon and slot == "decision" and supported(thing.replace("_", " "), backing) and decides(value, backing):
+            evidence = []  # the object is in the quote, the choice said in another form of its word
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)
         if evidence and not any(supported(value, e) for e in evidence):
@@ -431,7 +437,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if moved_away(value, message, backing, codes):
             return "value_moved_away"
     if _NAME_SLOT.match(slot.strip()):
-        if greets_with(value or "", message):
+        if greets_with(value or "", message) and not any(states_a_name(text, None) for text in answered):
             return "name_not_stated"
         if not reads("naming", message):
             if not looks_like_name(value or "", quote):

@@ -10,8 +10,9 @@ active fact per owner. The rules, in order:
    `our` spelling dropped), less the generic words (`GENERIC_WORDS`: my, current, preferred, date, method, take,
    ...), then rule 1 is tried again (`current_job` -> `slot:job`), else the words are the owner (`slot:<words>`).
 3. `<kind>:<object>` (or `<kind>_<object>` for a kind the prompt names: `favorite_color`) whose kind is a
-   single-valued slot of rule 1 is that slot (`contact_channel:mobile` -> `slot:contact_channel`: a 1.5B model
-   named it so beside `contact_channel` = email, issue 26); any other: the object's words,
+   single-valued slot of rule 1 and whose object is its value is that slot (`contact_channel:mobile` = mobile ->
+   `slot:contact_channel`: a 1.5B model named it so beside `contact_channel` = email, issue 26; not
+   `email:work`, `job:previous`, `name:dog`); `preference:<slot name>` is that slot; any other: the object's words,
    as in 2, own it under its kind: `decision:beta_launch_date` and `decision:beta_launch` -> `decision:beta_launch`,
    `decision:take_train` and `decision:train` -> `decision:train`, `favourite:colour` and `favorite_color` ->
    `favourite:color`.
@@ -172,8 +173,10 @@ def owners(category: str, attribute: str | None, value: str | None) -> tuple[str
         pair = _kind_and_object(attribute)
         if pair is not None:
             kind, obj = pair
-            if kind in _SINGLE_SLOTS:  # a listed slot with an object of the model's own: contact_channel:mobile
-                found.append("slot:" + _SINGLE_SLOTS[kind])
+            if kind in _SINGLE_SLOTS and same_value(obj.replace("_", " "), value):
+                found.append("slot:" + _SINGLE_SLOTS[kind])  # its value as its object: contact_channel:mobile
+            elif kind == "favourite" and _join(words(obj, False)) in _SINGLE_SLOTS:
+                found.append("slot:" + _SINGLE_SLOTS[_join(words(obj, False))])  # preference:contact_channel
             elif kind == "stance" or (kind == "favourite" and polarity(value) is not None):
                 found.append("stance:" + _join(words(obj)))
             else:

@@ -39,9 +39,11 @@ def _reported_speech(codes: Codes) -> re.Pattern[str]:
 
 
 def _clause_break(codes: Codes) -> re.Pattern[str]:
-    """Where a clause ends inside a sentence: punctuation, or a joining word (`clause_joiner`: "My sister lives
-    in Rome and I live in Lyon")."""
-    return _compiled(r"[,;:，；：]\s*|" + lexicon.alternation("clause_joiner", codes))
+    """Where a clause ends: punctuation (Arabic and ideographic commas too), a sentence's end (a quote may hold two
+    sentences: "Bydlím v Brně. Kde je dobrá kavárna?"), or a joining word (`clause_joiner`: "My sister lives in
+    Rome and I live in Lyon")."""
+    return _compiled(r"[,;:，；：\u060c\u061b、]\s*|(?<=[.!?])\s+|(?<=[。！？\u061f\u06d4\u0964])\s*|"
+                     + lexicon.alternation("clause_joiner", codes))
 
 
 @cache
@@ -152,15 +154,20 @@ def is_question(quote: str, codes: Codes = None) -> bool:
     return bool(found) and all(_asks_alone(s, codes) and not _standing_request(s, codes) for s in found)
 
 
+_END_MARK = re.compile(r"[.!?。！？\u061f\u06d4\u0964\uff1f]")
+
+
 def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
-    """True when `clause`, part of `sentence`, is a question clause: the sentence ends with a question mark and
-    the clause opens with an interrogative word ("..., can we just write to /tmp instead?"); in a language
-    whose words cannot tell a question (`_knows_questions`), the clause that ends the sentence."""
-    if not sentence.rstrip().endswith(QUESTION_MARKS) or _standing_request(clause, codes):
+    """True when `clause`, part of `sentence` (one sentence or more), is a question clause: the sentence it is
+    part of ends with a question mark and the clause opens with an interrogative word ("..., can we just write
+    to /tmp instead?"); in a language whose words cannot tell a question (`_knows_questions`), when it is the
+    clause that ends that sentence."""
+    at = sentence.find(clause)
+    end = _END_MARK.search(sentence, max(at, 0))
+    if end is None or end.group() not in QUESTION_MARKS or _standing_request(clause, codes):
         return False
     if not _knows_questions(codes):
-        end = " " + "".join(QUESTION_MARKS)
-        return sentence.rstrip().rstrip(end).endswith(clause.rstrip().rstrip(end))
+        return at >= 0 and end.start() < at + len(clause)  # its question mark is its own: the last clause
     return _p("interrogative", codes).match(clause) is not None
 
 

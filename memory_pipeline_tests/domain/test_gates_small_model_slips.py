@@ -2,8 +2,7 @@
 list or read language data only (issue 25): a question in a language without question words is told by its
 question mark, a Thai question by its question word without one; a decision stands on the value said or
 offered, not on its object; a stance word is no object; an opening greeting is no name; a date is no home; a
-request is no liking, skill or job; a right value cited from the wrong line is quoted from the line that holds
-it. Each right answer beside its slip
+right value cited from the wrong line is quoted from the line that holds it. Each right answer beside its slip
 still stands."""
 
 from datetime import date, datetime, timedelta, timezone
@@ -25,8 +24,6 @@ SLIPS = [
     # Thai writes a question with its question word and a polite particle, no question mark.
     ("ร้านส้มตำที่อร่อยที่สุดในกรุงเทพอยู่ที่ไหนคะ", "home_location", "กรุงเทพ", "quote_is_question"),
     ("ฉันอาศัยอยู่ที่กรุงเทพค่ะ", "home_location", "กรุงเทพ", None),
-    # A Vietnamese question word before the end of the question.
-    ("Có, quà tân gia nào hợp cho chị ấy?", "decision:gift", "tân gia", "quote_is_question"),
     # A decision is its value, said: an object named in a complaint decides nothing.
     ("my order #5520 never arrived.", "decision:order", "cancel", "value_not_in_quote"),
     ("Please cancel my order #5520.", "decision:order", "cancel", None),
@@ -40,13 +37,19 @@ SLIPS = [
     # A date is no place, whatever verb of moving stands beside it.
     ("Actually the dentist appointment moved to March 27.", "home_location", "March 27", "home_not_stated"),
     ("Actually we moved to Leeds in March.", "home_location", "Leeds", None),
-    # A request of the moment is no liking, skill or job, in each language's words for it.
-    ("Szukam pomysłu na tani weekend w Małopolsce.", "hobby", "tani weekend", "quote_is_request"),
-    ("ช่วยแนะนำโปรแกรมทำบัญชีหน่อยครับ", "skill", "โปรแกรม", "quote_is_request"),
-    ("I'm looking for a new job as a nurse.", "job", "nurse", "quote_is_request"),
-    ("I love hiking and I'm looking for boots.", "hobby", "hiking", None),
-    ("I work as a nurse.", "job", "nurse", None),
-    ("I'm looking for a table for two, tomorrow at 8.", "decision:table", "table for two", None),
+    # A quote of two sentences: the statement stands, the question beside it asks (found by a break-it review).
+    ("Bydlím v Brně. Kde je dobrá kavárna?", "home_location", "Brně", None),
+    ("من در تهران زندگی می‌کنم، کافه خوب می‌شناسی؟", "home_location", "تهران", None),
+    ("I live in Leeds. Where is a good café?", "home_location", "Leeds", None),
+    # Thai words that end a question elsewhere: "ผ้าไหม" is silk, "ไม่ค่อย ... เท่าไหร่" is "not really".
+    ("ฉันชอบผ้าไหมค่ะ", "opinion:ผ้าไหม", "likes", None),
+    ("ผมไม่ค่อยชอบกาแฟเท่าไหร่ครับ", "opinion:กาแฟ", "dislikes", None),
+    # A decision's value in another form of the quote's word, or yes/no, with its object said.
+    ("Anuluj moje zamówienie.", "decision:zamówienie", "anulować", None),
+    ("I'll keep the laptop.", "decision:laptop", "yes", None),
+    ("Yine tarif lazım. Hatırlatayım, ben vejetaryenim.", "decision:vejetaryen_tarifler", "prepare",
+     "value_not_in_quote"),
+    ("I like it.", "opinion:like", "likes", "value_not_in_quote"),
     # Portuguese said casually: "Tô na dúvida" (I'm in doubt), "vou decidir" (I'll decide).
     ("Hmm. Tô na dúvida entre os dois, vou decidir semana que vem.", "decision", "decide", "quote_is_undecided"),
 ]
@@ -55,6 +58,11 @@ SLIPS = [
 @pytest.mark.parametrize("quote,attribute,value,reason", SLIPS)
 def test_a_small_models_slip_is_rejected_and_the_right_answer_beside_it_stands(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_name_said_with_an_exclamation_answers_the_question_that_asked_for_it():
+    assert gate("Jack! Nice to meet you.", "Jack! Nice to meet you.", "name", "Jack", False,
+                answered=["Hi! What's your name?"]) is None
 
 
 def test_an_offered_decision_stands_on_the_assistant_line_it_answers():
@@ -91,6 +99,14 @@ def test_a_requoted_value_meets_the_gates_of_the_line_that_holds_it():
                          value="大阪", quote="週末に行けるカフェを探しています。", quote_message_id=1)
     candidate = validate_candidate(fact, asked, 0)
     assert candidate.status == "rejected" and candidate.reason == "quote_is_question"
+
+
+def test_a_place_visited_is_not_requoted_as_a_home_in_a_language_without_living_words():
+    visited = conversation(("human", "Habari! Nataka ushauri wa safari."), ("human", "Nilitembelea Paris mwaka jana."))
+    fact = ExtractedFact(category="client_info", fact="Mtumiaji anaishi Paris.", attribute="home_location",
+                         value="Paris", quote="Nataka ushauri wa safari.", quote_message_id=1)
+    candidate = validate_candidate(fact, visited, 0)
+    assert candidate.status == "rejected" and candidate.quote == fact.quote
 
 
 @pytest.mark.parametrize("category,attribute,value", [

@@ -31,8 +31,12 @@ def test_a_kind_and_object_name_is_owned_by_its_object_under_its_kind():
 def test_a_listed_slot_with_an_object_of_the_models_own_is_that_slot():
     # a 1.5B model: `contact_channel:mobile` = mobile one night, `contact_channel` = email the next
     assert owners("preference", "contact_channel:mobile", "mobile") == owners("preference", "contact_channel", "email")
-    assert owners("client_info", "Occupation:nursing", "nurse") == ("slot:job",)
+    assert owners("client_info", "Occupation:nurse", "nurse") == ("slot:job",)
+    assert owners("preference", "preference:contact_channel", "email") == ("slot:contact_channel",)
     assert owners("preference", "hobby:reading", "yes") == ("hobby:reading",)  # a multi-valued slot stays apart
+    # an object that is not the value keeps its own owner: a work email beside a personal one, a pet's name
+    assert owners("client_info", "email:work", "a@b.example") != owners("client_info", "email", "c@d.example")
+    assert owners("client_info", "name:dog", "Max") != owners("client_info", "name", "Jana")
 
 
 def test_a_preference_named_by_its_object_is_owned_as_a_favourite():

@@ -16,7 +16,6 @@ LEXICON = {
     "kidding": r"\b(?:nur spaß|nur ein scherz|war nur ein witz|war ein scherz)\b",
     "conditional": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\b(?!,)",
     "hedge": r"\b(?:vielleicht|ob)\b",  # "ob": whether
-    "seeking": r"\b(?:ich suche|wir suchen|ich brauche (?:ein|eine|einen|hilfe|ideen|tipps)|hilf mir|helfen sie mir|empfiehl mir|kannst du mir .{1,30} empfehlen)\b",
     "undecided": r"\b(?:ich (?:überlege|muss (?:noch )?(?:überlegen|nachdenken)|denke (?:noch )?darüber nach|werde "
                  r"(?:darüber nachdenken|mich (?:später|nächste woche) entscheiden))|ich schwanke|unschlüssig|"
                  r"noch nicht entschieden|ich entscheide (?:mich )?(?:später|nächste woche|morgen))\b",

@@ -54,7 +54,6 @@ LEXICON = {
     # a choice left open, a question put off (issue 25: "OK, I'll think about it." after a price became "The user
     # decides to think about buying an annual plan."; "I'm hesitating between the Team plan and the Business plan,
     # I'll decide next week." a decision)
-    "seeking": r"\b(?:i\'m looking for|i am looking for|looking for (?:a|an|some|ideas)|i need (?:a|an|some|help|ideas|advice)|help me (?:find|choose|pick|write|make|plan)|(?:can|could) you (?:recommend|suggest)|recommend me|suggest (?:me )?(?:a|an|some)|any (?:ideas|tips|suggestions) for)\b",
     "undecided":
         r"\b(?:(?:I'll|I will|I'd like to|I want to|I need to|I have to|let me|I'm going to|I am going to|gonna)\s+"
         r"(?:(?:have to|need to)\s+)?(?:think (?:about|it over|this over|on)|sleep on it|decide|mull)"

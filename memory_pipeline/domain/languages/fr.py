@@ -16,7 +16,6 @@ LEXICON = {
     "kidding": r"\b(?:je plaisante|c'est une blague|je rigole)\b",
     "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
     "hedge": r"\bpeut-être\b",
-    "seeking": r"\b(?:je cherche|je recherche|on cherche|nous cherchons|j\'ai besoin d\'(?:un|une|aide|idées|conseils)|aide-moi à|aidez-moi à|recommande-moi|conseille-moi|tu peux me conseiller)\b",
     "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
                  r"laisse[zr]?-moi réfléchir|j'hésite|j'hésitais|je ne sais pas encore|(?:je n'ai|on n'a|nous "
                  r"n'avons) pas encore (?:décidé|choisi)|je déciderai|je (?:vous|te) (?:dirai|redirai)|"

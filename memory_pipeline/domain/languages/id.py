@@ -12,7 +12,6 @@ LEXICON = {
     "self": r"\b(?:saya|aku|kami|kita)\b",
     "conditional": r"^\W*(?:(?:dan|tapi)\s+)?(?:kalau|jika|jikalau|seandainya|andaikan|apabila)\b",
     "hedge": r"\b(?:mungkin|barangkali|belum yakin|tidak yakin|kurang yakin)\b",
-    "seeking": r"\b(?:aku cari|saya cari|lagi cari|sedang mencari|mencari|butuh (?:ide|bantuan|saran)|minta (?:ide|saran|rekomendasi)|bisa bantu|tolong bantu|rekomendasi(?:in)?)\b",
     "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
                  r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
     "living": r"\b(?:tinggal|pindah|menetap|rumah saya)\b",

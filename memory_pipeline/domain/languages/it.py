@@ -13,7 +13,6 @@ LEXICON = {
     "kidding": r"\b(?:sto scherzando|scherzo|scherzavo|era uno scherzo)\b",
     "conditional": r"^\W*(?:(?:e|ma)\s+)?se\b(?!,)",
     "hedge": r"\b(?:forse|magari|probabilmente|non sono sicur[oa]|chissà)\b",
-    "seeking": r"\b(?:cerco|sto cercando|cerchiamo|ho bisogno di (?:un|una|aiuto|idee|consigli)|aiutami a|mi consigli|consigliami)\b",
     "undecided": r"\b(?:ci penserò|ci penso|ci devo pensare|devo pensarci|ci voglio pensare|sono indecis[oa]|"
                  r"esito tra|non ho ancora deciso|deciderò)\b",
     "moving_away": r"\b(?:continuano a (?:arrivare|essere)|arrivano ancora)\b",

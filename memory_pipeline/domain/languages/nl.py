@@ -11,7 +11,6 @@ LEXICON = {
     "self": r"\b(?:ik|wij|we|mij|me|ons)\b",
     "conditional": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien|stel dat)\b",
     "hedge": r"\b(?:misschien|waarschijnlijk|wellicht|niet zeker|weet niet of)\b",
-    "seeking": r"\b(?:ik zoek|wij zoeken|we zoeken|ik ben op zoek naar|we zijn op zoek naar|help me (?:met|bij|een)|kun je .{1,30} aanraden|raad me)\b",
     "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"
                  r"beslis later|beslis volgende week)\b",
     "living": r"\b(?:woon|woont|wonen|verhuisd|verhuizen|thuis)\b",

@@ -14,7 +14,6 @@ LEXICON = {
     "kidding": r"\b(?:(?:estou|tô|to) brincando|é brincadeira|brincadeira)\b",
     "conditional": r"^\W*(?:(?:e|mas)\s+)?se\b(?!,)",
     "hedge": r"\b(?:talvez|quem sabe|provavelmente|não tenho certeza|não sei se)\b",
-    "seeking": r"\b(?:procuro|estou procurando|tô procurando|to procurando|procuramos|preciso de (?:um|uma|ajuda|ideias|dicas)|me ajud[ae] a|me recomenda|pode me recomendar)\b",
     "undecided": r"\b(?:vou pensar|vou ver|vou decidir|(?:estou|tô|to|tou) (?:em|na) dúvida|estou indecis[oa]|ainda não decidi|não decidi|"
                  r"decido (?:depois|semana que vem))\b",
     "moving_away": r"\b(?:continuam (?:chegando|vindo|a chegar)|ainda (?:chegam|vêm))\b",

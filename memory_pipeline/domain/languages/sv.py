@@ -11,7 +11,6 @@ LEXICON = {
     "self": r"\b(?:jag|vi|mig|oss)\b",
     "conditional": r"^\W*(?:(?:och|men)\s+)?(?:om jag|om vi|ifall)\b",
     "hedge": r"\b(?:kanske|förmodligen|troligen|inte säker|osäker)\b",
-    "seeking": r"\b(?:jag letar efter|jag söker|vi letar efter|jag behöver (?:en|ett|hjälp|tips)|hjälp mig (?:att|med)|kan du rekommendera|tips på)\b",
     "undecided": r"\b(?:ska fundera|funderar på|får fundera|har inte bestämt|bestämmer mig senare|velar mellan|"
                  r"tvekar mellan)\b",
     "living": r"\b(?:bor|flyttade|flyttat|flyttar|hemma)\b",

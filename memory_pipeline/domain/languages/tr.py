@@ -11,7 +11,6 @@ LEXICON = {
     "self": r"\b(?:ben|biz|bana|bize|beni)\b",
     "conditional": r"^\W*(?:eğer|şayet)\b",
     "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
-    "seeking": r"\b(?:arıyorum|arıyoruz|ihtiyacım var|yardım eder misin|yardımcı olur musun|önerir misin|önerebilir misin)\b",
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
     "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",

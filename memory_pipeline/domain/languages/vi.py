@@ -14,14 +14,12 @@ LEXICON = {
     "self": r"\b(?:tôi|mình|tớ|chúng tôi|chúng mình)\b",
     "conditional": r"^\W*(?:(?:và|nhưng)\s+)?(?:nếu|giả sử|giả như|lỡ như)\b",
     "hedge": r"\b(?:có lẽ|chắc là|hình như|không chắc|chưa chắc|biết đâu)\b|^\W*có thể\b",  # "Có thể ...": maybe
-    "seeking": r"\b(?:tôi đang tìm|mình đang tìm|tìm giúp|cần (?:gợi ý|tư vấn|giúp)|giúp tôi|giúp mình|gợi ý (?:giúp|cho) (?:tôi|mình)|giới thiệu (?:cho )?(?:tôi|mình))\b",
     "undecided": r"\b(?:để (?:tôi|mình) (?:suy nghĩ|nghĩ|cân nhắc)|(?:tôi|mình) sẽ (?:suy nghĩ|cân nhắc)|"
                  r"suy nghĩ thêm|cân nhắc thêm|đang cân nhắc|chưa quyết định|phân vân|quyết định sau|tính sau)\b",
     "living": r"\b(?:sống|ở|cư trú|chuyển đến|chuyển tới|chuyển về|dọn đến|dọn về|nhà (?:của )?(?:tôi|mình)|quê)\b",
     "interrogative": r"^\W*(?:ai|cái gì|gì|ở đâu|đâu|khi nào|bao giờ|tại sao|vì sao|sao|làm sao|làm thế nào|"
                      r"thế nào|bao nhiêu|mấy|có phải|bạn có thể|có thể)\b",
-    # The question word may stand before the end: "quà tân gia nào hợp cho chị ấy?" (which gift suits her?).
-    "question_particle": r"\b(?:gì|đâu|nào|sao|không|chưa|à|hả|nhỉ|bao nhiêu|bao giờ|mấy|chứ)\b[^.!]*[?？]\s*$",
+    "question_particle": r"\b(?:gì|đâu|nào|sao|không|chưa|à|hả|nhỉ|bao nhiêu|bao giờ|mấy|chứ)\W*[?？]\s*$",
     "pleasantry_words": "cảm ơn cám ơn bạn nhiều rất xin chào tạm biệt vâng dạ ạ nhé nhá",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
 }
