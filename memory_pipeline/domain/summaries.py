@@ -11,6 +11,7 @@ The seed asks for "a 3-5 sentence, decision-oriented summary: who, what, outcome
 - a line break always ends a sentence.
 Closing quotes and brackets after the mark stay with the sentence.
 
+`complete` fills a summary of fewer than three sentences with lines said in the chat (an extractive summary).
 `combine` turns the summaries of a long conversation's chunks (`domain.chunking`) into one of at most
 MAX_SENTENCES sentences: the first sentence (who the user is, what they came for), the last sentence of each
 later chunk (what that part ended with, newest first when they do not all fit), then the last chunk's sentences
@@ -118,3 +119,23 @@ def combine(parts: Sequence[str], most: int = MAX_SENTENCES) -> str:
             break
         chosen.add(position)
     return join_sentences([flat[p][1] for p in sorted(chosen)])
+
+
+def complete(summary: str, said: str, most: int = MAX_SENTENCES) -> str:
+    """`summary` as it is when it is empty (none was written: a cut answer) or has MIN_SENTENCES sentences or
+    more; else its sentences followed by those of
+    `said` (an extractive summary: the chat's own decisive lines, in order) that it does not already hold, up to
+    `most`. A 1.5B model wrote 1.6 sentences a summary on the summary gold set where the seed asks for 3 to 5
+    (issue 27): the lines said complete it, and hold no name, number or date the chat does not."""
+    have = split_sentences(summary)
+    if not have or len(have) >= MIN_SENTENCES:
+        return summary
+    seen = {_key(sentence) for sentence in have}
+    for sentence in split_sentences(said):
+        if len(have) >= most:
+            break
+        if _key(sentence) not in seen:
+            seen.add(_key(sentence))
+            have.append(sentence)
+    return join_sentences(have)
+

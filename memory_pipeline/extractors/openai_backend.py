@@ -24,10 +24,11 @@ import openai
 from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
-from memory_pipeline.domain.summaries import combine
+from memory_pipeline.domain.summaries import combine, complete
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.circuit import CircuitBreaker
+from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.extractors.llm_output import (
     FactsAnswer, LLMFact, RelateAnswer, SummaryAndFactsAnswer, SummaryAnswer, VerifyAnswer)
 from memory_pipeline.extractors.structured import StructuredChat
@@ -47,6 +48,9 @@ def make_client(settings: Settings) -> openai.OpenAI:
     settings (the SDK retries 408/409/429/5xx and timeouts with exponential backoff, honouring Retry-After)."""
     key = os.environ.get("OPENAI_API_KEY") or (LOCAL_SERVER_KEY if os.environ.get("OPENAI_BASE_URL") else None)
     return openai.OpenAI(api_key=key, timeout=settings.llm_timeout_seconds, max_retries=settings.llm_max_retries)
+
+
+_LINES_SAID = OfflineExtractor()  # its extractive summary completes a short one (`domain.summaries.complete`)
 
 
 def merge_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -144,6 +148,9 @@ class OpenAIExtractor:
             tokens_out += answer.output_tokens
             requests += answer.prompt_tokens
         text = combine(summaries) if len(summaries) > 1 else summaries[0]
+        # A short answer (small models write one or two sentences) is completed with the chat's own decisive
+        # lines, chosen as the offline backend chooses them: 3 to 5 sentences, none ungrounded.
+        text = complete(text, _LINES_SAID.summarize(conversation).text)
         if not self.combined:
             return SummaryResult(text=text, input_tokens=tokens_in, output_tokens=tokens_out,
                                  request_prompt_tokens=requests)

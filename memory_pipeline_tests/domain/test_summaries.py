@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory_pipeline.domain.summaries import combine, sentence_count, split_sentences
+from memory_pipeline.domain.summaries import combine, complete, sentence_count, split_sentences
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -54,3 +54,17 @@ def test_chinese_parts_are_joined_without_spaces():
 def test_combine_refuses_a_bound_below_one():
     with pytest.raises(ValueError):
         combine(["A."], most=0)
+
+
+def test_a_short_summary_is_completed_with_lines_said_to_at_most_five():
+    said = "I'm Ana from Porto. I want the annual plan. We agreed on 12 seats. It starts on May 1. Thanks a lot."
+    assert complete("Ana asked about plans.", said) == (
+        "Ana asked about plans. I'm Ana from Porto. I want the annual plan. We agreed on 12 seats. It starts on May 1.")
+    assert complete("Ana asked about plans. I want the annual plan.", "I want the annual plan. Bye now.") == (
+        "Ana asked about plans. I want the annual plan. Bye now.")  # a line it holds is not said twice
+
+
+def test_a_summary_of_three_sentences_or_more_is_not_completed():
+    summary = "Ana runs a bakery. She wants the annual plan. It starts in May."
+    assert complete(summary, "Something else was said. And more.") == summary
+

@@ -15,6 +15,7 @@ from memory_pipeline.domain.summaries import split_sentences
 from memory_pipeline.domain.reconcile import AcceptedFact, reconcile_user
 from memory_pipeline.extractors import make_extractor, prompts
 from memory_pipeline.extractors.base import ExtractorError
+from memory_pipeline.domain.summaries import sentence_count
 from memory_pipeline.extractors.llm_output import SummaryAndFactsAnswer, strict_json_schema
 from memory_pipeline.extractors.openai_backend import LOCAL_SERVER_KEY, OpenAIExtractor
 from memory_pipeline.defs.resources import MemoryPipelineResource
@@ -72,7 +73,7 @@ def test_strict_json_schema_request_and_answer_become_facts(server, make):
     server.script.append(answer(fact("I live in Lyon", 1, "client_info", "home_location", "Lyon"),
                                 summary="User lives in Lyon."))
     result = make(server).summarize(CHAT)
-    assert result.text == "User lives in Lyon."
+    assert result.text.startswith("User lives in Lyon.")
     assert [(f.attribute, f.quote, f.quote_message_id) for f in result.facts] == [("home_location", "I live in Lyon", 1)]
     assert result.input_tokens > 0 and result.output_tokens > 0  # the server's usage figures
     body = server.chat_requests()[0]
@@ -148,7 +149,7 @@ def test_strict_schema_keeps_validation_lenient():
 def test_invalid_answer_is_asked_again_once_with_the_error(server, make):
     server.script.extend([Reply(content='{"summary": "x", "facts": [{"category": "mood"'), answer()])
     result = make(server).summarize(CHAT)
-    assert result.text == "The user talked."
+    assert result.text.startswith("The user talked.")
     first, retry = [body["messages"] for body in server.chat_requests()]
     assert [m["role"] for m in retry] == ["system", "user"]  # the broken answer is not sent back
     note = retry[1]["content"].removeprefix(first[1]["content"])
@@ -167,7 +168,7 @@ def test_twice_invalid_answer_fails_with_invalid_output(server, make):
 
 def test_a_code_fenced_answer_validates(server, make):
     server.script.append(Reply(content="```json\n" + answer().content + "\n```"))
-    assert make(server).summarize(CHAT).text == "The user talked."
+    assert make(server).summarize(CHAT).text.startswith("The user talked.")
 
 
 def test_refusal_is_recorded_as_refusal(server, make):
@@ -180,7 +181,7 @@ def test_refusal_is_recorded_as_refusal(server, make):
 def test_429_is_retried_after_retry_after(server, make):
     server.script.extend([Reply(status=429, headers={"Retry-After": "1"}), answer()])
     result = make(server, llm_max_retries=2, structured_output="json_schema").summarize(CHAT)
-    assert result.text == "The user talked."
+    assert result.text.startswith("The user talked.")
     first, second = [r["at"] for r in server.requests]
     assert second - first >= 0.9  # the SDK waited what Retry-After asked, not its 0.5 s default backoff
 
@@ -447,3 +448,20 @@ def test_transcript_line_names_the_group_sender_and_marks_machine_text():
     line = format_line(row, "UTC")
     assert line.startswith("[7|2025-03-04 18:00 Tue|user Marta Silva] Look at this!")
     assert "{machine-written, not the user's words:" in line and "I love Berlin" in line.split("{", 1)[1]
+
+
+def test_a_summary_of_one_sentence_is_completed_with_the_chats_decisive_lines(server, make):
+    # Qwen2.5-Coder 1.5B wrote 1.6 sentences a summary on the summary gold set; the seed asks for 3 to 5.
+    chat = conversation(("human", "Hi! I'm Ana, I run a bakery in Porto."), ("ai", "Nice to meet you, Ana!"),
+                        ("human", "I want to switch my invoices to the annual plan for 12 seats."),
+                        ("ai", "Done: the annual plan for 12 seats starts on May 1."), ("human", "Thanks!"))
+    server.script.append(answer(summary="Ana asked about invoices."))
+    text = make(server).summarize(chat).text
+    assert text.startswith("Ana asked about invoices.") and 3 <= sentence_count(text) <= 5
+    assert "annual plan for 12 seats" in text and "Thanks" not in text
+
+
+def test_a_summary_of_three_sentences_is_kept_as_the_model_wrote_it(server, make):
+    server.script.append(answer(summary="Ana runs a bakery. She moved to the annual plan. Nothing stays open."))
+    assert make(server).summarize(CHAT).text == "Ana runs a bakery. She moved to the annual plan. Nothing stays open."
+
