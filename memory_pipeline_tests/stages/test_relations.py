@@ -192,7 +192,8 @@ def test_a_failed_relation_request_loses_only_its_own_pairs(make_settings,
             run_day(p, DAY1, extractor)
         assert len(seen) == 2  # 15 pairs: 12 + 3
         stored = p.rows("SELECT relation_key FROM {schema}.fact_relations WHERE user_key = 'ana'")
-        assert "English" not in seen[1] and len(stored) == 3  # the second request's verdicts are kept
+        # the request without "English" (requests may run at once, in either order) has its verdicts kept
+        assert sorted("English" in text for text in seen) == [False, True] and len(stored) == 3
 
 
 def test_pairs_an_answer_leaves_out_are_counted_and_asked_again(make_settings, monkeypatch):
