@@ -118,3 +118,16 @@ def test_only_a_client_info_value_one_other_line_holds_is_requoted(category, att
                          quote="こんにちは。週末に行けるカフェを探しています。", quote_message_id=1)
     candidate = validate_candidate(fact, JA, 0)
     assert candidate.status == "rejected" and candidate.quote == fact.quote
+
+
+@pytest.mark.parametrize("quote,attribute,value,offer", [
+    ("Sí, adelante.", "decision:pedido", "cancelar", "¿Cancelo su pedido?"),
+    ("Ja, mach das.", "decision:bestellung", "stornieren", "Soll ich Ihre Bestellung stornieren?"),
+    ("はい、お願いします。", "decision:注文", "キャンセル", "ご注文をキャンセルしますか？"),
+    ("Да, давайте.", "decision:заказ", "отменить", "Отменить ваш заказ?"),
+    ("Tak, zrób to.", "decision:zamówienie", "anulować", "Czy anulować zamówienie?"),
+    ("네, 해주세요.", "decision:주문", "취소", "주문을 취소할까요?"),
+])
+def test_an_accepted_offer_stands_in_every_language_whose_assent_words_are_known(quote, attribute, value, offer):
+    # A break-it review: assent words were known in English, French and Chinese only.
+    assert gate(quote, quote, attribute, value, False, answered=[offer]) is None

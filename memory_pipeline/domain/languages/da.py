@@ -14,6 +14,7 @@ LEXICON = {
     "self": r"\b(?:jeg|vi|mig|os)\b",
     "conditional": r"^\W*(?:(?:og|men)\s+)?(?:hvis|dersom|om jeg|om vi)\b",
     "hedge": r"\b(?:måske|sandsynligvis|formentlig|nok ikke|ikke sikker|usikker)\b",
+    "assent": r"^\s*(?:ja|gerne|ok|fint|gør det)\b",
     "undecided": r"\b(?:(?:skal|må|vil)\s+(?:lige\s+)?tænke\s+(?:lidt\s+)?over\s+det|tænker over det|"
                  r"har ikke besluttet mig|har ikke bestemt mig|bestemmer mig senere|beslutter mig senere|"
                  r"tøver mellem|er i tvivl|er i vildrede)\b",

@@ -16,6 +16,7 @@ LEXICON = {
     "kidding": r"\b(?:es broma|era broma|bromeo|estoy bromeando)\b",
     "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,)",
     "hedge": r"\b(?:quizás|quizá|tal vez|ojalá)\b",
+    "assent": r"^\s*(?:sí|vale|claro|adelante|de acuerdo|ok|hazlo)\b",
     "undecided": r"\b(?:lo (?:voy a )?pensar[ée]?|voy a pensarlo|lo pensaré|dudo entre|estoy dudando|no (?:lo )?he "
                  r"decidido|todavía no (?:lo )?he decidido|aún no (?:lo )?he decidido|decidiré|te (?:diré|aviso))\b",
     "moving_away": r"\b(?:siguen?\s+(?:llegando|viniendo|saliendo|cobrando)|todavía (?:llegan?|vienen?))\b",

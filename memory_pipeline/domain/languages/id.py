@@ -12,6 +12,7 @@ LEXICON = {
     "self": r"\b(?:saya|aku|kami|kita)\b",
     "conditional": r"^\W*(?:(?:dan|tapi)\s+)?(?:kalau|jika|jikalau|seandainya|andaikan|apabila)\b",
     "hedge": r"\b(?:mungkin|barangkali|belum yakin|tidak yakin|kurang yakin)\b",
+    "assent": r"^\s*(?:ya|iya|boleh|oke|ok|setuju|silakan)\b",
     "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
                  r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
     "living": r"\b(?:tinggal|pindah|menetap|rumah saya)\b",

@@ -13,6 +13,7 @@ LEXICON = {
     "kidding": r"\b(?:sto scherzando|scherzo|scherzavo|era uno scherzo)\b",
     "conditional": r"^\W*(?:(?:e|ma)\s+)?se\b(?!,)",
     "hedge": r"\b(?:forse|magari|probabilmente|non sono sicur[oa]|chissà)\b",
+    "assent": r"^\s*(?:sì|certo|va bene|d\'accordo|ok|procedi|fallo)\b",
     "undecided": r"\b(?:ci penserò|ci penso|ci devo pensare|devo pensarci|ci voglio pensare|sono indecis[oa]|"
                  r"esito tra|non ho ancora deciso|deciderò)\b",
     "moving_away": r"\b(?:continuano a (?:arrivare|essere)|arrivano ancora)\b",

@@ -20,6 +20,7 @@ LEXICON = {
     "self": r"\b(?:jeg|vi|meg|oss)\b",
     "conditional": r"^\W*(?:(?:og|men)\s+)?(?:hvis|dersom|om jeg|om vi)\b",
     "hedge": r"\b(?:kanskje|antakelig|antageligvis|sannsynligvis|trolig|ikke sikker|usikker)\b",
+    "assent": r"^\s*(?:ja|gjerne|ok|greit|gjør det)\b",
     "undecided": r"\b(?:(?:skal|må|får|vil)\s+tenke\s+(?:litt\s+)?(?:på|over)\s+det|tenker på det|"
                  r"har ikke bestemt meg|ikke bestemt meg ennå|bestemmer meg senere|nøler mellom|vakler mellom|"
                  r"er i tvil)\b",

@@ -11,6 +11,7 @@ LEXICON = {
     "self": r"\b(?:ik|wij|we|mij|me|ons)\b",
     "conditional": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien|stel dat)\b",
     "hedge": r"\b(?:misschien|waarschijnlijk|wellicht|niet zeker|weet niet of)\b",
+    "assent": r"^\s*(?:ja|prima|graag|akkoord|oké|ok|doe maar|doe dat)\b",
     "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"
                  r"beslis later|beslis volgende week)\b",
     "living": r"\b(?:woon|woont|wonen|verhuisd|verhuizen|thuis)\b",

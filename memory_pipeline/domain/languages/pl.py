@@ -12,6 +12,7 @@ LEXICON = {
     # "gdyby" takes the person's ending: "Gdybym", "Gdybyśmy"
     "conditional": r"^\W*(?:(?:i|a|ale)\s+)?(?:jeśli|jeżeli|(?:gdy|jak)by(?:m|ś|śmy|ście)?)\b",
     "hedge": r"\b(?:może|chyba|prawdopodobnie|nie jestem pewn[ya])\b",
+    "assent": r"^\s*(?:tak|jasne|dobrze|ok|zrób to|zgoda)\b",
     "undecided": r"\b(?:zastanowię się|pomyślę|jeszcze nie zdecydował[ae]m|waham się między|zdecyduję później)\b",
     "living": r"\b(?:mieszkam|mieszkamy|przeprowadził[ae]m|przeprowadziliśmy|przeprowadzam)\b",
     "interrogative": r"^\W*(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|jak|ile|czy)\b",

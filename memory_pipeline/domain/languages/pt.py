@@ -14,6 +14,7 @@ LEXICON = {
     "kidding": r"\b(?:(?:estou|tô|to) brincando|é brincadeira|brincadeira)\b",
     "conditional": r"^\W*(?:(?:e|mas)\s+)?se\b(?!,)",
     "hedge": r"\b(?:talvez|quem sabe|provavelmente|não tenho certeza|não sei se)\b",
+    "assent": r"^\s*(?:sim|claro|pode ser|beleza|ok|combinado|faça isso|faz isso)\b",
     "undecided": r"\b(?:vou pensar|vou ver|vou decidir|(?:estou|tô|to|tou) (?:em|na) dúvida|estou indecis[oa]|ainda não decidi|não decidi|"
                  r"decido (?:depois|semana que vem))\b",
     "moving_away": r"\b(?:continuam (?:chegando|vindo|a chegar)|ainda (?:chegam|vêm))\b",

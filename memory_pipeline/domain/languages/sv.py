@@ -11,6 +11,7 @@ LEXICON = {
     "self": r"\b(?:jag|vi|mig|oss)\b",
     "conditional": r"^\W*(?:(?:och|men)\s+)?(?:om jag|om vi|ifall)\b",
     "hedge": r"\b(?:kanske|förmodligen|troligen|inte säker|osäker)\b",
+    "assent": r"^\s*(?:ja|gärna|okej|ok|absolut|gör det)\b",
     "undecided": r"\b(?:ska fundera|funderar på|får fundera|har inte bestämt|bestämmer mig senare|velar mellan|"
                  r"tvekar mellan)\b",
     "living": r"\b(?:bor|flyttade|flyttat|flyttar|hemma)\b",

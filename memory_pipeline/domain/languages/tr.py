@@ -11,6 +11,7 @@ LEXICON = {
     "self": r"\b(?:ben|biz|bana|bize|beni)\b",
     "conditional": r"^\W*(?:eğer|şayet)\b",
     "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
+    "assent": r"^\s*(?:evet|tamam|olur|tabii)\b",
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
     "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",

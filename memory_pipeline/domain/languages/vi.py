@@ -14,6 +14,7 @@ LEXICON = {
     "self": r"\b(?:tôi|mình|tớ|chúng tôi|chúng mình)\b",
     "conditional": r"^\W*(?:(?:và|nhưng)\s+)?(?:nếu|giả sử|giả như|lỡ như)\b",
     "hedge": r"\b(?:có lẽ|chắc là|hình như|không chắc|chưa chắc|biết đâu)\b|^\W*có thể\b",  # "Có thể ...": maybe
+    "assent": r"^\s*(?:vâng|đồng ý|ok|ừ)\b",
     "undecided": r"\b(?:để (?:tôi|mình) (?:suy nghĩ|nghĩ|cân nhắc)|(?:tôi|mình) sẽ (?:suy nghĩ|cân nhắc)|"
                  r"suy nghĩ thêm|cân nhắc thêm|đang cân nhắc|chưa quyết định|phân vân|quyết định sau|tính sau)\b",
     "living": r"\b(?:sống|ở|cư trú|chuyển đến|chuyển tới|chuyển về|dọn đến|dọn về|nhà (?:của )?(?:tôi|mình)|quê)\b",
