@@ -6,7 +6,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   quotation spoken in the first person), `self_report` ("as I said"), `other_person`, `companion` ("with": a person the user is with), `self`, `sarcasm`,
   `kidding`, `conditional`, `hedge`, `undecided` (a choice left open, a question put off: "I'll think about
   it", "hesitating between"), `interrogative`, `question_particle`, `question_unmarked` (a question told
-  without a question mark), `request`, `standing`, `clause_joiner`,
+  without a question mark), `question_word_inside` (a question word anywhere in the clause that ends a
+  question), `request`, `standing`, `clause_joiner`,
   `pleasantry_whole`, and the word lists `pleasantry_words`, `filler_words`;
 - moving away from a value (domain/gates.py): `moving_away` (the value as it is and should not be: "keep coming
   in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");

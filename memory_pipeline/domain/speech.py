@@ -160,15 +160,18 @@ _END_MARK = re.compile(r"[.!?。！？\u061f\u06d4\u0964\uff1f]")
 def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     """True when `clause`, part of `sentence` (one sentence or more), is a question clause: the sentence it is
     part of ends with a question mark and the clause opens with an interrogative word ("..., can we just write
-    to /tmp instead?"); in a language whose words cannot tell a question (`_knows_questions`), when it is the
-    clause that ends that sentence."""
+    to /tmp instead?"), or ends that sentence holding a question word that may stand anywhere
+    (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?"); in a language whose words cannot tell
+    a question (`_knows_questions`), when it is the clause that ends that sentence."""
     at = sentence.find(clause)
     end = _END_MARK.search(sentence, max(at, 0))
     if end is None or end.group() not in QUESTION_MARKS or _standing_request(clause, codes):
         return False
+    last = at >= 0 and end.start() < at + len(clause)  # its question mark is its own: the last clause
     if not _knows_questions(codes):
-        return at >= 0 and end.start() < at + len(clause)  # its question mark is its own: the last clause
-    return _p("interrogative", codes).match(clause) is not None
+        return last
+    return (_p("interrogative", codes).match(clause) is not None
+            or (last and _p("question_word_inside", codes).search(clause) is not None))
 
 
 def is_pleasantry(quote: str, codes: Codes = None) -> bool:

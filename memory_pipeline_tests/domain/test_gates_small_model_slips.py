@@ -24,6 +24,9 @@ SLIPS = [
     # Thai writes a question with its question word and a polite particle, no question mark.
     ("ร้านส้มตำที่อร่อยที่สุดในกรุงเทพอยู่ที่ไหนคะ", "home_location", "กรุงเทพ", "quote_is_question"),
     ("ฉันอาศัยอยู่ที่กรุงเทพค่ะ", "home_location", "กรุงเทพ", None),
+    # A Vietnamese question word inside the clause that ends the question; the statement before it stands.
+    ("Có, quà tân gia nào hợp cho chị ấy?", "decision:gift", "tân gia", "quote_is_question"),
+    ("Tôi sống ở Hà Nội, quán cà phê nào ngon?", "home_location", "Hà Nội", None),
     # A decision is its value, said: an object named in a complaint decides nothing.
     ("my order #5520 never arrived.", "decision:order", "cancel", "value_not_in_quote"),
     ("Please cancel my order #5520.", "decision:order", "cancel", None),

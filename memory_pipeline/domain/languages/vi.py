@@ -20,6 +20,9 @@ LEXICON = {
     "living": r"\b(?:sống|ở|cư trú|chuyển đến|chuyển tới|chuyển về|dọn đến|dọn về|nhà (?:của )?(?:tôi|mình)|quê)\b",
     "interrogative": r"^\W*(?:ai|cái gì|gì|ở đâu|đâu|khi nào|bao giờ|tại sao|vì sao|sao|làm sao|làm thế nào|"
                      r"thế nào|bao nhiêu|mấy|có phải|bạn có thể|có thể)\b",
+    # Question words that stand inside the question, read in the clause that ends it: "quà tân gia nào hợp cho chị
+    # ấy?" (which gift suits her?), never in "Tôi sống ở Hà Nội" before it.
+    "question_word_inside": r"\b(?:nào|gì|đâu|ai|bao nhiêu|mấy)\b",
     "question_particle": r"\b(?:gì|đâu|nào|sao|không|chưa|à|hả|nhỉ|bao nhiêu|bao giờ|mấy|chứ)\W*[?？]\s*$",
     "pleasantry_words": "cảm ơn cám ơn bạn nhiều rất xin chào tạm biệt vâng dạ ạ nhé nhá",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
