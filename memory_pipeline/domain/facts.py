@@ -329,6 +329,20 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
                 fact=normalize_whitespace(extracted.fact))
 
 
+# A value said exactly, which no paraphrase carries: a number (phone, amount, order) or an address.
+_EXACT_VALUE = re.compile(r"[\d@]")
+
+
+def with_value(fact: str, value: str | None) -> str:
+    """`fact` with its value in brackets at its end when the value is exact (`_EXACT_VALUE`) and the fact's text
+    does not hold it (`gates.supported`; resolved dates are exempt there): "The user has a new phone number."
+    for +7 900 111-22-33 was a 1.5B model's (issue 26), of no use in a prompt weeks later."""
+    said = " ".join((value or "").split())
+    if not said or not _EXACT_VALUE.search(said) or supported(said, fact):
+        return fact
+    return f"{fact.rstrip(' .。')} ({said})."
+
+
 def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[ExtractedFact, object]:
     """(fact, turn) for a client_info fact whose quote does not hold its value: when exactly one user sentence
     of the conversation holds the value (`names_a_thing`: a word or a character of a script without spaces),
@@ -383,6 +397,8 @@ def validate_candidate(
             extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)
         reason = _gate(extracted, conversation, turn)
         turn = None if reason else turn
+    if turn is not None and not extracted.retraction:
+        fact = with_value(fact, extracted.value)
     if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
         fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
     return Candidate(

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import build_conversations
-from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate, with_value
 from memory_pipeline.domain.gates import gate
 from memory_pipeline.domain.messages import SourceRow
 
@@ -134,3 +134,15 @@ def test_only_a_client_info_value_one_other_line_holds_is_requoted(category, att
 def test_an_accepted_offer_stands_in_every_language_whose_assent_words_are_known(quote, attribute, value, offer):
     # A break-it review: assent words were known in English, French and Chinese only.
     assert gate(quote, quote, attribute, value, False, answered=[offer]) is None
+
+
+def test_a_fact_that_leaves_out_its_exact_value_gets_it_in_brackets():
+    # The 1.5B model's third phone number: right slot and value, a fact text without the number.
+    assert with_value("The user has a new phone number.", "+7 900 111-22-33") == (
+        "The user has a new phone number (+7 900 111-22-33).")
+    assert with_value("The user's phone number is +7 900 111-22-33.", "+7 900 111-22-33") == (
+        "The user's phone number is +7 900 111-22-33.")
+    assert with_value("The user lives in Osaka.", "大阪") == "The user lives in Osaka."  # not an exact value
+    assert with_value("The user books a table for 2026-03-13 20:00.", "2026-03-13 20:00") == (
+        "The user books a table for 2026-03-13 20:00.")
+
