@@ -17,17 +17,8 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import (
-    GATE_REASONS,
-    JOINING_CHARS,
-    SPACELESS_CHARS,
-    backs_value,
-    gate,
-    is_home_slot,
-    names_a_thing,
-    reads,
-    supported,
-)
+from memory_pipeline.domain.gates import GATE_REASONS, gate, is_home_slot, reads
+from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS, backs_value, names_a_thing, supported
 from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
@@ -197,7 +188,7 @@ def is_substantial_quote(
     """True when `needle` (found as words in `haystack`; both normalised) is long enough to back a fact: at
     least MIN_QUOTE_WORDS words, or a whole sentence, line or clause of the message ("Yes.", "I'm vegan," between
     punctuation, line breaks or the message's ends), or one word fewer when it holds the fact's value beside
-    another word (`backs(needle)`: `gates.backs_value`; a language that drops the subject states a fact in two
+    another word (`backs(needle)`: `value_support.backs_value`; a language that drops the subject states a fact in two
     words: "Sou fisioterapeuta"). `turn`: the `ParsedRow` `haystack` is the quotable text of, read again with
     its line breaks."""
     count = len(_QUOTE_WORD.findall(needle))
@@ -246,7 +237,7 @@ class QuoteSources:
 
     def sentences_holding(self, value: str) -> list[tuple[object, str]]:
         """[(human turn, sentence)] of every sentence of the human turns' quotable text that holds `value`
-        (`gates.supported`), in turn order."""
+        (`value_support.supported`), in turn order."""
         return [(self._human[i], said) for i in range(len(self._human))
                 for said in sentences(self._text(i)) if supported(value, said)]
 
@@ -335,7 +326,7 @@ _EXACT_VALUE = re.compile(r"[\d@]")
 
 def with_value(fact: str, value: str | None) -> str:
     """`fact` with its value in brackets at its end when the value is exact (`_EXACT_VALUE`) and the fact's text
-    does not hold it (`gates.supported`; resolved dates are exempt there): "The user has a new phone number."
+    does not hold it (`value_support.supported`; resolved dates are exempt there): "The user has a new phone number."
     for +7 900 111-22-33 was a 1.5B model's (issue 26), of no use in a prompt weeks later."""
     said = " ".join((value or "").split())
     if not said or not _EXACT_VALUE.search(said) or supported(said, fact):

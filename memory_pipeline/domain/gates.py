@@ -59,12 +59,18 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
-from anyascii import anyascii
-
 from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain.value_support import (
+    STOPWORDS,
+    decides,
+    fold,
+    names_a_thing,
+    names_what_quote_says,
+    supported,
+    words,
+)
 from memory_pipeline.domain.retractions import is_forget_request
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
@@ -89,143 +95,12 @@ _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = lexicon.pattern("user_subject")
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；\u061f\u06d4\u0964]")  # and Arabic "؟", Urdu "۔", Devanagari "।"
-# A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
-# left by `_fold`), so "राहुल" is one word, not three (speech.WORD).
-_MARKS = speech.MARKS
-_WORD = speech.WORD
-# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): the one list of them, read
-# by the quote check (domain.facts) and the gold sets' keywords (evaluation.gold) too.
-SPACELESS_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
-# Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").
-JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
-# A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
-# characters being in the quote, not by words.
-_UNSPACED = re.compile(f"[{SPACELESS_CHARS}\uac00-\ud7af]")
-# Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
-# words too common to prove anything.
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
-_DATE_OR_TIME = re.compile(
-    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s*(?:am|pm|h)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b"
-    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b(?:19|20)\d{{2}}\b", re.IGNORECASE)
-_STOPWORDS = lexicon.words("stopwords")
-_DATE_WORDS = lexicon.words("date_words")
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
 # 0.5B model's answer).
 _STANCE_WORD = lexicon.pattern("stance")
 _ASSENT = lexicon.pattern("assent")
-
-
-def _fold(text: str) -> str:
-    """Case folded, accents dropped ("Végétarienne" -> "vegetarienne")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(_fold(text))
-
-
-def _content_words(value: str) -> list[str]:
-    """The words of `value` that say something: no date or time, no stop word, at least two letters."""
-    return [w for w in _words(_DATE_OR_TIME.sub(" ", value)) if w not in _STOPWORDS and len(w) >= 2]
-
-
-def _similar(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    shorter = min(len(a), len(b))
-    if shorter < 3:
-        return False
-    common = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        common += 1
-    return common >= max(3, -(-3 * shorter // 4))
-
-
-# Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").
-_PREFIXED = re.compile(f"^[{JOINING_CHARS}]")
-
-
-def supported(value: str, text: str) -> bool:
-    """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
-    transliterated when `value` is in Latin letters and `text` is not, as a word
-    starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
-    (`_UNSPACED`), when the value's characters are in `text`. A value with no content word is supported."""
-    folded = _fold(text)
-    if _UNSPACED.search(value):
-        return all(ch in folded for ch in _fold(value) if not ch.isspace() and ch.isalnum())
-    words = _words(text)
-    if value.isascii() and not text.isascii():
-        # A model writes a name or place of another script in Latin letters ("Kazan" for "Казани", "Priya" for
-        # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words.
-        words += _words(anyascii(text))
-    digits = re.sub(r"\D", "", text)
-    content = [w for w in _content_words(value) if w not in _DATE_WORDS]
-    missing = 0
-    for word in content:
-        if word.isdigit():
-            if word not in digits:
-                return False
-            continue
-        if not any(_similar(word, w) for w in words) and not (
-                _PREFIXED.match(word) and any(w.endswith(word) for w in words)):
-            missing += 1
-    # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one
-    # word of it may differ. A shorter value is a name, a place, a thing: every word must be there.
-    return missing == 0 or (missing == 1 and len(content) >= 3)
-
-
-def names_a_thing(value: str) -> bool:
-    """True when `value` has a content word (`_content_words`: not a date, time or stop word) or a character of
-    a script without spaces: something a sentence can be found to hold."""
-    return bool(_content_words(value) or _UNSPACED.search(value))
-
-
-def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
-    """True when `quote` holds the fact's value, or the object of a `<kind>:<object>` attribute ("favourite:pizza"
-    for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
-    spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
-    does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
-    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25)."""
-    quote_words = _words(quote)
-    for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
-        if not said:
-            continue
-        content = _content_words(said)
-        if not (content or _UNSPACED.search(said)) or not supported(said, quote):
-            continue
-        said_words = _words(said)
-        if any(not any(_similar(s, w) for s in said_words) and not (content == [] and _fold(said) in w)
-               for w in quote_words):
-            return True
-    return False
-
-
-# The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content
-# words, or a run of this many characters of a script without spaces (a Thai word is 2-6 characters).
-_NAMED_WORDS = 2
-_NAMED_RUN = 6
-
-
-def names_what_quote_says(fact: str, quote: str) -> bool:
-    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or a run of
-    `_NAMED_RUN` characters of a script without spaces): a stance slot named in English ("favourite:coffee")
-    is then backed by a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè
-    ristretto."), whatever the language (issue 25)."""
-    quote_words = _words(quote)
-    shared = sum(1 for w in set(_words(fact)) if w not in _STOPWORDS and len(w) >= 2
-                 and any(_similar(w, q) for q in quote_words))
-    if shared >= _NAMED_WORDS:
-        return True
-    if not _UNSPACED.search(fact):
-        return False
-    a, b = _fold(fact), _fold(quote)
-    return any(a[i:i + _NAMED_RUN] in b for i in range(len(a) - _NAMED_RUN + 1)
-               if _UNSPACED.match(a[i]))
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -254,7 +129,7 @@ def hangs_on_pronoun(fact: str) -> bool:
     "decided to keep it"; not "The user prefers email because it is faster.")."""
     rest = _USER_SUBJECT.sub("", fact, count=1)
     first = _FACT_PRONOUN.search(rest)  # a later pronoun has more words before it
-    return first is not None and sum(w not in _STOPWORDS for w in _words(rest[:first.start()])) < _ANTECEDENT_ROOM
+    return first is not None and sum(w not in STOPWORDS for w in words(rest[:first.start()])) < _ANTECEDENT_ROOM
 
 
 def reads(kind: str, text: str) -> bool:
@@ -268,7 +143,7 @@ def reads(kind: str, text: str) -> bool:
 
 # A name in a language whose naming phrases are not known: letters (with their marks), spaces, hyphens,
 # apostrophes and dots, at most four words, starting with a capital where the script has case.
-_NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(_MARKS) + r"]|[ .'’-])+$")
+_NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(speech.MARKS) + r"]|[ .'’-])+$")
 
 
 def looks_like_name(value: str, quote: str) -> bool:
@@ -276,25 +151,10 @@ def looks_like_name(value: str, quote: str) -> bool:
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
     its script has no case (Arabic, Thai, Han ...)."""
     name = " ".join(value.split())
-    if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or _fold(name) not in _fold(quote):
+    if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
         return False
     first = next(c for c in name if c.isalpha())
     return first.isupper() or first.lower() == first.upper()
-
-
-# A decision's value that needs no word of the quote once its object is there: the choice as yes or no.
-_YES_NO = frozenset("yes no true false".split())
-_STEM = 4  # letters: "anulować" for "Anuluj", "zrušit" for "Zrušte" (a model writes the infinitive)
-
-
-def decides(value: str, backing: str) -> bool:
-    """True when a decision's `value` is said in `backing` in some form: yes or no, or each content word
-    starting with the same `_STEM` letters as a word of it ("anulować" ~ "Anuluj moje zamówienie")."""
-    content = _content_words(value)
-    if _fold(value.strip()) in _YES_NO or not content:
-        return True
-    said = _words(backing)
-    return all(any(w[:_STEM] == q[:_STEM] for q in said) for w in content if len(w) >= _STEM)
 
 
 def is_home_slot(attribute: str | None) -> bool:
@@ -308,7 +168,7 @@ def greets_with(value: str, message: str) -> bool:
     filed as the user's name (issue 25). Not a comma: "Jack, nice to meet you" answers a name question."""
     said = " ".join(value.split())
     opening = re.match(r"\s*(.+?)\s*[!！]\s*\S", message, re.DOTALL)
-    return bool(said) and opening is not None and _fold(opening.group(1)) == _fold(said)
+    return bool(said) and opening is not None and fold(opening.group(1)) == fold(said)
 
 
 def looks_like_place(value: str) -> bool:
@@ -403,15 +263,15 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if speech.is_conditional(sentence, codes):
         return "quote_is_hypothetical"
     standing = speech.standing_part(message, start, end, codes)
-    if not _words(standing):
+    if not words(standing):
         return "quote_taken_back"
     if retraction:
         return "not_confirmed" if verified is False else None
     kept_from = end - len(standing)  # the standing part is the end of the quote's span
     backing, others = _backing(sentence, kept_from - first, end - first, codes)
-    if not _words(backing) and others:
+    if not words(backing) and others:
         return others[0][1]
-    backing = backing if _words(backing) else standing  # an assent ("Yes.") backs what it answers
+    backing = backing if words(backing) else standing  # an assent ("Yes.") backs what it answers
     slot, colon, thing = (attribute or "").partition(":")
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
@@ -419,11 +279,11 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if supported(value, standing) and not supported(value, backing):
             return next((why for part, why in others if supported(value, part)),
                         others[0][1] if others else "value_not_in_quote")
-        if _fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing) and reads("stance", message):
+        if fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing) and reads("stance", message):
             return "value_not_in_quote"
         evidence = [backing]
-        stance = _fold(value.strip()) in _STANCES
-        if colon and _fold(thing) in _STANCES:
+        stance = fold(value.strip()) in _STANCES
+        if colon and fold(thing) in _STANCES:
             return "value_not_in_quote"  # `opinion:love` for "I love it": a stance word names no object
         if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):

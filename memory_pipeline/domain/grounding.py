@@ -17,7 +17,7 @@ The rules, each giving the rejection reason of `REASONS`:
   summary says "two questions");
 - `summary_name_not_in_chat`: a capitalised word that is not the first word of its sentence (that one is
   capitalised anyway; a sentence opening with two capitalised words is checked, "Maria Lopez asked ...") must
-  start like a word of the chat (`gates.supported`: accents and case ignored, inflection allowed), or, in Latin
+  start like a word of the chat (`value_support.supported`: accents and case ignored, inflection allowed), or, in Latin
   letters, match a chat word in another script transliterated (anyascii, with x/ks, y/i/j, w/v, ph/f, kh/h
   spelled one way: "Alexey" is held by "Алексей"). Words of PLAIN_WORDS (the user, the assistant, "I", "OK")
   are exempt.
@@ -41,7 +41,7 @@ from anyascii import anyascii
 
 from memory_pipeline.domain import language, lexicon
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import supported
+from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.relative_time import resolve
 from memory_pipeline.domain.summaries import split_sentences
 
@@ -284,7 +284,7 @@ class _Held:
                 for part in re.findall(r"[a-z]+", _fold(anyascii(token))):
                     key = _spelled(part)
                     self._index.setdefault("~" + key[:1], set()).add(key)
-        # Inflected forms ("Казани" for "Казань"): gates.supported over the words that could start alike.
+        # Inflected forms ("Казани" for "Казань"): value_support.supported over the words that could start alike.
         near = self._index.get(_fold(word)[:2], set())
         if near and supported(word, " ".join(sorted(near))):
             return True

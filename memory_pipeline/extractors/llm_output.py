@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from memory_pipeline.domain.facts import CATEGORIES, ExtractedFact
-from memory_pipeline.domain.gates import supported
+from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.messages import clean_text
 from memory_pipeline.extractors.slots import category_of
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from memory_pipeline.domain.gates import gate, supported
+from memory_pipeline.domain.gates import gate
+from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.speech import is_about_other_person, is_instruction
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.gates import SPACELESS_CHARS
+from memory_pipeline.domain.value_support import SPACELESS_CHARS
 from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, join_sentences, split_sentences
 
 MIN_WORDS, MIN_CHARS = 3, 6

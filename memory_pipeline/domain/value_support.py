@@ -1,0 +1,159 @@
+"""Whether a text holds a value, in every script: the words of a fact's value (or its slot's object) found in its
+quote, starting alike, in Latin letters against another script transliterated, by characters in a script written
+without spaces. Read by the gates (domain/gates.py), the quote check (domain/facts.py), summary grounding
+(domain/grounding.py) and the LLM output's slot checks; it knows no speech act.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from anyascii import anyascii
+
+from memory_pipeline.domain import lexicon, speech
+
+# A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
+# left by `fold`), so "राहुल" is one word, not three (speech.WORD).
+_WORD = speech.WORD
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): the one list of them, read
+# by the quote check (domain.facts) and the gold sets' keywords (evaluation.gold) too.
+SPACELESS_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+# Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").
+JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
+# A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
+# characters being in the quote, not by words.
+_UNSPACED = re.compile(f"[{SPACELESS_CHARS}\uac00-\ud7af]")
+# Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
+# words too common to prove anything.
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
+_DATE_OR_TIME = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s*(?:am|pm|h)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b"
+    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b(?:19|20)\d{{2}}\b", re.IGNORECASE)
+STOPWORDS = lexicon.words("stopwords")
+_DATE_WORDS = lexicon.words("date_words")
+
+def fold(text: str) -> str:
+    """Case folded, accents dropped ("Végétarienne" -> "vegetarienne")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+def content_words(value: str) -> list[str]:
+    """The words of `value` that say something: no date or time, no stop word, at least two letters."""
+    return [w for w in words(_DATE_OR_TIME.sub(" ", value)) if w not in STOPWORDS and len(w) >= 2]
+
+
+def _similar(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter < 3:
+        return False
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return common >= max(3, -(-3 * shorter // 4))
+
+
+# Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").
+_PREFIXED = re.compile(f"^[{JOINING_CHARS}]")
+
+
+def supported(value: str, text: str) -> bool:
+    """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
+    transliterated when `value` is in Latin letters and `text` is not, as a word
+    starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
+    (`_UNSPACED`), when the value's characters are in `text`. A value with no content word is supported."""
+    folded = fold(text)
+    if _UNSPACED.search(value):
+        return all(ch in folded for ch in fold(value) if not ch.isspace() and ch.isalnum())
+    said = words(text)
+    if value.isascii() and not text.isascii():
+        # A model writes a name or place of another script in Latin letters ("Kazan" for "Казани", "Priya" for
+        # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words.
+        said += words(anyascii(text))
+    digits = re.sub(r"\D", "", text)
+    content = [w for w in content_words(value) if w not in _DATE_WORDS]
+    missing = 0
+    for word in content:
+        if word.isdigit():
+            if word not in digits:
+                return False
+            continue
+        if not any(_similar(word, w) for w in said) and not (
+                _PREFIXED.match(word) and any(w.endswith(word) for w in said)):
+            missing += 1
+    # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one
+    # word of it may differ. A shorter value is a name, a place, a thing: every word must be there.
+    return missing == 0 or (missing == 1 and len(content) >= 3)
+
+
+def names_a_thing(value: str) -> bool:
+    """True when `value` has a content word (`content_words`: not a date, time or stop word) or a character of
+    a script without spaces: something a sentence can be found to hold."""
+    return bool(content_words(value) or _UNSPACED.search(value))
+
+
+def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
+    """True when `quote` holds the fact's value, or the object of a `<kind>:<object>` attribute ("favourite:pizza"
+    for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
+    spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
+    does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
+    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25)."""
+    quote_words = words(quote)
+    for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
+        if not said:
+            continue
+        content = content_words(said)
+        if not (content or _UNSPACED.search(said)) or not supported(said, quote):
+            continue
+        said_words = words(said)
+        if any(not any(_similar(s, w) for s in said_words) and not (content == [] and fold(said) in w)
+               for w in quote_words):
+            return True
+    return False
+
+
+# The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content
+# words, or a run of this many characters of a script without spaces (a Thai word is 2-6 characters).
+_NAMED_WORDS = 2
+_NAMED_RUN = 6
+
+
+def names_what_quote_says(fact: str, quote: str) -> bool:
+    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or a run of
+    `_NAMED_RUN` characters of a script without spaces): a stance slot named in English ("favourite:coffee")
+    is then backed by a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè
+    ristretto."), whatever the language (issue 25)."""
+    quote_words = words(quote)
+    shared = sum(1 for w in set(words(fact)) if w not in STOPWORDS and len(w) >= 2
+                 and any(_similar(w, q) for q in quote_words))
+    if shared >= _NAMED_WORDS:
+        return True
+    if not _UNSPACED.search(fact):
+        return False
+    a, b = fold(fact), fold(quote)
+    return any(a[i:i + _NAMED_RUN] in b for i in range(len(a) - _NAMED_RUN + 1)
+               if _UNSPACED.match(a[i]))
+
+
+# A decision's value that needs no word of the quote once its object is there: the choice as yes or no.
+_YES_NO = frozenset("yes no true false".split())
+_STEM = 4  # letters: "anulować" for "Anuluj", "zrušit" for "Zrušte" (a model writes the infinitive)
+
+
+def decides(value: str, backing: str) -> bool:
+    """True when a decision's `value` is said in `backing` in some form: yes or no, or each content word
+    starting with the same `_STEM` letters as a word of it ("anulować" ~ "Anuluj moje zamówienie")."""
+    content = content_words(value)
+    if fold(value.strip()) in _YES_NO or not content:
+        return True
+    said = words(backing)
+    return all(any(w[:_STEM] == q[:_STEM] for q in said) for w in content if len(w) >= _STEM)
