@@ -78,10 +78,12 @@ FROM {schema}.conversations WHERE partition_date = %(partition_date)s;
 
 -- name: partition_state_summaries
 -- Every closed conversation of the partition and whether it has a summary (the session_summaries check reads
--- conversations_without_summary): summaries stored, rejected by grounding, and the mean sentences of those stored.
+-- conversations_without_summary): summaries stored, rejected by grounding, the mean sentences of those stored,
+-- and the sentences of the model's answers dropped as not grounded.
 SELECT count(s.conversation_id) FILTER (WHERE s.rejected_reason IS NULL) AS summaries,
        count(s.rejected_reason) AS summaries_rejected,
        coalesce(round(avg(s.sentences)::numeric, 2), 0)::float8 AS sentences_mean,
+       coalesce(sum(s.sentences_dropped), 0)::bigint AS sentences_dropped,
        count(*) FILTER (WHERE s.conversation_id IS NULL) AS conversations_without_summary,
        coalesce(sum(s.input_tokens), 0) AS input_tokens, coalesce(sum(s.output_tokens), 0) AS output_tokens
 FROM {schema}.conversations AS c LEFT JOIN {schema}.session_summaries AS s USING (conversation_id)

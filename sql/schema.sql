@@ -449,3 +449,9 @@ CREATE TABLE IF NOT EXISTS {schema}.night_shards (
     run_id         text NOT NULL,
     PRIMARY KEY (partition_date, shard_index, shard_count)
 );
+
+-- A summary's grounding, sentence by sentence (memory_pipeline/domain/grounding.py): `sentences_dropped` counts
+-- the sentences of the model's answer left out because they named what the conversation does not hold; the
+-- summary stored is the rest, completed with lines said (cached too, so a re-run reports the same count).
+ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS sentences_dropped integer NOT NULL DEFAULT 0;
+ALTER TABLE {schema}.summary_cache ADD COLUMN IF NOT EXISTS sentences_dropped integer NOT NULL DEFAULT 0;

@@ -14,7 +14,7 @@
 SELECT c.conversation_id, c.partition_date, c.session_key, c.user_key, c.started_at, c.ended_at, c.is_legacy,
        c.transcript_hash, c.text_pruned_at,
        k.transcript_hash IS NOT NULL AS cache_hit, k.summary AS cached_summary,
-       k.rejected_reason AS cached_rejected_reason,
+       k.rejected_reason AS cached_rejected_reason, k.sentences_dropped AS cached_sentences_dropped,
        k.input_tokens AS cached_input_tokens, k.output_tokens AS cached_output_tokens,
        CASE WHEN k.transcript_hash IS NULL AND c.text_pruned_at IS NULL THEN c.transcript END AS transcript
 FROM {schema}.conversations AS c
@@ -59,37 +59,39 @@ WHERE c.conversation_id = k.conversation_id AND c.transcript_hash = k.transcript
 -- stages bind their arrays in binary (a `b` placeholder): psycopg's text form escapes every element in Python,
 -- about 20 times slower for a batch of summaries. A rejected summary is cached as '' with its reason.
 INSERT INTO {schema}.summary_cache
-    (transcript_hash, prompt_version, model, summary, input_tokens, output_tokens, rejected_reason)
+    (transcript_hash, prompt_version, model, summary, input_tokens, output_tokens, rejected_reason, sentences_dropped)
 SELECT k.transcript_hash, %(prompt_version)s, %(model)s, coalesce(k.summary, ''), k.input_tokens, k.output_tokens,
-       k.rejected_reason
+       k.rejected_reason, k.sentences_dropped
 FROM unnest(%(transcript_hashes)b::text[], %(summaries)b::text[], %(input_tokens)b::integer[],
-            %(output_tokens)b::integer[], %(rejected_reasons)b::text[])
-     AS k (transcript_hash, summary, input_tokens, output_tokens, rejected_reason)
+            %(output_tokens)b::integer[], %(rejected_reasons)b::text[], %(sentences_dropped)b::integer[])
+     AS k (transcript_hash, summary, input_tokens, output_tokens, rejected_reason, sentences_dropped)
 ON CONFLICT DO NOTHING;
 
 -- name: upsert_summaries
 -- A write batch's summaries, one statement over parallel arrays (its conversation ids are distinct); a row that
--- would not change is not rewritten. A rejected summary: summary NULL, its `rejected_reason`.
+-- would not change is not rewritten. A rejected summary: summary NULL, its `rejected_reason`; `sentences_dropped`:
+-- the model's sentences left out as not grounded.
 INSERT INTO {schema}.session_summaries AS s
     (conversation_id, partition_date, user_key, summary, transcript_hash, extractor, model, prompt_version,
-     input_tokens, output_tokens, rejected_reason, sentences)
+     input_tokens, output_tokens, rejected_reason, sentences, sentences_dropped)
 SELECT k.conversation_id, %(partition_date)s, k.user_key, k.summary, k.transcript_hash, %(extractor)s, %(model)s,
-       %(prompt_version)s, k.input_tokens, k.output_tokens, k.rejected_reason, k.sentences
+       %(prompt_version)s, k.input_tokens, k.output_tokens, k.rejected_reason, k.sentences, k.sentences_dropped
 FROM unnest(%(conversation_ids)b::text[], %(user_keys)b::text[], %(summaries)b::text[],
             %(transcript_hashes)b::text[], %(input_tokens)b::integer[], %(output_tokens)b::integer[],
-            %(rejected_reasons)b::text[], %(sentences)b::integer[])
+            %(rejected_reasons)b::text[], %(sentences)b::integer[], %(sentences_dropped)b::integer[])
      AS k (conversation_id, user_key, summary, transcript_hash, input_tokens, output_tokens, rejected_reason,
-           sentences)
+           sentences, sentences_dropped)
 ON CONFLICT (conversation_id) DO UPDATE SET
     partition_date = EXCLUDED.partition_date, user_key = EXCLUDED.user_key, summary = EXCLUDED.summary,
     transcript_hash = EXCLUDED.transcript_hash, extractor = EXCLUDED.extractor, model = EXCLUDED.model,
     prompt_version = EXCLUDED.prompt_version, input_tokens = EXCLUDED.input_tokens,
     output_tokens = EXCLUDED.output_tokens, rejected_reason = EXCLUDED.rejected_reason,
-    sentences = EXCLUDED.sentences
-WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date, s.rejected_reason, s.sentences)
+    sentences = EXCLUDED.sentences, sentences_dropped = EXCLUDED.sentences_dropped
+WHERE (s.summary, s.transcript_hash, s.model, s.prompt_version, s.partition_date, s.rejected_reason, s.sentences,
+       s.sentences_dropped)
       IS DISTINCT FROM
       (EXCLUDED.summary, EXCLUDED.transcript_hash, EXCLUDED.model, EXCLUDED.prompt_version, EXCLUDED.partition_date,
-       EXCLUDED.rejected_reason, EXCLUDED.sentences);
+       EXCLUDED.rejected_reason, EXCLUDED.sentences, EXCLUDED.sentences_dropped);
 
 -- name: delete_stale_candidates
 -- Candidates of these conversations that this run did not produce again.

@@ -189,10 +189,10 @@ def is_substantial_quote(
     least MIN_QUOTE_WORDS words, or a whole sentence, line or clause of the message ("Yes.", "I'm vegan," between
     punctuation, line breaks or the message's ends), or one word fewer when it holds the fact's value beside
     another word (`backs(needle)`: `value_support.backs_value`; a language that drops the subject states a fact in two
-    words: "Sou fisioterapeuta"). `turn`: the `ParsedRow` `haystack` is the quotable text of, read again with
+    words: "Sou fisioterapeuta"; an agglutinative one in one: "yazılımcıyım"). `turn`: the `ParsedRow` `haystack` is the quotable text of, read again with
     its line breaks."""
     count = len(_QUOTE_WORD.findall(needle))
-    if count >= MIN_QUOTE_WORDS or (count == MIN_QUOTE_WORDS - 1 and backs is not None and backs(needle)):
+    if count >= MIN_QUOTE_WORDS or (count >= 1 and backs is not None and backs(needle)):
         return True
     edges = quotable_text(turn, keep_lines=True) if turn is not None else haystack  # same length, same offsets
     return any(_is_clause(edges, start, end) for start, end in _word_occurrences(haystack, needle))

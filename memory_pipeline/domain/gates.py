@@ -45,7 +45,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `name_not_stated`: a name slot (`name`, `preferred_name`, `nickname` ...) whose quote holds no phrase stating
   a name ("my name is", "call me", "I go by", "je m'appelle", "ich heiße", "me llamo", "我叫" ...; "I'm",
   "it's", "this is" only right before a capitalised value, "here" right after it: "I'm Jack", "Jack here", never
-  "I'm tired"), unless the assistant line before asked for one: a 1.5B model made "emoji and RTL: 🙂 ..." a
+  "I'm tired"), unless the assistant line before asked for one (a naming phrase, or a question holding the
+  noun "name" in a language with that data: then the value must look like a name): a 1.5B model made "emoji and RTL: 🙂 ..." a
   preferred name; in any language, a name that is the message's opening "X!" is a greeting (`greets_with`);
 - `home_not_stated`: a home slot (`home_location` ...) whose quote says nothing of living there ("live",
   "moved", "based", "habite", "wohne", "vivo", "住" ...): a 1.5B model filed a road trip's destination as home;
@@ -86,6 +87,7 @@ _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|displ
 _NAMING = lexicon.pattern("naming")
 _WEAK_NAMING = "(?:" + lexicon.alternation("weak_naming") + ")"
 _WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
+_NAME_NOUN = re.compile(r"(?<!\w)(?:" + dict(lexicon.table("forget_nouns"))["name"] + r")(?!\w)", re.IGNORECASE)
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
@@ -146,15 +148,22 @@ def reads(kind: str, text: str) -> bool:
 _NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(speech.MARKS) + r"]|[ .'’-])+$")
 
 
-def looks_like_name(value: str, quote: str) -> bool:
+def looks_like_name(value: str, quote: str, message: str = "") -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
-    its script has no case (Arabic, Thai, Han ...)."""
+    its script has no case (Arabic, Thai, Han ...) or the user writes in lower case only (`message` holds no
+    capital letter: "selam ben emre izmirde yaşıyorum")."""
     name = " ".join(value.split())
     if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
         return False
     first = next(c for c in name if c.isalpha())
-    return first.isupper() or first.lower() == first.upper()
+    return first.isupper() or first.lower() == first.upper() or not any(c.isupper() for c in message or quote)
+
+
+def asks_for_a_name(line: str) -> bool:
+    """True when the assistant's `line` asks for the user's name: a question ("?", "？", "؟") naming a name in
+    a language whose data has the noun (`forget_nouns`: "Können Sie mir Ihren Namen nennen?")."""
+    return any(_NAME_NOUN.search(q) for q in re.findall(r"[^.!?。！？؟\n]*[?？؟]", line))
 
 
 def is_home_slot(attribute: str | None) -> bool:
@@ -297,12 +306,16 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if moved_away(value, message, backing, codes):
             return "value_moved_away"
     if _NAME_SLOT.match(slot.strip()):
-        if greets_with(value or "", message) and not any(states_a_name(text, None) for text in answered):
+        named_before = any(states_a_name(text, None) for text in answered)
+        asked = named_before or any(asks_for_a_name(text) for text in answered)
+        if greets_with(value or "", message) and not asked:
             return "name_not_stated"
-        if not reads("naming", message):
-            if not looks_like_name(value or "", quote):
+        if named_before:
+            pass
+        elif not reads("naming", message) or asked:  # a bare answer to "Ihren Namen?" must look like a name
+            if not looks_like_name(value or "", quote, message):
                 return "name_not_stated"
-        elif not (states_a_name(quote, value) or any(states_a_name(text, None) for text in answered)):
+        elif not states_a_name(quote, value):
             return "name_not_stated"
     if _HOME_SLOT.match(slot.strip()):
         if not names_a_thing(value or "") or not (

@@ -39,11 +39,11 @@ from zoneinfo import ZoneInfo
 
 from anyascii import anyascii
 
-from memory_pipeline.domain import language, lexicon
+from memory_pipeline.domain import calendar_names, language, lexicon
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.relative_time import resolve
-from memory_pipeline.domain.summaries import split_sentences
+from memory_pipeline.domain.summaries import join_sentences, split_sentences
 
 REASONS = ("summary_date_not_in_chat", "summary_number_not_in_chat", "summary_name_not_in_chat")
 SMALL_COUNT = 12
@@ -118,6 +118,9 @@ _CASELESS = re.compile(r"[^\W\d_](?<=[^\x00-\u024f\u0370-\u052f])")  # a letter 
 # An elided article or pronoun joined to the word ("L'utilisateur", "D'Artagnan" keeps its name part).
 _ELIDED = re.compile(r"^(?:[LlDdJjMmNnSsTtCc]|[Qq]u)['’](?=\w)")
 _STOPWORDS = lexicon.words("stopwords")
+_SYLLABIC = re.compile(r"[\u3400-\u9fff\uac00-\ud7af]+")  # Han, Hangul: one syllable a character
+_ABJAD = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f]+")  # Hebrew, Arabic (Persian, Urdu)
+_RUN = 4  # syllables of a name written in Han or Hangul, at most (a given and a family name)
 # Capitalised words a summary writes of the chat itself (the user, the assistant, in the languages with case);
 # a word starting like one of them is one of them ("Пользователя").
 PLAIN_WORDS = frozenset(
@@ -190,6 +193,8 @@ class _Held:
         self._add_day_parts()
         self._extended = False
         self._index: dict[str, set[str]] | None = None
+        self._syllables: set[str] | None = None  # runs of Chinese/Korean syllables transliterated ("lilei")
+        self._skeletons: set[str] = set()  # Arabic/Hebrew/Persian words transliterated, as consonants ("krm")
         self._counts_spelled: dict[int, bool] = {}  # small count -> its word is in the chat (searched once)
 
     def _add_day_parts(self) -> None:
@@ -216,10 +221,10 @@ class _Held:
                     self.days.add(date.fromisoformat(iso[0]))
                 else:
                     self.months.update((y, m) for readings in _dates_written(written)[0] for y, m, _ in readings)
-        self.written = [r for readings in _dates_written(self.text)[0] for r in readings]
+        self.written = [r for readings in _dates_written(calendar_names.with_arabic_numerals(self.text))[0]
+                        for r in readings]
         self.months |= {(y, m) for y, m, _ in self.written}
-        self.months |= {(None, _MONTHS[_fold(m.group(0))]) for m in re.finditer(
-            r"(?<!\w)(?:" + "|".join(k for k in _MONTHS if len(k) > 3) + r")(?!\w)", self.folded)}
+        self.months |= {(None, month) for month in calendar_names.months_named(self.folded)}
         self._add_day_parts()
         return True
 
@@ -244,8 +249,8 @@ class _Held:
         return self._weekday(name) or (self.extend() and self._weekday(name))
 
     def _weekday(self, name: str) -> bool:
-        return any(d.weekday() == _WEEKDAYS[name.casefold().rstrip("s")] for d in self.days) or (
-            re.search(rf"(?<!\w){name.casefold().rstrip('s')}", self.folded) is not None)
+        weekday = _WEEKDAYS[name.casefold().rstrip("s")]
+        return any(d.weekday() == weekday for d in self.days) or calendar_names.weekday_named(self.folded, weekday)
 
     def number(self, said: str) -> bool:
         return self._number(said) or (self.extend() and self._number(said))
@@ -290,11 +295,34 @@ class _Held:
             return True
         if not word.isascii():
             return False
+        if self._syllables is None:
+            self._read_other_scripts()
+        if _fold(word) in self._syllables or _skeleton(word) in self._skeletons:
+            return True
         key = _spelled(word)
         if supported(key, " ".join(sorted(self._index.get("~" + key[:1], set())))):
             return True
         return any(abs(len(w) - len(key)) <= 3 and SequenceMatcher(None, key, w).ratio() >= 0.8
                    for w in self._index.get("~" + key[:1], ()))
+
+
+    def _read_other_scripts(self) -> None:
+        """Names as the chat writes them in Han or Hangul (one capitalised syllable a character in anyascii:
+        李雷 -> "LiLei", so "Li", "Lei" and "Li Lei" are held, any run of up to _RUN syllables) and in the abjads,
+        which write few vowels (كريم -> "krym": "Kareem" is held by its consonants, `_skeleton`)."""
+        self._syllables = set()
+        for token in _SYLLABIC.findall(self.text):
+            syllables = [s.casefold() for s in re.findall(r"[A-Z][a-z]*", anyascii(token))]
+            for start in range(len(syllables)):
+                for end in range(start + 1, min(start + _RUN, len(syllables)) + 1):
+                    self._syllables.add("".join(syllables[start:end]))
+        self._skeletons = {k for k in map(_skeleton, _ABJAD.findall(self.text)) if len(k) >= 2}
+
+
+def _skeleton(word: str) -> str:
+    """`word` transliterated, as its consonants: vowels and the letters abjads write for vowels (y, w, v, h,
+    and the glottal marks) dropped, doubled letters once ("Kareem", "كريم" -> "krm")."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", _fold(anyascii(word))))
 
 
 def _spelled(word: str) -> str:
@@ -333,7 +361,21 @@ def unheld(summary: str, conversation: Conversation, timezone: str = "UTC") -> l
     """What `summary` names that `conversation` does not hold, in the order of the rules (dates, numbers,
     names), each once; empty when the summary is grounded. `timezone`: the partitions' IANA timezone, in which
     the messages' dates are read."""
+    return _unheld(summary, _Held(conversation, timezone), language.identify(summary[:2000]) == "de")
+
+
+def grounded(summary: str, conversation: Conversation, timezone: str = "UTC") -> tuple[str, int]:
+    """`summary` without the sentences that name what `conversation` does not hold (`unheld`, read sentence by
+    sentence, the summary's language read once), and how many sentences were dropped. A model's summary keeps
+    what it got right: one invented weekday costs its sentence, not the whole summary."""
     held = _Held(conversation, timezone)
+    german = language.identify(summary[:2000]) == "de"
+    sentences = split_sentences(summary)
+    kept = [s for s in sentences if not _unheld(s, held, german)]
+    return (summary if len(kept) == len(sentences) else join_sentences(kept)), len(sentences) - len(kept)
+
+
+def _unheld(summary: str, held: "_Held", german: bool) -> list[Unheld]:
     found: list[Unheld] = []
     dates, rest = _dates_written(summary)
     found += [Unheld("date", "{}-{}-{}".format(*readings[0])) for readings in dates
@@ -346,7 +388,7 @@ def unheld(summary: str, conversation: Conversation, timezone: str = "UTC") -> l
             found.append(Unheld("number", match.group(0)))
     rest = _TIME.sub(lambda m: " " * len(m.group(0)), rest)
     found += [Unheld("number", m.group(0)) for m in _NUMBER.finditer(rest) if not held.number(m.group(0))]
-    if language.identify(summary[:2000]) != "de":
+    if not german:
         found += [Unheld("name", w) for w in _names(_BARE_WEEKDAY.sub(" ", _BARE_MONTH.sub(" ", rest)))
                   if not held.name(w)]
     return list(dict.fromkeys(found))

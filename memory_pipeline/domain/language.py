@@ -41,7 +41,7 @@ def text_search_config(text: str) -> str:
 # Language identification (py3langid: a naive Bayes model over byte n-grams, 4.5 MB, ~0.1-1 ms a call). Limited to
 # the languages people write to a support desk in: left open, short English lines come out as Xhosa ("thanks"),
 # Afrikaans ("ok") or Quechua ("Me llamo Ana").
-_IDENTIFIABLE = tuple(
+IDENTIFIABLE = tuple(
     "en fr de es zh it pt nl ru uk ko ja tr sv da no nb fi pl cs sk hu ro bg el he ar fa ur hi bn ta te mr th vi "
     "id ms tl sw ca eu gl hr sr sl lt lv et is ga cy".split())
 # The model's labels -> the codes of domain/languages/ (its "no" is Norwegian Bokmål: the nb module).
@@ -65,7 +65,7 @@ def _identifier():
     from py3langid.langid import MODEL_FILE, LanguageIdentifier  # 1-4 s to load: only when first asked
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages([code for code in _IDENTIFIABLE if code in identifier.labels])
+    identifier.set_languages([code for code in IDENTIFIABLE if code in identifier.labels])
     return identifier
 
 
@@ -76,7 +76,7 @@ def identify(text: str) -> str | None:
     script; a language without data (domain/languages/) with one with data scoring `_RUNNER_UP` beside it is
     given as that one.
     A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese; any other is the
-    model's first guess among `_IDENTIFIABLE`."""
+    model's first guess among `IDENTIFIABLE`."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return None

@@ -106,7 +106,8 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
     for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
     spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
     does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
-    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25)."""
+    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25). So does a one-word quote
+    that is the one-word value with a verb's ending joined ("yazılımcıyım" for "yazılımcı")."""
     quote_words = words(quote)
     for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
         if not said:
@@ -118,7 +119,15 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
         if any(not any(_similar(s, w) for s in said_words) and not (content == [] and fold(said) in w)
                for w in quote_words):
             return True
+        if len(quote_words) == 1 == len(said_words) and quote_words[0].startswith(fold(said)) and (
+                len(quote_words[0]) - len(fold(said)) >= _PREDICATE_SUFFIX):
+            return True  # the value with a verb's ending joined: "yazılımcıyım" (I am a software developer)
     return False
+
+
+# Letters a one-word quote adds to its value to say it of the user in an agglutinative language (Turkish -(y)ım
+# "I am", Finnish -ni, Hungarian -vagyok is a word): two at least, so a plural "developers" is no statement.
+_PREDICATE_SUFFIX = 2
 
 
 # The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content

@@ -105,6 +105,7 @@ class SummaryScore:
     requests: int = 0
     conversations: int = 1
     failed: str | None = None
+    dropped: int = 0
 
 
 @contextmanager
@@ -120,12 +121,13 @@ def _chunked(extractor: Extractor) -> Iterator[None]:
             extractor.chunk_tokens = before
 
 
-def score_summary(case: SummaryCase, text: str, conversation, requests: int) -> SummaryScore:
-    """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests."""
+def score_summary(case: SummaryCase, text: str, conversation, requests: int, dropped: int = 0) -> SummaryScore:
+    """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests and lost
+    `dropped` ungrounded sentences of the backend's answer."""
     return SummaryScore(case.case, case.language, len(case.key_points),
                         sum(keywords_found(p.keywords, text) for p in case.key_points),
                         [u.kind for u in unheld(text, conversation)], rejection(text, conversation),
-                        sentence_count(text), requests)
+                        sentence_count(text), requests, dropped=dropped)
 
 
 def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
@@ -142,20 +144,21 @@ def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[S
             except ExtractorError as exc:
                 scores.append(SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason))
                 continue
-            scores.append(score_summary(case, result.text, conversation, len(result.request_prompt_tokens)))
+            scores.append(score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
+                                        result.dropped_sentences))
     return scores
 
 
 def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
-    """One row: key points recalled (share), names/numbers/dates not grounded (count), sentences per summary
-    (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
+    """One row: key points recalled (share), names/numbers/dates not grounded (count), sentences of the backend's
+    answers dropped as not grounded (count), sentences per summary (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
     requests per conversation."""
     done = [s for s in scores if s.failed is None]
     points = sum(s.key_points for s in scores)
     return pd.DataFrame([{
         "cases": len(scores), "languages": len({s.language for s in scores}),
         "key_points": points, "recalled": round(sum(s.recalled for s in scores) / points, 3) if points else None,
-        "not_grounded": sum(len(s.unheld) for s in done),
+        "not_grounded": sum(len(s.unheld) for s in done), "dropped": sum(s.dropped for s in done),
         "sentences_mean": round(sum(s.sentences for s in done) / len(done), 2) if done else None,
         "share_3_to_5": round(sum(MIN_SENTENCES <= s.sentences <= MAX_SENTENCES for s in done) / len(done), 3)
         if done else None,
@@ -166,8 +169,8 @@ def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
 
 def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
     """One row per case: language, key points recalled of all, what was not grounded (kinds), the rejection
-    reason, sentences, requests, the failure's reason."""
+    reason, the answer's sentences dropped as not grounded, sentences, requests, the failure's reason."""
     return pd.DataFrame([{
         "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
-        "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "sentences": s.sentences,
-        "requests": s.requests, "failed": s.failed or "-"} for s in scores])
+        "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "dropped": s.dropped,
+        "sentences": s.sentences, "requests": s.requests, "failed": s.failed or "-"} for s in scores])

@@ -16,13 +16,17 @@ class SummaryResult(BaseModel):
 
     `facts`: set by a backend whose summary request also extracted the conversation's facts (the LLM backend
     when both stages use one model); the summary stage caches them so the extraction stage sends no request.
-    None when the backend did not extract."""
+    None when the backend did not extract.
+
+    `dropped_sentences`: sentences the backend's answer held that named what the conversation does not
+    (`domain.grounding.grounded`), left out of `text`."""
 
     text: str
     input_tokens: int = Field(0, ge=0)
     output_tokens: int = Field(0, ge=0)
     facts: list[ExtractedFact] | None = None
     request_prompt_tokens: list[int] = Field(default_factory=list)
+    dropped_sentences: int = Field(0, ge=0)
 
 
 class ExtractionResult(BaseModel):

@@ -24,6 +24,7 @@ import openai
 from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
+from memory_pipeline.domain.grounding import grounded
 from memory_pipeline.domain.summaries import combine, complete
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
@@ -147,17 +148,23 @@ class OpenAIExtractor:
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens
             requests += answer.prompt_tokens
-        text = combine(summaries) if len(summaries) > 1 else summaries[0]
+        written = combine(summaries) if len(summaries) > 1 else summaries[0]
+        # A sentence naming a date, number or name the chat does not hold is dropped (a 1.5B model's English
+        # summary of a Polish chat says "Sunday" for "w sobotę"); the rest of the answer stays.
+        text, dropped = grounded(written, conversation, self._timezone)
         # A short answer (small models write one or two sentences) is completed with the chat's own decisive
-        # lines, chosen as the offline backend chooses them: 3 to 5 sentences, none ungrounded.
-        text = complete(text, _LINES_SAID.summarize(conversation).text)
+        # lines, chosen as the offline backend chooses them: 3 to 5 sentences, none ungrounded. An answer left
+        # empty (all dropped, or cut at max_tokens before the summary field) is those lines alone.
+        said = _LINES_SAID.summarize(conversation).text
+        text = complete(text, said) if text else said
         if not self.combined:
             return SummaryResult(text=text, input_tokens=tokens_in, output_tokens=tokens_out,
-                                 request_prompt_tokens=requests)
+                                 request_prompt_tokens=requests, dropped_sentences=dropped)
         facts, verify = self._finish(facts, conversation)
         return SummaryResult(text=text, input_tokens=tokens_in + verify.input_tokens,
                              output_tokens=tokens_out + verify.output_tokens, facts=facts,
-                             request_prompt_tokens=requests + verify.request_prompt_tokens)
+                             request_prompt_tokens=requests + verify.request_prompt_tokens,
+                             dropped_sentences=dropped)
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
         """Facts of the conversation from the extraction-only prompt (the summary is not sent: the transcript

@@ -43,7 +43,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     reason in `extraction_failures` and left without summary; the others go on. When the backend's summary
     request also returned the facts, they are cached for the extraction stage. Each computed summary is checked
     for grounding; a rejected one is written with `rejected_reason` and no text (in the cache too, so a re-run
-    asks nothing again), counted in `summaries_rejected`; nothing of its text is logged.
+    asks nothing again), counted in `summaries_rejected`; nothing of its text is logged. The sentences a backend
+    dropped from its answer as not grounded are stored with the summary (`sentences_dropped`, cached too).
 
     The day is read PAGE_SIZE conversations at a time, the next page while this one is worked on
     (`Store.pages_read_ahead`; each page with its cached summaries, one statement);
@@ -56,12 +57,13 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     hits = computed = tokens_in = tokens_out = changed = pruned = rejected = 0
     failed: Counter[str] = Counter()
 
-    def row(record: dict[str, Any], text: str, used_in: int, used_out: int, reason: str | None) -> dict[str, Any]:
+    def row(record: dict[str, Any], text: str, used_in: int, used_out: int, reason: str | None,
+            sentences_dropped: int) -> dict[str, Any]:
         if len(text) > MAX_SUMMARY_CHARS:  # a model looping to its token cap: kept to whole sentences that fit
             text = cut_text(text, MAX_SUMMARY_CHARS)[0]
         return dict(conversation_id=record["conversation_id"], user_key=record["user_key"],
                     summary=None if reason else text, rejected_reason=reason,
-                    sentences=None if reason else sentence_count(text),
+                    sentences=None if reason else sentence_count(text), sentences_dropped=sentences_dropped,
                     transcript_hash=record["transcript_hash"], input_tokens=used_in, output_tokens=used_out)
 
     save = partial(store.save_summaries, partition_date=day, extractor=extractor.name, model=model,
@@ -97,7 +99,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             kept = still_stored(store, conn, hit_records)
             changed += len(hit_records) - len(kept)
             save(conn, [row(r, r["cached_summary"], r["cached_input_tokens"], r["cached_output_tokens"],
-                            r["cached_rejected_reason"]) for r in hit_records if r["conversation_id"] in kept],
+                            r["cached_rejected_reason"], r["cached_sentences_dropped"])
+                        for r in hit_records if r["conversation_id"] in kept],
                  cache_hit=True)
 
     pending: list[tuple[dict[str, Any], Any]] = []
@@ -112,8 +115,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
             answers = [(r, res) for r, res in pending if not isinstance(res, ExtractorError)]
             stored = [(r, res) for r, res in answers if r["conversation_id"] in kept]
             changed += len(answers) - len(stored)
-            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens, r["rejected_reason"])
-                        for r, res in stored], cache_hit=False)
+            save(conn, [row(r, res.text, res.input_tokens, res.output_tokens, r["rejected_reason"],
+                            res.dropped_sentences) for r, res in stored], cache_hit=False)
             if caches_facts:
                 # Same request answered both stages: its tokens are counted here, the cached facts cost 0.
                 store.save_cached_extractions(conn, [

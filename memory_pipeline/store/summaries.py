@@ -31,13 +31,14 @@ class SummaryQueries(StoreBase):
         """Write conversations' summaries of one partition and backend (and fill the cache unless they came from
         it): one statement per table over arrays of the rows' columns, whatever their number. `rows`: dicts of
         conversation_id, user_key, summary (None when rejected), transcript_hash, input_tokens, output_tokens,
-        rejected_reason (None when grounded), sentences; conversation ids distinct."""
+        rejected_reason (None when grounded), sentences, sentences_dropped; conversation ids distinct."""
         if not rows:
             return
         columns = {plural: [row[name] for row in rows] for name, plural in (
             ("conversation_id", "conversation_ids"), ("user_key", "user_keys"), ("summary", "summaries"),
             ("transcript_hash", "transcript_hashes"), ("input_tokens", "input_tokens"),
-            ("output_tokens", "output_tokens"), ("rejected_reason", "rejected_reasons"), ("sentences", "sentences"))}
+            ("output_tokens", "output_tokens"), ("rejected_reason", "rejected_reasons"), ("sentences", "sentences"),
+            ("sentences_dropped", "sentences_dropped"))}
         columns.update(partition_date=partition_date, extractor=extractor, model=model, prompt_version=prompt_version)
         if not cache_hit:
             conn.execute(self.query(conn, "insert_cached_summaries"), columns)

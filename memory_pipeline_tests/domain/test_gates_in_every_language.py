@@ -205,3 +205,25 @@ SPEECH_ACTS_AS_DATA = [
 @pytest.mark.parametrize("quote,attribute,value,reason", SPEECH_ACTS_AS_DATA)
 def test_a_language_added_as_data_is_read_by_the_gates(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_bare_name_answering_a_question_for_the_name_passes_and_must_look_like_one():
+    asked = ["Können Sie mir bitte Ihren Namen und die Postleitzahl nennen?"]
+    message = "Klar, Sabine Krüger, 44137."
+    assert gate("Sabine Krüger", message, "name", "Sabine Krüger", False, answered=asked) is None
+    assert gate("Sabine Krüger", message, "name", "Sabine Krüger", False) == "name_not_stated"
+    assert gate("Klar, Sabine Krüger, 44137", message, "name", "44137", False, answered=asked) == "name_not_stated"
+    other = ["Können Sie mir bitte die Postleitzahl nennen?"]  # a question, but not for the name
+    assert gate("Sabine Krüger", message, "name", "Sabine Krüger", False, answered=other) == "name_not_stated"
+
+
+def test_a_lower_case_name_passes_where_the_user_writes_in_lower_case_only():
+    message = "selam ben emre izmirde yaşıyorum yazılımcıyım bi de evde iki tane kedim var"
+    assert looks_like_name("emre", "ben emre", message)
+    assert not looks_like_name("emre", "ben emre", "Selam ben emre, İzmir'de yaşıyorum")
+
+
+def test_reported_speech_in_chinese_needs_someone_who_says_it():
+    message = "是啊。先说一下，我对花生过敏，挺严重的，推荐餐厅的时候帮我注意一下"
+    assert gate("我对花生过敏", message, "allergy", "花生", False) is None
+    assert gate("她对花生过敏", "我朋友说她对花生过敏。", "allergy", "花生", False) == "quote_about_other_person"

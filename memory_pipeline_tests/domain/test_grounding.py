@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.grounding import REASONS, rejection, unheld
+from memory_pipeline.domain.grounding import REASONS, grounded, rejection, unheld
 from memory_pipeline.domain.messages import ParsedRow
 
 SAID = datetime(2026, 3, 4, 18, 0, tzinfo=timezone.utc)  # a Wednesday
@@ -130,3 +130,28 @@ def test_latin_names_inside_a_caseless_script_are_checked():
 
 def test_every_reason_is_named():
     assert set(REASONS) == {"summary_date_not_in_chat", "summary_number_not_in_chat", "summary_name_not_in_chat"}
+
+
+def test_a_weekday_or_month_said_in_the_chats_language_holds_its_english_name():
+    polish = chat(("human", "Chcę je obejrzeć w sobotę, najpóźniej w październiku."))
+    assert kinds("The user wants to see it on Saturday, in October at the latest.", polish) == []
+    assert kinds("The user wants to see it on Sunday.", polish) == ["date"]
+    chinese = chat(("human", "已为你报名，九月七日开课。"))
+    assert kinds("The class starts on September 7.", chinese) == []
+    assert kinds("The class starts on September 8.", chinese) == ["date"]
+
+
+def test_a_name_in_han_or_an_abjad_is_held_by_its_transliteration():
+    chinese = chat(("human", "你好!我叫李雷,住在上海。"))
+    assert kinds("The user is Li Lei, who lives in Shanghai.", chinese) == []
+    assert kinds("The user is Wang Fang, who lives in Beijing.", chinese) == ["name", "name", "name"]
+    arabic = chat(("human", "مرحبا، اسمي كريم."))
+    assert kinds("The user Kareem asked for help.", arabic) == []
+    assert kinds("The user Samir asked for help.", arabic) == ["name"]
+
+
+def test_grounded_drops_only_the_sentences_that_name_what_the_chat_does_not_hold():
+    text, dropped = grounded("The user asked about order 48213. Maria from Globex called. It will come tomorrow.",
+                             ORDER)
+    assert (text, dropped) == ("The user asked about order 48213. It will come tomorrow.", 1)
+    assert grounded("The user asked about order 48213.", ORDER) == ("The user asked about order 48213.", 0)

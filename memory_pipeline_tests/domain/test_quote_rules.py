@@ -3,10 +3,13 @@ another Unicode form or with invisible characters; a short quote accepted before
 the verbatim check."""
 
 import unicodedata
+from datetime import date, datetime, timezone
 
 import pytest
 
+from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, contains_words, validate_candidate
+from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.stages.checks import check_quotes_verbatim
 from memory_pipeline_tests.extractors.test_openai_extractor import answer, conversation, fact, make, server  # noqa: F401
 
@@ -103,3 +106,16 @@ def test_a_hebrew_or_arabic_quote_may_start_after_a_joined_prefix_not_inside_a_l
     assert contains_words("קוראים לי נועה ואני מעצבת גרפית.", "אני מעצבת גרפית")
     assert contains_words("أعمل والعمل ممتع", "العمل ممتع")
     assert not contains_words("I like chess ZQXMARKERBIG.", "like chess ZQXMARK")
+
+
+def test_a_one_word_quote_is_enough_when_it_is_the_value_with_a_verbs_ending():
+    message = "selam ben emre izmirde yaşıyorum yazılımcıyım bi de evde iki tane kedim var"
+    turn = ParsedRow(1, datetime(2026, 3, 4, tzinfo=timezone.utc), "turn", role="human", text=message)
+    conversation = Conversation("c1", "u:1", "u:1", date(2026, 3, 4), turn.at, turn.at, (turn,), False)
+
+    def reason(quote, value):
+        fact = ExtractedFact(fact="Kullanıcı yazılımcı.", quote=quote, category="client_info", attribute="job",
+                             value=value)
+        return validate_candidate(fact, conversation, 0).reason
+    assert reason("yazılımcıyım", "yazılımcı") is None
+    assert reason("yazılımcıyım", "yazılımcıyım") == "quote_too_short"  # the word itself: nothing joined to it

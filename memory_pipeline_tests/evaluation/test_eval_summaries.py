@@ -9,7 +9,8 @@ from memory_pipeline.evaluation import evaluate
 from memory_pipeline.evaluation.gold import GoldSetError
 from memory_pipeline.evaluation.runs import conversations_of
 from memory_pipeline.evaluation.summaries import (
-    SummaryCase, evaluate_summaries, score_summary, summaries_table, summary_cases)
+    SummaryCase, evaluate_summaries, score_summary, summaries_table, summary_cases,
+    summary_cases_table)
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.extractors.openai_backend import OpenAIExtractor
 from memory_pipeline.settings import Settings
@@ -56,13 +57,14 @@ def llm(monkeypatch):
         server.__exit__(None, None, None)
 
 
-def test_the_scripted_server_returning_an_ungrounded_summary_is_scored_so(llm):
+def test_the_scripted_server_returning_ungrounded_sentences_is_scored_with_them_dropped(llm):
     extractor, server = llm(lambda body: Reply(content=json.dumps(
         {"facts": [], "summary": "The user Maria reported invoice 9999. It was refunded on 2026-05-01."})))
     scores = evaluate_summaries(extractor, [CASE])
     row = summaries_table(scores).iloc[0]
-    assert row["not_grounded"] == 3 and row["rejected"] == 1 and row["requests_per_conversation"] == 1.0
-    assert len(server.chat_requests()) == 1
+    assert row["dropped"] == 2 and row["not_grounded"] == 0 and row["rejected"] == 0
+    assert row["requests_per_conversation"] == 1.0 and len(server.chat_requests()) == 1
+    assert summary_cases_table(scores).iloc[0]["dropped"] == 2
 
 
 def test_the_long_chats_of_the_shipped_set_are_chunked_and_the_budget_restored(llm):

@@ -2,7 +2,10 @@
 
 LEXICON = {
     "instruction": r"忽略.{0,10}(?:指令|指示|提示)|记录(?:下)?我",
-    "reported_speech": r"(?<![小我])说|告诉我",
+    # 说 after someone who says it ("老板说", "她跟我说"), not the user's own "先说一下" (let me say) or "话说" (by the
+    # way); 听说 / 据说 (heard / reportedly).
+    "reported_speech": r"(?:他|她|他们|她们|别人|大家|朋友|同事|老板|医生|老师|妈妈|爸爸|妈|爸|老婆|老公|家人)"
+                       r"(?:也|还|都|就|跟我|对我|和我)?说|告诉我|听说|据说",
     "quoted_first_person": r"我",
     "self_report": r"我(?:已经)?说过",
     "other_person": r"我的(?:朋友|同事|家人|妈妈|爸爸|老板|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|女儿)"
