@@ -189,7 +189,7 @@ def _clause_reason(clause: str, sentence: str, codes: lexicon.Codes) -> str | No
     """Why `clause` of `sentence` backs no fact of the user, or None when it states one."""
     if speech.is_about_other_person(clause, codes):
         return "quote_about_other_person"
-    if speech.is_hedged(clause, codes):
+    if speech.is_hedged(clause, codes) or speech.is_conditional(clause, codes):
         return "quote_is_hypothetical"
     if speech.is_undecided(clause, codes):
         return "quote_is_undecided"
@@ -205,15 +205,20 @@ _CARRIED = ("quote_about_other_person", "quote_is_undecided")
 
 def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple[str, list[tuple[str, str]]]:
     """The parts of the span [start, end) of `sentence` that state something of the user (joined), and the
-    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject)."""
+    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject; a
+    clause opening with a condition makes itself and the clause after it hypothetical, wherever it stands in the
+    sentence: "Domanda curiosa: se abitassi a Roma, ...")."""
     own, others = [], []
-    cut, previous = 0, None
+    cut, previous, condition = 0, None, False
     for piece in speech.clauses(sentence, codes):
         at = sentence.find(piece, cut)
         cut = at + len(piece)
         reason = _clause_reason(piece, sentence, codes)
         if reason is None and previous in _CARRIED and not speech.speaks_of_self(piece, codes):
             reason = previous
+        if reason is None and condition:
+            reason = "quote_is_hypothetical"  # the consequence of a condition: "se abitassi a Roma, spenderei ..."
+        condition = speech.is_conditional(piece, codes)
         previous = reason
         part = sentence[max(at, start):min(cut, end)]
         if at >= end or cut <= start or speech.is_filler(part, codes):

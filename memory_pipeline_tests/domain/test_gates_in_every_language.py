@@ -227,3 +227,35 @@ def test_reported_speech_in_chinese_needs_someone_who_says_it():
     message = "是啊。先说一下，我对花生过敏，挺严重的，推荐餐厅的时候帮我注意一下"
     assert gate("我对花生过敏", message, "allergy", "花生", False) is None
     assert gate("她对花生过敏", "我朋友说她对花生过敏。", "allergy", "花生", False) == "quote_about_other_person"
+
+
+@pytest.mark.parametrize("quote, attribute, value", [
+    ("oye y cuánto tiempo se tarda en hacer la dorada a la sal?", "food", "dorada a la sal"),
+    ("Yeah that works but it's a pain. By the way is it just me or has the app gotten slower since the last update?",
+     "performance", "slower"),
+])
+def test_a_sentence_of_one_clause_ending_with_a_question_mark_asks_in_a_language_with_question_words(
+        quote, attribute, value):
+    assert gate(quote, quote, attribute, value, False) == "quote_is_question"
+
+
+def test_a_condition_inside_a_sentence_makes_itself_and_its_consequence_hypothetical():
+    quote = "Domanda curiosa: se abitassi a Roma, quanto spenderei più o meno di affitto per un bilocale?"
+    assert gate(quote, quote, "home_location", "Roma", False) == "quote_is_hypothetical"
+    assert gate("I live in Rome, if that matters.", "I live in Rome, if that matters.", "home_location", "Rome",
+                False) is None
+
+
+def test_in_laws_are_other_people():
+    quote = "uf no sé, a mi suegro le encanta el pescado pero mi cuñado es alérgico al marisco"
+    assert gate(quote, quote, "food", "pescado", False) == "quote_about_other_person"
+
+
+def test_hebrew_and_czech_as_data_a_pronoun_or_a_greeting_is_no_name():
+    assert gate("אני צריך עזרה לכתוב קורות חיים", "אני צריך עזרה לכתוב קורות חיים", "name", "אני",
+                False) == "name_not_stated"
+    assert gate("שמי נועה", "שמי נועה", "name", "נועה", False) is None
+    assert gate("Ahoj, jak se máš?", "Ahoj, jak se máš?", "name", "Ahoj", False) is not None
+    assert gate("Jsem Petra a bydlím v Brně.", "Jsem Petra a bydlím v Brně.", "name", "Petra", False) is None
+    assert gate("Díky moc, hezký večer!", "Díky moc, hezký večer!", "opinion:večer", "likes",
+                False) == "quote_is_pleasantry"

@@ -9,7 +9,7 @@ LEXICON = {
     "self_report": r"\bcomo (?:te )?dije\b",
     "other_person":
         r"\b(?:mi|mis|nuestr[oa]s?)\s+(?:amig[oa]s?|espos[oa]|marido|mujer|herman[oa]s?|madre|padre|mamá|papá|"
-        r"hij[oa]s?|jef[ea]|novi[oa]|compañer[oa]s?|vecin[oa]s?|prim[oa]s?)\b"
+        r"hij[oa]s?|jef[ea]|novi[oa]|compañer[oa]s?|vecin[oa]s?|prim[oa]s?|suegr[oa]s?|cuñad[oa]s?|abuel[oa]s?|tí[oa]s?|niet[oa]s?|sobrin[oa]s?)\b"
         r"|^\W*(?:él|ella|ellos|ellas)\b",
     "self": r"\b(?:yo|nosotr[oa]s)\b",
     "sarcasm": r"^\W*qué bien\b",
@@ -22,7 +22,7 @@ LEXICON = {
     "moving_away": r"\b(?:siguen?\s+(?:llegando|viniendo|saliendo|cobrando)|todavía (?:llegan?|vienen?))\b",
     "away_from": r"\b(?:en lugar de|en vez de)\s+",
     "wanted": r"\b(?:necesito|necesitamos|quiero|queremos|de ahora en adelante|a partir de ahora)\b",
-    "interrogative": r"^\W*(?:dónde|qué|cuándo|cómo|por qué|quién|cuál|puedes|puede)\b|^\W*¿",
+    "interrogative": r"^\W*(?:dónde|qué|cuándo|cómo|por qué|quién|cuál|cuánt[oa]s?|puedes|puede)\b|^\W*¿",
     "request": r"^\W*(?:puedes|podrías|podría)\b",
     "standing": r"\b(?:de ahora en adelante|siempre|llámame|llamarme)\b",
     "pleasantry_words": "gracias muchas hola adiós",

@@ -8,7 +8,7 @@ LEXICON = {
     "other_person":
         r"\b(?:mio|mia|miei|mie|nostro|nostra|nostri|nostre)\s+(?:amic[oaie]|moglie|marito|fratell[oi]|"
         r"sorell[ae]|madre|padre|mamma|papà|figli[oae]?|capo|collega|colleghi|vicin[oaie]|cugin[oaie]|ragazz[oa]|"
-        r"fidanzat[oa]|genitori)\b|^\W*(?:lui|lei|loro)\b",
+        r"fidanzat[oa]|genitori|suocer[oa]|suoceri|cognat[oa]|cognati|nonn[oai]|zi[oa]|zii|nipot[ei])\b|^\W*(?:lui|lei|loro)\b",
     "self": r"\b(?:io|noi)\b",
     "kidding": r"\b(?:sto scherzando|scherzo|scherzavo|era uno scherzo)\b",
     "conditional": r"^\W*(?:(?:e|ma)\s+)?se\b(?!,)",

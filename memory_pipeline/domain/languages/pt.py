@@ -8,7 +8,7 @@ LEXICON = {
     "self_report": r"\bcomo (?:eu )?(?:já )?(?:disse|falei)\b",
     "other_person":
         r"\b(?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas)\s+(?:amig[oa]s?|espos[oa]|marido|mulher|irmã|"
-        r"irmão|irmãos|irmãs|mãe|pai|filh[oa]s?|chefe|colegas?|vizinh[oa]s?|prim[oa]s?|namorad[oa]|pais)\b"
+        r"irmão|irmãos|irmãs|mãe|pai|filh[oa]s?|chefe|colegas?|vizinh[oa]s?|prim[oa]s?|namorad[oa]|pais|sogr[oa]s?|cunhad[oa]s?|avó|avô|avós|ti[oa]s?|net[oa]s?|sobrinh[oa]s?)\b"
         r"|^\W*(?:ele|ela|eles|elas)\b",
     "self": r"\b(?:eu|nós)\b",
     "kidding": r"\b(?:(?:estou|tô|to) brincando|é brincadeira|brincadeira)\b",

@@ -1,0 +1,25 @@
+"""Czech: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Added for issue 25 after
+a 1.5B model filed the greeting "Ahoj" as a name and "Díky moc, hezký večer!" (thanks, have a nice evening) as a
+liking. No stance words: the gates that reject for a missing one let Czech through to the checks of every
+language."""
+
+LEXICON = {
+    "companion": r"\b(?:s|se|spolu s)",
+    "reported_speech": r"\b(?:řekl|řekla|řekli|říkal|říkala|říká)\s*,?\s*že\b",
+    "other_person":
+        r"\b(?:můj|moje|má|mí|moji|naše|náš|naši)\s+(?:manžel|manželka|žena|muž|bratr|brácha|sestra|ségra|máma|"
+        r"maminka|mamka|táta|tatínek|syn|dcera|kamarád|kamarádka|přítel|přítelkyně|šéf|šéfová|kolega|kolegyně|"
+        r"soused|sousedka|rodiče)\b|^\W*(?:on|ona|oni|brácha|ségra|máma|táta|manžel|manželka)\b",
+    "self": r"\b(?:já|my|mě|mne|mi|mně|nás|jsem|jsme)\b",
+    "conditional": r"^\W*(?:(?:a|ale)\s+)?(?:kdyby|kdybych|kdybychom|jestli|pokud)\b",
+    "hedge": r"\b(?:možná|asi|nejspíš|pravděpodobně|nevím jistě|nejsem si jist[áý])\b",
+    "assent": r"^\s*(?:ano|jo|jasně|dobře|ok|určitě)\b",
+    "undecided": r"\b(?:rozmyslím si to|promyslím to|ještě nevím|zatím nevím|váhám|nejsem rozhodnut[áý])\b",
+    "living": r"\b(?:bydlím|bydlíme|žiju|žiji|žijeme|přestěhoval|přestěhovala|přestěhovali|bydlel|bydlela)\w*",
+    "naming": r"\b(?:jmenuju se|jmenuji se|říkají mi|mé jméno je|moje jméno je)\b",
+    "weak_naming": r"jsem",
+    "interrogative": r"^\W*(?:co|kde|kdy|proč|kdo|jak|kolik|který|která|které|jaký|jaká|jaké|můžete|můžeš|máte|"
+                     r"máš|je|jsou|bude)\b",
+    "pleasantry_words": "ahoj díky děkuji děkuju moc dobrý den večer hezký pěkný nashledanou čau zdravím mějte se",
+    "clause_joiner": r"\s+(?:a|ale)\s+",
+}
