@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections import defaultdict
 from datetime import date, datetime, timezone
@@ -91,7 +92,10 @@ def run(args: argparse.Namespace) -> int:
     print("Facts of 2023 are past their time-to-live today (names do not expire): they are kept and flagged, not "
           "recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
-    print(f"What the agent would receive, as of the sample's last day:  {sys.argv[0]} recall --user "
+    # A custom home is said in the commands: pasted without it, they would open the default home's empty database.
+    home = os.environ.get("MEMORY_PIPELINE_HOME")
+    run = (f"MEMORY_PIPELINE_HOME={shlex.quote(home)} " if home else "") + sys.argv[0]
+    print(f"What the agent would receive, as of the sample's last day:  {run} recall --user "
           f"{users[0]} --as-of {days[-1]}")
-    print(f"Open the Dagster UI on the same data:  {sys.argv[0]} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")
+    print(f"Open the Dagster UI on the same data:  {run} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")
     return 1 if failed or unverified else 0

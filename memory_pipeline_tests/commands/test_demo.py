@@ -3,6 +3,7 @@ twice, then the UI's data."""
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,9 @@ def test_demo_on_embedded_default_twice(embedded_env):
     assert len(re.findall(r"^  - \[2023-04-27\] \(client_info\) User's name is [\w ]+\.$", out, re.MULTILINE)) == 15
     assert "NOT FOUND" not in out
     assert "memory-pipeline ui" in out
+    # The printed commands carry the custom home: pasted as printed, they open this database, not an empty one.
+    home = embedded_env["MEMORY_PIPELINE_HOME"]
+    assert out.count(f"MEMORY_PIPELINE_HOME={shlex.quote(home)} ") == 2
 
     second = run_cli(embedded_env, "demo")
     assert second.returncode == 0, second.stderr[-3000:]
