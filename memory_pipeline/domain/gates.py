@@ -38,7 +38,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   ("opinion:chinese_food" by "I don't like Chinese food"; an object that is itself a stance word names nothing:
   `opinion:love` for "I love it"), a decision by its object only when its value is said too, in some form
   (`decides`: yes/no, or the same first letters: "anulować" for "Anuluj"; "decision:order = cancel" for "my order
-  never arrived" was a 1.5B model's), and a stance also by its fact when that names what the
+  never arrived" was a 1.5B model's) or the quote says it is decided (`decided`: "zdecydowałem się na pakiet
+  Premium" for decision:premium = purchase), and a stance also by its fact when that names what the
   quote speaks of in the user's own language (`names_what_quote_says`: "favourite:coffee" = likes, "L'utente adora
   il caffè ristretto." for "Adoro il caffè ristretto"); a short assent ("yes, do that") by the assistant line it
   answers;
@@ -87,6 +88,7 @@ _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|displ
 _NAMING = lexicon.pattern("naming")
 _WEAK_NAMING = "(?:" + lexicon.alternation("weak_naming") + ")"
 _WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
+_DECIDED = lexicon.pattern("decided")
 _NAME_NOUN = re.compile(r"(?<!\w)(?:" + dict(lexicon.table("forget_nouns"))["name"] + r")(?!\w)", re.IGNORECASE)
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
@@ -302,8 +304,10 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance on it
-        elif colon and slot == "decision" and supported(thing.replace("_", " "), backing) and decides(value, backing):
-            evidence = []  # the object is in the quote, the choice said in another form of its word
+        elif colon and slot == "decision" and supported(thing.replace("_", " "), backing) and (
+                decides(value, backing) or _DECIDED.search(backing)):
+            evidence = []  # the object is in the quote, the choice said in another form of its word, or said
+            # to be decided ("zdecydowałem się na pakiet Premium": decision:premium = purchase)
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)
         if evidence and not any(supported(value, e) for e in evidence):

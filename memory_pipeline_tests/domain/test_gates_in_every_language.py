@@ -259,3 +259,10 @@ def test_hebrew_and_czech_as_data_a_pronoun_or_a_greeting_is_no_name():
     assert gate("Jsem Petra a bydlím v Brně.", "Jsem Petra a bydlím v Brně.", "name", "Petra", False) is None
     assert gate("Díky moc, hezký večer!", "Díky moc, hezký večer!", "opinion:večer", "likes",
                 False) == "quote_is_pleasantry"
+
+
+def test_a_decision_on_its_object_stands_when_the_quote_says_it_is_decided():
+    quote = "Dzień dobry, zdecydowałem się na pakiet Premium za 59 zł miesięcznie"
+    assert gate(quote, quote, "decision:premium", "purchase", False) is None
+    complaint = "Nie przyszedł mi pakiet Premium."  # the object, but nothing decided: still no decision
+    assert gate(complaint, complaint, "decision:premium", "purchase", False) == "value_not_in_quote"

@@ -22,4 +22,5 @@ LEXICON = {
                      r"máš|je|jsou|bude)\b",
     "pleasantry_words": "ahoj díky děkuji děkuju moc dobrý den večer hezký pěkný nashledanou čau zdravím mějte se",
     "clause_joiner": r"\s+(?:a|ale)\s+",
+    "decided": r"\b(?:rozhodl\w*|rozhodnut\w*)",
 }

@@ -23,4 +23,5 @@ LEXICON = {
                      r"har|vil|skal)\b",
     "pleasantry_words": "tak mange så meget for hjælpen hej hejsa farvel god morgen aften dag",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
+    "decided": r"\b(?:besluttet|bestemt mig)\b",
 }

@@ -49,4 +49,5 @@ LEXICON = {
     "forget_verb_after": r"vergessen|löschen|loeschen|entfernen",  # "meine Telefonnummer löschen"
     "marker_words": "der die das und oder ist sind ich mein meine nicht mit ein eine zu von für auf im den dem des "
                     "benutzer nutzer mag liebt wohnt arbeitet möchte sein seine ihr ihre er sie es",
+    "decided": r"\b(?:entschieden|entschlossen|beschlossen|steht fest)\b",
 }

@@ -120,4 +120,5 @@ LEXICON = {
     "marker_words": "the a an and or of to in on at for with from by as is are was were be been has have had not "
                     "no i my me you your he his she her they their it its this that who which user likes loves "
                     "hates prefers lives works wants would will should does do did about like",
+    "decided": r"\b(?:decided|made up my mind)\b",
 }

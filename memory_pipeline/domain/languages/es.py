@@ -47,4 +47,5 @@ LEXICON = {
     "forget_verb": r"olvida(?:r)?|borra(?:r)?|elimina(?:r)?",
     "marker_words": "el la los las y o es son de del en un una que mi mis con por para no usuario gusta vive "
                     "trabaja quiere su sus este esta lo al",
+    "decided": r"\b(?:decidí|decidimos|decidido|me decidí)\b",
 }

@@ -52,4 +52,5 @@ LEXICON = {
     "marker_words": "le la les un une des et ou de du au aux en est sont je mon ma mes il elle ils elles pour avec "
                     "dans sur pas ne que qui utilisateur aime adore déteste préfère habite travaille veut son sa ses "
                     "ce cette",
+    "decided": r"\b(?:décidé|décidée|décidés|décidées)\b",
 }

@@ -23,4 +23,5 @@ LEXICON = {
     "standing": r"\b(?:mulai sekarang|mulai hari ini|seterusnya|ke depannya|selalu)\b",
     "pleasantry_words": "terima kasih banyak halo hai selamat pagi siang sore malam sampai jumpa",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
+    "decided": r"\b(?:memutuskan|diputuskan|putuskan)\b",
 }

@@ -27,4 +27,5 @@ LEXICON = {
     "pleasantry_words": "grazie mille ciao buongiorno buonasera salve arrivederci prego",
     "filler_words": "beh allora cioè boh",
     "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
+    "decided": r"\b(?:deciso|decisa|decisi)\b",
 }

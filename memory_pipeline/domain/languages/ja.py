@@ -27,4 +27,5 @@ LEXICON = {
                         "よろしくお願いします",
     # the reading comma and "but" end a clause ("妹は京都に住んでいて、私は大阪に住んでいます")
     "clause_joiner": r"、|けど|けれども?",
+    "decided": r"(?:決めました|決めた|決定しました|にしました)",
 }

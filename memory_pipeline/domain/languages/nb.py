@@ -29,4 +29,5 @@ LEXICON = {
                      r"vil|skal)\b",
     "pleasantry_words": "takk tusen så mye for hjelpen hei hallo ha det bra god morgen kveld",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
+    "decided": r"\b(?:bestemt meg|besluttet)\b",
 }

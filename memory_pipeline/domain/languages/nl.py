@@ -18,4 +18,5 @@ LEXICON = {
     "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",
+    "decided": r"\b(?:besloten|besluit genomen)\b",
 }

@@ -18,4 +18,5 @@ LEXICON = {
     "interrogative": r"^\W*(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|jak|ile|czy)\b",
     "pleasantry_words": "dziękuję dzięki bardzo cześć dzień dobry do widzenia",
     "clause_joiner": r"\s+(?:i|a|ale)\s+",
+    "decided": r"\b(?:zdecydowa\w*|postanowi\w*)",
 }

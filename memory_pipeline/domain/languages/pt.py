@@ -27,4 +27,5 @@ LEXICON = {
     "pleasantry_words": "obrigado obrigada muito valeu olá oi tchau bom dia boa tarde noite",
     "filler_words": "bem então tipo né",
     "clause_joiner": r"\s+(?:e|mas|enquanto)\s+",
+    "decided": r"\b(?:decidi|decidimos|decidido|resolvi|resolvemos)\b",
 }

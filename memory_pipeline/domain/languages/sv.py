@@ -18,4 +18,5 @@ LEXICON = {
     "interrogative": r"^\W*(?:vad|var|när|varför|vem|vilken|vilket|vilka|hur|kan|kommer|finns)\b",
     "pleasantry_words": "tack så mycket hej hejdå god morgon",
     "clause_joiner": r"\s+(?:och|men|medan)\s+",
+    "decided": r"\b(?:bestämt|bestämde|beslutat|beslutade)\b",
 }

@@ -17,4 +17,5 @@ LEXICON = {
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
     "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal",
     "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
+    "decided": r"\b(?:karar verdim|karar verdik|karar verdi)\b",
 }

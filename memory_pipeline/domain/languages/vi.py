@@ -26,4 +26,5 @@ LEXICON = {
     "question_particle": r"\b(?:gì|đâu|nào|sao|không|chưa|à|hả|nhỉ|bao nhiêu|bao giờ|mấy|chứ)\W*[?？]\s*$",
     "pleasantry_words": "cảm ơn cám ơn bạn nhiều rất xin chào tạm biệt vâng dạ ạ nhé nhá",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
+    "decided": r"\b(?:quyết định)\b",
 }

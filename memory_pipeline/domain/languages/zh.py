@@ -42,4 +42,5 @@ LEXICON = {
     },
     "possessive": r"我的",
     "forget_verb": r"忘掉|忘记|忘了|删除|删掉|清除",
+    "decided": r"(?:决定|定了)",
 }
