@@ -1,14 +1,21 @@
-"""Weekday and month names as a chat writes them, in every language `domain.language` identifies.
+"""Weekday and month names as a chat writes them, read in the chat's own language and English.
 
-The names are Unicode CLDR's, read through Babel (the wide format and stand-alone names, and the abbreviated Chinese
-ones of two characters: "周日"), so a summary's "Saturday" is held by a chat's
-"w sobotę", "السبت" or "土曜日" and its "October" by "октября". Matching, on case-folded text without accents:
+The names are Unicode CLDR's, read through Babel for the language `domain.language` identifies (the wide format and
+stand-alone names, and the abbreviated Chinese ones of two characters: "周日"), so a summary's "Saturday" is held
+by a Polish chat's "w sobotę", an Arabic one's "السبت" or a Japanese one's "土曜日", and its "October" by
+"октября". Only the chat's language is read (and English): another language's word for a day is a common word
+elsewhere (Bulgarian "неделя", Sunday, is Russian for "week"). Matching, on case-folded text without accents:
 - a name in a script with spaces between words starts a word; a name of five letters or more may end
-  differently (inflection: "sobota" -> "sobotę", "marzec" -> "marca" is CLDR's own genitive form); a name of three letters or
-  fewer is not read ("may", "mai": words too);
+  differently (inflection: "sobota" -> "sobotę", "marzec" -> "marca" is CLDR's own genitive form); a name of three
+  letters or fewer is not read ("may", "mai": words too);
 - Thai and Hebrew weekdays are read with and without their leading "day" (วัน, יום);
-- a name in another script (Chinese, Japanese, Thai, Arabic, Hebrew ...) is found anywhere, as those scripts
-  join words or prefixes to it ("ביום ראשון", "وفي السبت").
+- a Hebrew or Arabic name is a word, with a joined prefix ("ביום ראשון", "وفي السبت"; not "שנייה", "a second",
+  for "שני"); a name in another script (Chinese, Japanese, Thai ...) is found anywhere, as those scripts join
+  words to it; a Chinese one not after 每 or a numeral, nor before 次 ("每周一次" is "once a week", "十一月" is
+  November);
+- English names are read whole (no "Sundae" for Sunday), others with their inflections as above.
+Homographs within one language stay (Indonesian "minggu" is Sunday and week, Turkish "pazar" Sunday and market,
+Vietnamese "thứ hai" Monday and second): such a chat holds that weekday.
 
 `with_arabic_numerals` writes the Chinese numerals of a date ("九月七日", "十二月二十五号") in digits, so the date
 rules read it as they read "9月7日".
@@ -18,14 +25,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import cache
 
 from babel import Locale, UnknownLocaleError
 
-from memory_pipeline.domain.language import IDENTIFIABLE
 
 _SPACED = re.compile(r"^[\u0000-\u052f\u1e00-\u1fff]+$")  # Latin, Greek, Cyrillic (and their accents)
 _HAN = re.compile(r"^[\u3400-\u9fff]+$")
+_HAN_BEFORE = r"(?<![每〇一二三四五六七八九十两])"
+_ABJAD = re.compile(r"^[\u0590-\u06ff ]+$")  # Hebrew, Arabic: a name read as a word, with a joined prefix
+_UNINFLECTED = frozenset({"en"})  # languages whose names are read whole ("Sundae" is no Sunday)
 # A name this short in a spaced script is a common word too ("may", "mai", "mei"): not read.
 _SHORTEST = 3
 # CLDR's wide weekday names that open with the word "day", which a chat often leaves out ("เสาร์นี้", "בשבת").
@@ -39,27 +49,33 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _pattern(names: set[str]) -> re.Pattern[str]:
+def _pattern(names: set[str], inflects: bool) -> re.Pattern[str]:
     parts = []
     for name in sorted(names, key=len, reverse=True):
         if _SPACED.match(name.replace(" ", "")):
-            stem = name[:-1] if len(name) >= _STEM_FROM and " " not in name else name
+            stem = name[:-1] if inflects and len(name) >= _STEM_FROM and " " not in name else name
             parts.append(rf"(?<!\w){re.escape(stem)}" + (r"\w{0,3}" if stem != name else "") + r"(?!\w)")
+        elif _HAN.match(name):
+            parts.append(_HAN_BEFORE + re.escape(name) + r"(?!次)")  # not "每周一次", "星期一次" (once a week),
+            # not "十一月" for 一月
+        elif _ABJAD.match(name):
+            parts.append(r"(?<!\w)(?:[בהולמש]|ال|و|ب|ل|في)?" + re.escape(name) + r"(?!\w)")  # "ביום שני", not "שנייה"
         else:
             parts.append(re.escape(name))
-    return re.compile("|".join(parts))
+    return re.compile("|".join(parts) or r"(?!)")
 
 
 @cache
-def _names() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
-    """One pattern per weekday (Monday first) and per month (January first), over all IDENTIFIABLE languages."""
+def _names(code: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """One pattern per weekday (Monday first) and per month (January first) of language `code` (a Babel locale
+    name); empty patterns for a code Babel does not know."""
     weekdays: list[set[str]] = [set() for _ in range(7)]
     months: list[set[str]] = [set() for _ in range(12)]
-    for code in IDENTIFIABLE:
-        try:
-            locale = Locale.parse(code)
-        except (UnknownLocaleError, ValueError):
-            continue
+    try:
+        locale = Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        locale = None
+    if locale is not None:
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated"):
                 for number, name in locale.days[context][width].items():
@@ -68,7 +84,8 @@ def _names() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
                         _add(weekdays[number], name.removeprefix(_DAY_WORD[code]), width)
                 for number, name in locale.months[context][width].items():
                     _add(months[number - 1], name, width)
-    return [_pattern(n) for n in weekdays], [_pattern(n) for n in months]
+    inflects = code not in _UNINFLECTED
+    return [_pattern(n, inflects) for n in weekdays], [_pattern(n, inflects) for n in months]
 
 
 def _add(names: set[str], name: str, width: str) -> None:
@@ -82,14 +99,21 @@ def _add(names: set[str], name: str, width: str) -> None:
         names.add(name)
 
 
-def weekday_named(folded: str, weekday: int) -> bool:
-    """True when the folded text `folded` names weekday `weekday` (Monday 0) in some language."""
-    return _names()[0][weekday].search(folded) is not None
+def _read(codes: Iterable[str] | None) -> list[str]:
+    return sorted({*(codes or ()), "en"})
 
 
-def months_named(folded: str) -> set[int]:
-    """The months (1-12) the folded text `folded` names in some language."""
-    return {number for number, pattern in enumerate(_names()[1], 1) if pattern.search(folded)}
+def weekday_named(folded: str, weekday: int, codes: Iterable[str] | None = None) -> bool:
+    """True when the folded text `folded` names weekday `weekday` (Monday 0) in one of the languages `codes`
+    (and English; English only when None: a chat whose language cannot be told). Read in the chat's own language: another language's
+    word for a day is a common word elsewhere (Bulgarian "неделя" Sunday is Russian "week")."""
+    return any(_names(code)[0][weekday].search(folded) for code in _read(codes))
+
+
+def months_named(folded: str, codes: Iterable[str] | None = None) -> set[int]:
+    """The months (1-12) the folded text `folded` names in one of the languages `codes` (as `weekday_named`)."""
+    return {number for code in _read(codes) for number, pattern in enumerate(_names(code)[1], 1)
+            if pattern.search(folded)}
 
 
 _HAN_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"两": 2}

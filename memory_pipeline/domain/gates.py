@@ -23,8 +23,10 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `quote_is_sarcasm`: the sentence is mock enthusiasm ("Oh great, I just love being stuck in traffic.");
 - `quote_taken_back`: the value rests on words the user took back ("My favourite colour is blue, just kidding, it
   is green." backs green, never blue);
-- `quote_is_hypothetical`: the sentence opens with a condition ("If I get the job, I'll move to Zurich"), or the
-  clauses backing the fact hedge ("maybe we'll take it next quarter, not sure yet"): undecided is not decided;
+- `quote_is_hypothetical`: the sentence opens with a condition ("If I get the job, I'll move to Zurich"; also a
+  sentence of the quote's span, or what follows a colon, that holds the value: "Domanda curiosa: se abitassi a
+  Roma, ..."), or the clauses backing the fact hedge ("maybe we'll take it next quarter, not sure yet"):
+  undecided is not decided;
 - `quote_is_undecided`: the clauses backing the fact leave a choice open or put a question off ("OK, I'll think
   about it." after a price; "I'm hesitating between the Team plan and the Business plan"): a 1.5B model made
   decisions of both (issue 25);
@@ -89,7 +91,15 @@ _NAMING = lexicon.pattern("naming")
 _WEAK_NAMING = "(?:" + lexicon.alternation("weak_naming") + ")"
 _WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
 _DECIDED = lexicon.pattern("decided")
-_NAME_NOUN = re.compile(r"(?<!\w)(?:" + dict(lexicon.table("forget_nouns"))["name"] + r")(?!\w)", re.IGNORECASE)
+# Where a condition may open what follows: a sentence's start, after a sentence end ("Caspita. E se lavorassi
+# ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."); the part holding the value is read.
+_CONDITION_OPENS = re.compile(r"(?<=[.!?:;。！？：；])\s+")
+# No word boundaries: "你叫什么名字？" joins the noun to its neighbours (a word holding "name", "username", still
+# needs an answer that looks like a name).
+_NAME_NOUN = re.compile(dict(lexicon.table("forget_nouns"))["name"], re.IGNORECASE)
+# Words a lower-case name may follow to be read as one ("ben emre", "soy ana"): the self and weak naming words.
+_SELF_BEFORE = re.compile(r"(?:" + lexicon.alternation("self") + "|" + lexicon.alternation("weak_naming")
+                          + r")\s+$", re.IGNORECASE)
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
@@ -154,12 +164,17 @@ def looks_like_name(value: str, quote: str, message: str = "") -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
     its script has no case (Arabic, Thai, Han ...) or the user writes in lower case only (`message` holds no
-    capital letter: "selam ben emre izmirde yaşıyorum")."""
+    capital letter) and the name follows a self or weak naming word ("selam ben emre izmirde yaşıyorum"; not
+    "stanco morto")."""
     name = " ".join(value.split())
     if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
         return False
     first = next(c for c in name if c.isalpha())
-    return first.isupper() or first.lower() == first.upper() or not any(c.isupper() for c in message or quote)
+    if first.isupper() or first.lower() == first.upper():
+        return True
+    # Lower case only: a user who writes no capital letter, the name right after "I" or "I'm" in some language.
+    at = fold(quote).find(fold(name))
+    return not any(c.isupper() for c in message or quote) and _SELF_BEFORE.search(quote[:at]) is not None
 
 
 def asks_for_a_name(line: str) -> bool:
@@ -191,7 +206,7 @@ def _clause_reason(clause: str, sentence: str, codes: lexicon.Codes) -> str | No
     """Why `clause` of `sentence` backs no fact of the user, or None when it states one."""
     if speech.is_about_other_person(clause, codes):
         return "quote_about_other_person"
-    if speech.is_hedged(clause, codes) or speech.is_conditional(clause, codes):
+    if speech.is_hedged(clause, codes):
         return "quote_is_hypothetical"
     if speech.is_undecided(clause, codes):
         return "quote_is_undecided"
@@ -207,20 +222,15 @@ _CARRIED = ("quote_about_other_person", "quote_is_undecided")
 
 def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple[str, list[tuple[str, str]]]:
     """The parts of the span [start, end) of `sentence` that state something of the user (joined), and the
-    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject; a
-    clause opening with a condition makes itself and the clause after it hypothetical, wherever it stands in the
-    sentence: "Domanda curiosa: se abitassi a Roma, ...")."""
+    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject)."""
     own, others = [], []
-    cut, previous, condition = 0, None, False
+    cut, previous = 0, None
     for piece in speech.clauses(sentence, codes):
         at = sentence.find(piece, cut)
         cut = at + len(piece)
         reason = _clause_reason(piece, sentence, codes)
         if reason is None and previous in _CARRIED and not speech.speaks_of_self(piece, codes):
             reason = previous
-        if reason is None and condition:
-            reason = "quote_is_hypothetical"  # the consequence of a condition: "se abitassi a Roma, spenderei ..."
-        condition = speech.is_conditional(piece, codes)
         previous = reason
         part = sentence[max(at, start):min(cut, end)]
         if at >= end or cut <= start or speech.is_filler(part, codes):
@@ -276,7 +286,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_question"
     if speech.is_sarcasm(sentence, codes):
         return "quote_is_sarcasm"
-    if speech.is_conditional(sentence, codes):
+    parts = _CONDITION_OPENS.split(sentence)
+    holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them
+    if any(speech.is_conditional(part, codes) for part in holding):
         return "quote_is_hypothetical"
     standing = speech.standing_part(message, start, end, codes)
     if not words(standing):

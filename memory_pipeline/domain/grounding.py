@@ -35,6 +35,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 from difflib import SequenceMatcher
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from anyascii import anyascii
@@ -121,6 +122,9 @@ _STOPWORDS = lexicon.words("stopwords")
 _SYLLABIC = re.compile(r"[\u3400-\u9fff\uac00-\ud7af]+")  # Han, Hangul: one syllable a character
 _ABJAD = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f]+")  # Hebrew, Arabic (Persian, Urdu)
 _RUN = 4  # syllables of a name written in Han or Hangul, at most (a given and a family name)
+# A single syllable or two consonants match too many words ("Zhang" in 两张 "two tickets", "Sara" in سعر "price"):
+# a name is held by a run of two syllables or more, or by three consonants or more.
+_MIN_SYLLABLES, _MIN_CONSONANTS = 2, 3
 # Capitalised words a summary writes of the chat itself (the user, the assistant, in the languages with case);
 # a word starting like one of them is one of them ("Пользователя").
 PLAIN_WORDS = frozenset(
@@ -197,6 +201,12 @@ class _Held:
         self._skeletons: set[str] = set()  # Arabic/Hebrew/Persian words transliterated, as consonants ("krm")
         self._counts_spelled: dict[int, bool] = {}  # small count -> its word is in the chat (searched once)
 
+    @cached_property
+    def codes(self) -> set[str]:
+        """The chat's language (`language.identify`), whose weekday and month names it is read for; empty when it
+        cannot be told (then every language's are)."""
+        return {code for code in (language.identify(self.text[:2000]),) if code}
+
     def _add_day_parts(self) -> None:
         self.months |= {(d.year, d.month) for d in self.days}
         self.numbers |= {str(v) for d in self.days for v in (d.year, d.month, d.day)}
@@ -224,7 +234,7 @@ class _Held:
         self.written = [r for readings in _dates_written(calendar_names.with_arabic_numerals(self.text))[0]
                         for r in readings]
         self.months |= {(y, m) for y, m, _ in self.written}
-        self.months |= {(None, month) for month in calendar_names.months_named(self.folded)}
+        self.months |= {(None, month) for month in calendar_names.months_named(self.folded, self.codes)}
         self._add_day_parts()
         return True
 
@@ -250,7 +260,8 @@ class _Held:
 
     def _weekday(self, name: str) -> bool:
         weekday = _WEEKDAYS[name.casefold().rstrip("s")]
-        return any(d.weekday() == weekday for d in self.days) or calendar_names.weekday_named(self.folded, weekday)
+        return any(d.weekday() == weekday for d in self.days) or calendar_names.weekday_named(
+            self.folded, weekday, self.codes)
 
     def number(self, said: str) -> bool:
         return self._number(said) or (self.extend() and self._number(said))
@@ -297,7 +308,8 @@ class _Held:
             return False
         if self._syllables is None:
             self._read_other_scripts()
-        if _fold(word) in self._syllables or _skeleton(word) in self._skeletons:
+        skeleton = _skeleton(word)
+        if _fold(word) in self._syllables or (len(skeleton) >= _MIN_CONSONANTS and skeleton in self._skeletons):
             return True
         key = _spelled(word)
         if supported(key, " ".join(sorted(self._index.get("~" + key[:1], set())))):
@@ -306,17 +318,27 @@ class _Held:
                    for w in self._index.get("~" + key[:1], ()))
 
 
+    def paired_names(self, summary: str) -> set[str]:
+        """The words of `summary`'s two-word Latin names ("Li Lei") that together are a run of the chat's Han or
+        Hangul syllables (李雷): a one-syllable name alone is not held (`_MIN_SYLLABLES`), a given and family name
+        together are."""
+        if self._syllables is None:
+            self._read_other_scripts()
+        pairs = re.findall(r"(?<![\w-])([A-Z][a-z]+)[ -]([A-Z][a-z]+)(?![\w-])", summary)
+        return {w for a, b in pairs if _fold(a + b) in self._syllables for w in (a, b)}
+
     def _read_other_scripts(self) -> None:
         """Names as the chat writes them in Han or Hangul (one capitalised syllable a character in anyascii:
-        李雷 -> "LiLei", so "Li", "Lei" and "Li Lei" are held, any run of up to _RUN syllables) and in the abjads,
-        which write few vowels (كريم -> "krym": "Kareem" is held by its consonants, `_skeleton`)."""
+        上海 -> "ShangHai", so "Shanghai" is held: any run of _MIN_SYLLABLES to _RUN syllables) and in the abjads,
+        which write few vowels (كريم -> "krym": "Kareem" is held by its consonants, `_skeleton`, at least
+        _MIN_CONSONANTS of them)."""
         self._syllables = set()
         for token in _SYLLABIC.findall(self.text):
             syllables = [s.casefold() for s in re.findall(r"[A-Z][a-z]*", anyascii(token))]
             for start in range(len(syllables)):
-                for end in range(start + 1, min(start + _RUN, len(syllables)) + 1):
+                for end in range(start + _MIN_SYLLABLES, min(start + _RUN, len(syllables)) + 1):
                     self._syllables.add("".join(syllables[start:end]))
-        self._skeletons = {k for k in map(_skeleton, _ABJAD.findall(self.text)) if len(k) >= 2}
+        self._skeletons = {k for k in map(_skeleton, _ABJAD.findall(self.text)) if len(k) >= _MIN_CONSONANTS}
 
 
 def _skeleton(word: str) -> str:
@@ -389,8 +411,9 @@ def _unheld(summary: str, held: "_Held", german: bool) -> list[Unheld]:
     rest = _TIME.sub(lambda m: " " * len(m.group(0)), rest)
     found += [Unheld("number", m.group(0)) for m in _NUMBER.finditer(rest) if not held.number(m.group(0))]
     if not german:
+        paired = held.paired_names(rest)
         found += [Unheld("name", w) for w in _names(_BARE_WEEKDAY.sub(" ", _BARE_MONTH.sub(" ", rest)))
-                  if not held.name(w)]
+                  if w not in paired and not held.name(w)]
     return list(dict.fromkeys(found))
 
 

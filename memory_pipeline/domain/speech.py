@@ -131,20 +131,19 @@ def _knows_questions(codes: Codes) -> bool:
 
 
 def _asks_alone(sentence: str, codes: Codes) -> bool:
-    """True when `sentence` asks: it ends with a question mark and is one clause (in any language: a Bengali,
-    Swahili or Tamil question was read as a statement, issue 25, and a Spanish one opening "oye y cuánto"), or
-    opens with an interrogative word or holds a question particle, in a language whose words can tell it
-    (`_knows_questions`; of a longer sentence in another, `asks` reads its last clause); or it
+    """True when `sentence` asks: it ends with a question mark and opens with an interrogative word or holds a
+    question particle, in a language whose words can tell it (`_knows_questions`); in any other language, the
+    question mark alone says it of a sentence of one clause (a Bengali, Swahili or Tamil question was read as a
+    statement, issue 25; of a longer one, `asks` reads its last clause). Not the question mark alone where the
+    words can tell: "I'm vegan so what can I cook tonight?" states a diet (a break-it review's finding); or it
     matches the language's question without a mark (`question_unmarked`: Thai ends a question with its question
     word and a polite particle, rarely with "?")."""
     if _p("question_unmarked", codes).search(sentence) is not None:
         return True
     if not sentence.endswith(QUESTION_MARKS):
         return False
-    if len(clauses(sentence, codes)) == 1:
-        return True  # one clause ending with "?" asks in any language ("oye y cuánto se tarda ...?")
     if not _knows_questions(codes):
-        return False  # "Ninaishi Mombasa, ... uko wapi?": its last clause asks (`asks`)
+        return len(clauses(sentence, codes)) == 1  # "Ninaishi Mombasa, ... uko wapi?": its last clause asks
     return (_p("interrogative", codes).match(sentence) is not None
             or _p("question_particle", codes).search(sentence) is not None)
 
@@ -164,16 +163,14 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     part of ends with a question mark and the clause opens with an interrogative word ("..., can we just write
     to /tmp instead?"), or ends that sentence holding a question word that may stand anywhere
     (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?"); in a language whose words cannot tell
-    a question (`_knows_questions`), or when its sentence is that one clause, when it is the clause that ends
-    that sentence."""
+    a question (`_knows_questions`), when it is the clause that ends that sentence."""
     at = sentence.find(clause)
     end = _END_MARK.search(sentence, max(at, 0))
     if end is None or end.group() not in QUESTION_MARKS or _standing_request(clause, codes):
         return False
     last = at >= 0 and end.start() < at + len(clause)  # its question mark is its own: the last clause
-    if not _knows_questions(codes) or (last and any(clause in s and len(clauses(s, codes)) == 1
-                                                    for s in sentences(sentence))):
-        return last  # or a sentence of one clause: "By the way is it just me or has the app gotten slower?"
+    if not _knows_questions(codes):
+        return last
     return (_p("interrogative", codes).match(clause) is not None
             or (last and _p("question_word_inside", codes).search(clause) is not None))
 

@@ -107,7 +107,8 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
     spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
     does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
     taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25). So does a one-word quote
-    that is the one-word value with a verb's ending joined ("yazılımcıyım" for "yazılımcı")."""
+    that is the one-word value with a verb's ending of the language's data joined ("yazılımcıyım" for
+    "yazılımcı")."""
     quote_words = words(quote)
     for said in (value, attribute.partition(":")[2].replace("_", " ") if attribute else None):
         if not said:
@@ -120,14 +121,14 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
                for w in quote_words):
             return True
         if len(quote_words) == 1 == len(said_words) and quote_words[0].startswith(fold(said)) and (
-                len(quote_words[0]) - len(fold(said)) >= _PREDICATE_SUFFIX):
+                _PREDICATE_SUFFIX.fullmatch(quote_words[0][len(fold(said)):])):
             return True  # the value with a verb's ending joined: "yazılımcıyım" (I am a software developer)
     return False
 
 
-# Letters a one-word quote adds to its value to say it of the user in an agglutinative language (Turkish -(y)ım
-# "I am", Finnish -ni, Hungarian -vagyok is a word): two at least, so a plural "developers" is no statement.
-_PREDICATE_SUFFIX = 2
+# The endings that make a word a statement of the user in an agglutinative language (`predicate_suffix` data:
+# Turkish -(y)Im "I am", -DIr "is"); never any ending ("catalog", "meatless", "Katzenallergie").
+_PREDICATE_SUFFIX = lexicon.pattern("predicate_suffix")
 
 
 # The least a fact's text shares with its quote to name what the quote speaks of, in any language: two content

@@ -142,12 +142,14 @@ def test_a_weekday_or_month_said_in_the_chats_language_holds_its_english_name():
 
 
 def test_a_name_in_han_or_an_abjad_is_held_by_its_transliteration():
-    chinese = chat(("human", "你好!我叫李雷,住在上海。"))
+    chinese = chat(("human", "你好!我叫李雷,住在上海。我要两张票。"))
     assert kinds("The user is Li Lei, who lives in Shanghai.", chinese) == []
+    assert kinds("The user Zhang asked for tickets.", chinese) == ["name"]  # one syllable: 两张 is "two tickets"
     assert kinds("The user is Wang Fang, who lives in Beijing.", chinese) == ["name", "name", "name"]
     arabic = chat(("human", "مرحبا، اسمي كريم."))
     assert kinds("The user Kareem asked for help.", arabic) == []
     assert kinds("The user Samir asked for help.", arabic) == ["name"]
+    assert kinds("The user Sara asked for help.", chat(("human", "كم السعر؟"))) == ["name"]  # two consonants
 
 
 def test_grounded_drops_only_the_sentences_that_name_what_the_chat_does_not_hold():

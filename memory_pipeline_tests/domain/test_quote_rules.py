@@ -10,6 +10,7 @@ import pytest
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, contains_words, validate_candidate
 from memory_pipeline.domain.messages import ParsedRow
+from memory_pipeline.domain.value_support import backs_value
 from memory_pipeline.stages.checks import check_quotes_verbatim
 from memory_pipeline_tests.extractors.test_openai_extractor import answer, conversation, fact, make, server  # noqa: F401
 
@@ -119,3 +120,5 @@ def test_a_one_word_quote_is_enough_when_it_is_the_value_with_a_verbs_ending():
         return validate_candidate(fact, conversation, 0).reason
     assert reason("yazılımcıyım", "yazılımcı") is None
     assert reason("yazılımcıyım", "yazılımcıyım") == "quote_too_short"  # the word itself: nothing joined to it
+    # "sugar-free", "catalog": an ending, but not one of the language's statement endings.
+    assert not backs_value("şeker", "favourite:şeker", "şekersiz") and not backs_value("cat", "pet", "catalog")

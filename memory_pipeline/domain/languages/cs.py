@@ -15,11 +15,11 @@ LEXICON = {
     "hedge": r"\b(?:možná|asi|nejspíš|pravděpodobně|nevím jistě|nejsem si jist[áý])\b",
     "assent": r"^\s*(?:ano|jo|jasně|dobře|ok|určitě)\b",
     "undecided": r"\b(?:rozmyslím si to|promyslím to|ještě nevím|zatím nevím|váhám|nejsem rozhodnut[áý])\b",
-    "living": r"\b(?:bydlím|bydlíme|žiju|žiji|žijeme|přestěhoval|přestěhovala|přestěhovali|bydlel|bydlela)\w*",
-    "naming": r"\b(?:jmenuju se|jmenuji se|říkají mi|mé jméno je|moje jméno je)\b",
-    "weak_naming": r"jsem",
-    "interrogative": r"^\W*(?:co|kde|kdy|proč|kdo|jak|kolik|který|která|které|jaký|jaká|jaké|můžete|můžeš|máte|"
-                     r"máš|je|jsou|bude)\b",
+    "living": r"\b(?:bydlím|bydlíme|bydlim|bydlime|žiju|žiji|žijeme|ziju|ziji|zijeme|přestěhoval|prestehoval|bydlel)\w*",
+    "naming": r"\b(?:jmenuju se|jmenuji se|jmenuju|jmenuji|říkají mi|rikaji mi|říkej(?:te)? mi|mé jméno je|moje jméno je)\b",
+    "forget_nouns": {"name": r"jméno|jmeno|jmenuje(?:š|te)"},
+    "weak_naming": r"jsem|tady|u telefonu",  # "Tady Martin" (Martin here), "u telefonu Novák" (Novák speaking)
+    "interrogative": r"^\W*(?:co|kde|kdy|proč|kdo|jak|kolik|který|která|které|jaký|jaká|jaké|můžete|můžeš)\b",
     "pleasantry_words": "ahoj díky děkuji děkuju moc dobrý den večer hezký pěkný nashledanou čau zdravím mějte se",
     "clause_joiner": r"\s+(?:a|ale)\s+",
     "decided": r"\b(?:rozhodl\w*|rozhodnut\w*)",

@@ -18,4 +18,7 @@ LEXICON = {
     "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal",
     "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
     "decided": r"\b(?:karar verdim|karar verdik|karar verdi)\b",
+    # A value made a statement by its ending: "yazılımcıyım" (I am a software developer), "öğretmeniz" (we are
+    # teachers); vowel harmony gives each ending four forms.
+    "predicate_suffix": r"y?[ıiuü][mz]|[dt][ıiuü]r",
 }

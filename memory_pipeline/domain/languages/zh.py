@@ -2,10 +2,11 @@
 
 LEXICON = {
     "instruction": r"忽略.{0,10}(?:指令|指示|提示)|记录(?:下)?我",
-    # 说 after someone who says it ("老板说", "她跟我说"), not the user's own "先说一下" (let me say) or "话说" (by the
-    # way); 听说 / 据说 (heard / reportedly).
+    # 说 after someone who says it ("老板说", "她跟我说", "我姐说", "我室友说"), not the user's own "先说一下" (let me
+    # say), "我想说" or "话说" (by the way); 听说 / 据说 (heard / reportedly).
     "reported_speech": r"(?:他|她|他们|她们|别人|大家|朋友|同事|老板|医生|老师|妈妈|爸爸|妈|爸|老婆|老公|家人)"
-                       r"(?:也|还|都|就|跟我|对我|和我)?说|告诉我|听说|据说",
+                       r"(?:也|还|都|就|跟我|对我|和我)?说|我(?:的)?(?![跟对和给想先就再要得来也还都])"
+                       r"[\u4e00-\u9fff]{1,3}说|告诉我|听说|据说",
     "quoted_first_person": r"我",
     "self_report": r"我(?:已经)?说过",
     "other_person": r"我的(?:朋友|同事|家人|妈妈|爸爸|老板|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|女儿)"
