@@ -111,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "all: 10k, 100k, 1m and a 10k night after --history-days (default 365), each in a fresh "
                        "process, then the scale targets table")
     scale.add_argument("--messages", type=_positive_int, help="like --size, with any message count")
+    bench.add_argument("--shards", type=_positive_int, default=1,
+                       help="with --size or --messages: run the night whole, then in N shards at once, one process "
+                       "each, and print the speed-up")
     bench.set_defaults(command_body="benchmarks:benchmark")
     ev = sub.add_parser("eval", help="score the configured backend against gold sets; prints tables")
     ev.add_argument("--gold-set", action="append",

@@ -123,40 +123,62 @@ def size_to_messages(size: str) -> int:
         raise ValueError(f"size must be one of {', '.join(SIZES)}") from None
 
 
-def run(messages: int, history_days: int = 0) -> ScaleFigures:
-    """Build, measure the floor, run the night, print figures, drop the scratch schema and table."""
+@dataclass
+class Night:
+    """A generated night in a scratch schema and n8n-like table (`prepare`): its settings (schema and table named
+    by the tag), store, rows loaded, session keys and the seconds the load took."""
+
+    settings: Settings
+    store: Store
+    loaded: int
+    users: int
+    load_seconds: float
+
+
+def prepare(messages: int, tag: str) -> Night:
+    """Create the scratch schema and table `tag` and load `messages` generated messages into it (one INSERT ...
+    SELECT, a function of `messages` alone: two nights of one size hold the same rows)."""
     users = max(1, messages // MESSAGES_PER_USER)
-    tag = f"mp_bench_{os.getpid()}"
-    base_settings = Settings.from_env()
-    settings = base_settings.model_copy(update={
+    settings = Settings.from_env().model_copy(update={
         "schema_name": tag, "source_table": tag, "timezone": "UTC", "idle_gap_minutes": 180,
         "backlog_date": NIGHT, "partitions_start": date(2020, 1, 1)})
-    url = resolve_database_url(settings)
-    settings = settings.model_copy(update={"database_url": url})
+    settings = settings.model_copy(update={"database_url": resolve_database_url(settings)})
     store = Store(settings)
-    extractor = TimedExtractor(OfflineExtractor())
     base, shapes = _text_pools()
+    with get_pool(settings.database_url).connection() as conn:
+        ensure_schema(conn, settings)
+        sample.create_n8n_table(conn, settings)
+        started = time.perf_counter()
+        day_start = datetime(NIGHT.year, NIGHT.month, NIGHT.day, tzinfo=timezone.utc)
+        with conn.transaction():
+            loaded = conn.execute(store.query(conn, "bench_scale_rows"), {
+                "messages": messages, "users": users, "day_start": day_start,
+                "conversations": messages // MEAN_CONVERSATION * 2 + 2,  # LIMIT cuts the surplus
+                "base": Jsonb(base), "shapes": Jsonb(shapes)}).rowcount
+        conn.execute(store.query(conn, "bench_scale_source_indexes"))
+        return Night(settings, store, loaded, users, time.perf_counter() - started)
+
+
+def drop(night: Night) -> None:
+    """Drop the night's scratch schema and table."""
+    with get_pool(night.settings.database_url).connection() as conn:
+        conn.execute(night.store.query(conn, "drop_pipeline_and_source"))
+
+
+def run(messages: int, history_days: int = 0) -> ScaleFigures:
+    """Build, measure the floor, run the night, print figures, drop the scratch schema and table."""
+    night = prepare(messages, f"mp_bench_{os.getpid()}")
+    store = night.store
+    extractor = TimedExtractor(OfflineExtractor())
     stage_seconds: dict[str, float] = {}
     peak: dict[str, float] = {}
     stage_cpu: dict[str, tuple[float, float | None]] = {}
-    pool = get_pool(url)
     try:
-        with pool.connection() as conn:
-            ensure_schema(conn, settings)
-            sample.create_n8n_table(conn, settings)
-            started = time.perf_counter()
-            day_start = datetime(NIGHT.year, NIGHT.month, NIGHT.day, tzinfo=timezone.utc)
-            with conn.transaction():
-                loaded = conn.execute(store.query(conn, "bench_scale_rows"), {
-                    "messages": messages, "users": users, "day_start": day_start,
-                    "conversations": messages // MEAN_CONVERSATION * 2 + 2,  # LIMIT cuts the surplus
-                    "base": Jsonb(base), "shapes": Jsonb(shapes)}).rowcount
-            conn.execute(store.query(conn, "bench_scale_source_indexes"))
-            load_seconds = time.perf_counter() - started
+        with get_pool(night.settings.database_url).connection() as conn:
             if history_days:
-                history = build_history(store, conn, history_days, users)
+                history = build_history(store, conn, history_days, night.users)
             floor = measure_floor(store, conn)
-            night = [
+            stages = [
                 ("closed_sessions", lambda: closed_sessions(store, conn, NIGHT)),
                 ("session_summaries", lambda: session_summaries(store, conn, NIGHT, extractor)),
                 ("extracted_facts", lambda: extracted_facts(store, conn, NIGHT, extractor)),
@@ -164,7 +186,7 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
                 ("archived_sessions", lambda: archived_sessions(store, conn, NIGHT)),
             ]
             meter = CpuMeter(conn)
-            for name, call in night:
+            for name, call in stages:
                 cpu_before = meter.read()
                 started = time.perf_counter()
                 result = call()
@@ -178,10 +200,10 @@ def run(messages: int, history_days: int = 0) -> ScaleFigures:
                 peak[name] = _peak_rss_mib()
             facts = store.scalar(conn, "count_facts")
     finally:
-        with pool.connection() as conn:
-            conn.execute(store.query(conn, "drop_pipeline_and_source"))
-    figures = ScaleFigures(loaded, users, stage_seconds, peak, extractor.seconds, floor, facts, stage_cpu)
-    print_figures(figures, load_seconds, history_days)
+        drop(night)
+    figures = ScaleFigures(night.loaded, night.users, stage_seconds, peak, extractor.seconds, floor, facts,
+                           stage_cpu)
+    print_figures(figures, night.load_seconds, history_days)
     if history_days:
         print(f"  history: {history['conversations']:,} conversations, {history['candidates']:,} accepted "
               f"candidates, {history['summaries']:,} summaries, {history['archive_rows']:,} archive rows within "

@@ -20,6 +20,10 @@ def benchmark(args: argparse.Namespace) -> int:
         from memory_pipeline.benchmarks import targets as benchmark_targets
 
         benchmark_targets.run(args.history_days or 365)
+    elif (args.size or args.messages) and args.shards > 1:
+        from memory_pipeline.benchmarks import shards as benchmark_shards
+
+        benchmark_shards.run(args.messages or benchmark_scale.size_to_messages(args.size), args.shards)
     elif args.size or args.messages:
         messages = args.messages or benchmark_scale.size_to_messages(args.size)
         benchmark_scale.run(messages, args.history_days)

@@ -3,7 +3,7 @@ is not tested)."""
 
 import pytest
 
-from memory_pipeline.benchmarks import scale as benchmark_scale
+from memory_pipeline.benchmarks import scale as benchmark_scale, shards as benchmark_shards
 from memory_pipeline.db import get_pool
 
 
@@ -64,3 +64,12 @@ def test_targets_table_runs_each_night_in_its_own_process_and_compares_the_three
         assert line in out
     assert set(ratios) == {"floor_ratio", "rss_ratio", "history_ratio"}
     assert all(value > 0 for value in ratios.values())
+
+
+def test_shard_benchmark_runs_the_night_whole_and_in_shards_with_the_same_facts(pg_url, capsys):
+    one, many = benchmark_shards.run(messages=600, count=2)
+    assert one[3] == many[3] > 0  # the same night, the same facts, whichever way it was split
+    out = capsys.readouterr().out
+    assert "one run (the whole night)" in out and "2 shards at once" in out and "shard speed-up: 2 shards" in out
+    with get_pool(pg_url).connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM pg_namespace WHERE nspname LIKE 'mp_bench%'").fetchone()["n"] == 0
