@@ -13,7 +13,8 @@ elsewhere (Bulgarian "неделя", Sunday, is Russian for "week"). Matching, o
   for "שני"); a name in another script (Chinese, Japanese, Thai ...) is found anywhere, as those scripts join
   words to it; a Chinese one not after 每 or a numeral, nor before 次 ("每周一次" is "once a week", "十一月" is
   November);
-- English names are read whole (no "Sundae" for Sunday), others with their inflections as above.
+- English names are read whole or plural (no "Sundae" for Sunday, "Thursdays" for Thursday), others with their
+  inflections as above.
 Homographs within one language stay (Indonesian "minggu" is Sunday and week, Turkish "pazar" Sunday and market,
 Vietnamese "thứ hai" Monday and second): such a chat holds that weekday.
 
@@ -24,11 +25,12 @@ rules read it as they read "9月7日".
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
 from babel import Locale, UnknownLocaleError
+
+from memory_pipeline.domain.folding import fold
 
 
 _SPACED = re.compile(r"^[\u0000-\u052f\u1e00-\u1fff]+$")  # Latin, Greek, Cyrillic (and their accents)
@@ -43,18 +45,13 @@ _DAY_WORD = {"th": "วัน", "he": "יום "}
 _STEM_FROM = 5  # letters from which a name's last letter may change (sobota/sobotę, niedziela/niedzielę)
 
 
-def fold(text: str) -> str:
-    """`text` case folded, accents dropped (the form the names are matched in)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _pattern(names: set[str], inflects: bool) -> re.Pattern[str]:
     parts = []
     for name in sorted(names, key=len, reverse=True):
         if _SPACED.match(name.replace(" ", "")):
             stem = name[:-1] if inflects and len(name) >= _STEM_FROM and " " not in name else name
-            parts.append(rf"(?<!\w){re.escape(stem)}" + (r"\w{0,3}" if stem != name else "") + r"(?!\w)")
+            ending = r"\w{0,3}" if stem != name else "" if inflects else "s?"  # English plural: "on Thursdays"
+            parts.append(rf"(?<!\w){re.escape(stem)}{ending}(?!\w)")
         elif _HAN.match(name):
             parts.append(_HAN_BEFORE + re.escape(name) + r"(?!次)")  # not "每周一次", "星期一次" (once a week),
             # not "十一月" for 一月

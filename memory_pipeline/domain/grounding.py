@@ -42,6 +42,7 @@ from anyascii import anyascii
 
 from memory_pipeline.domain import calendar_names, language, lexicon
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.folding import fold
 from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.relative_time import resolve
 from memory_pipeline.domain.summaries import join_sentences, split_sentences
@@ -49,11 +50,6 @@ from memory_pipeline.domain.summaries import join_sentences, split_sentences
 REASONS = ("summary_date_not_in_chat", "summary_number_not_in_chat", "summary_name_not_in_chat")
 SMALL_COUNT = 12
 _REASON = {"date": REASONS[0], "number": REASONS[1], "name": REASONS[2]}
-
-def _fold(text: str) -> str:
-    """Case folded, accents dropped."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 # Counts 1..12 as words, per language (Unicode CLDR spell-out rules give the same words).
@@ -82,7 +78,7 @@ _MONTH_NAMES = [
     "januar februar märz april mai juni juli august september oktober november dezember",
     "januari februari maart april mei juni juli augustus september oktober november december",
 ]
-_MONTHS = {_fold(name): i for names in _MONTH_NAMES for i, name in enumerate(names.split(), 1)}
+_MONTHS = {fold(name): i for names in _MONTH_NAMES for i, name in enumerate(names.split(), 1)}
 _MONTHS.update({name[:3]: i for name, i in list(_MONTHS.items()) if len(name) > 3 and name[:3] not in _MONTHS})
 _MONTH_WORDS = sorted({*_MONTHS, *" ".join(_MONTH_NAMES).split()}, key=len, reverse=True)
 _MONTH = "(?P<mon>" + "|".join(map(re.escape, _MONTH_WORDS)) + r")\.?"
@@ -169,7 +165,7 @@ def _dates_written(text: str) -> tuple[list[list[Reading]], str]:
             a, b = int(_digits(g["a"])), int(_digits(g["b"]))
             found.append([(year, m, d) for m, d in ((b, a), (a, b)) if 1 <= m <= 12])
         else:
-            month = _MONTHS[_fold(g["mon"]).rstrip(".")] if "mon" in g else int(_digits(g["m"]))
+            month = _MONTHS[fold(g["mon"]).rstrip(".")] if "mon" in g else int(_digits(g["m"]))
             found.append([(year, month, int(_digits(g["d"])) if "d" in g else None)])
         return " " * len(match.group(0))
 
@@ -186,7 +182,7 @@ class _Held:
         self._turns = conversation.turns
         self.text = "\n".join(" ".join(t for t in (turn.sender, turn.text, turn.machine_text, turn.tool_evidence) if t)
                               for turn in self._turns)
-        self.folded = _fold(self.text)
+        self.folded = fold(self.text)
         local = [turn.at.astimezone(self._zone) for turn in self._turns if turn.at is not None]
         self.days: set[date] = {conversation.partition_date} | {at.date() for at in local}
         self.hours: set[int] = {at.hour for at in local} | {self._hour(m) for m in _TIME.finditer(self.text)}
@@ -275,7 +271,7 @@ class _Held:
             return False
         if value not in self._counts_spelled:  # a looping summary repeats "1, 2, 3": each chat search once
             self._counts_spelled[value] = any(
-                re.search(("" if w[0] >= "\u3400" else r"(?<!\w)") + re.escape(_fold(w)) + r"(?!\w)", self.folded)
+                re.search(("" if w[0] >= "\u3400" else r"(?<!\w)") + re.escape(fold(w)) + r"(?!\w)", self.folded)
                 for w in _WORDS_OF_COUNT[value])
         return self._counts_spelled[value]
 
@@ -289,7 +285,7 @@ class _Held:
     def name(self, word: str) -> bool:
         word = re.sub(r"['’]s$", "", word)
         # A word of the chat starting so, a cased letter before it ending no word ("在Berlin": Han before it).
-        if re.search(r"(?<![a-z0-9\u00c0-\u024f\u0370-\u052f])" + re.escape(_fold(word)), self.folded):
+        if re.search(r"(?<![a-z0-9\u00c0-\u024f\u0370-\u052f])" + re.escape(fold(word)), self.folded):
             return True
         if self._index is None:  # the chat's distinct words by their first two letters, read once
             self._index = {}
@@ -297,11 +293,11 @@ class _Held:
                 self._index.setdefault(w[:2], set()).add(w)
             # Words of other scripts transliterated, whole: split at spaces, not at the vowel signs of Devanagari.
             for token in {t for t in self.text.split() if not t.isascii()}:
-                for part in re.findall(r"[a-z]+", _fold(anyascii(token))):
+                for part in re.findall(r"[a-z]+", fold(anyascii(token))):
                     key = _spelled(part)
                     self._index.setdefault("~" + key[:1], set()).add(key)
         # Inflected forms ("Казани" for "Казань"): value_support.supported over the words that could start alike.
-        near = self._index.get(_fold(word)[:2], set())
+        near = self._index.get(fold(word)[:2], set())
         if near and supported(word, " ".join(sorted(near))):
             return True
         if not word.isascii():
@@ -309,7 +305,7 @@ class _Held:
         if self._syllables is None:
             self._read_other_scripts()
         skeleton = _skeleton(word)
-        if _fold(word) in self._syllables or (len(skeleton) >= _MIN_CONSONANTS and skeleton in self._skeletons):
+        if fold(word) in self._syllables or (len(skeleton) >= _MIN_CONSONANTS and skeleton in self._skeletons):
             return True
         key = _spelled(word)
         if supported(key, " ".join(sorted(self._index.get("~" + key[:1], set())))):
@@ -325,7 +321,7 @@ class _Held:
         if self._syllables is None:
             self._read_other_scripts()
         pairs = re.findall(r"(?<![\w-])([A-Z][a-z]+)[ -]([A-Z][a-z]+)(?![\w-])", summary)
-        return {w for a, b in pairs if _fold(a + b) in self._syllables for w in (a, b)}
+        return {w for a, b in pairs if fold(a + b) in self._syllables for w in (a, b)}
 
     def _read_other_scripts(self) -> None:
         """Names as the chat writes them in Han or Hangul (one capitalised syllable a character in anyascii:
@@ -344,12 +340,12 @@ class _Held:
 def _skeleton(word: str) -> str:
     """`word` transliterated, as its consonants: vowels and the letters abjads write for vowels (y, w, v, h,
     and the glottal marks) dropped, doubled letters once ("Kareem", "كريم" -> "krm")."""
-    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", _fold(anyascii(word))))
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", fold(anyascii(word))))
 
 
 def _spelled(word: str) -> str:
     """A Latin word spelled one way: what transliterations of one name differ in ("Alexey", "Aleksei")."""
-    word = _fold(anyascii(word))
+    word = fold(anyascii(word))
     for a, b in (("x", "ks"), ("ph", "f"), ("kh", "h"), ("ck", "k"), ("w", "v"), ("y", "i"), ("j", "i"),
                  ("c", "k"), ("q", "k")):
         word = word.replace(a, b)
@@ -370,8 +366,8 @@ def _names(summary: str) -> list[str]:
                     words.append((_ELIDED.sub("", part), first))
                 at += len(part) + 1
         for index, (word, first) in enumerate(words):
-            if not word[0].isupper() or _fold(word) in _STOPWORDS or any(
-                    _fold(word).startswith(p) if len(p) > 4 else _fold(word) == p for p in PLAIN_WORDS):
+            if not word[0].isupper() or fold(word) in _STOPWORDS or any(
+                    fold(word).startswith(p) if len(p) > 4 else fold(word) == p for p in PLAIN_WORDS):
                 continue
             if first and not (len(words) > 1 and words[1][0][0].isupper()):
                 continue  # the sentence's first word is capitalised anyway

@@ -77,10 +77,10 @@ def identify(text: str) -> str | None:
     given as that one.
     A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese; any other is the
     model's first guess among `IDENTIFIABLE`."""
-    letters = [c for c in text if c.isalpha()]
+    letters = "".join(filter(str.isalpha, text))
     if not letters:
         return None
-    share = lambda script: sum(script.match(c) is not None for c in letters) / len(letters)  # noqa: E731
+    share = lambda script: len(script.findall(letters)) / len(letters)  # noqa: E731
     if share(_HANGUL) >= 0.5:
         return "ko"
     if share(_HAN) + share(_KANA) >= 0.5:

@@ -7,11 +7,12 @@ without spaces. Read by the gates (domain/gates.py), the quote check (domain/fac
 from __future__ import annotations
 
 import re
-import unicodedata
+from functools import lru_cache
 
 from anyascii import anyascii
 
 from memory_pipeline.domain import lexicon, speech
+from memory_pipeline.domain.folding import fold
 
 # A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
 # left by `fold`), so "राहुल" is one word, not three (speech.WORD).
@@ -33,14 +34,10 @@ _DATE_OR_TIME = re.compile(
 STOPWORDS = lexicon.words("stopwords")
 _DATE_WORDS = lexicon.words("date_words")
 
-def fold(text: str) -> str:
-    """Case folded, accents dropped ("Végétarienne" -> "vegetarienne")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(fold(text))
+@lru_cache(maxsize=4096)  # the gates ask of the same quote and message several times per fact
+def words(text: str) -> tuple[str, ...]:
+    """The words of `text`, folded (`fold`)."""
+    return tuple(_WORD.findall(fold(text)))
 
 
 def content_words(value: str) -> list[str]:

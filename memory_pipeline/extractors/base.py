@@ -19,7 +19,11 @@ class SummaryResult(BaseModel):
     None when the backend did not extract.
 
     `dropped_sentences`: sentences the backend's answer held that named what the conversation does not
-    (`domain.grounding.grounded`), left out of `text`."""
+    (`domain.grounding.grounded`), left out of `text`.
+
+    `lines_said`: every sentence of `text` is a sentence of the conversation's messages as written (an
+    extractive summary), so it names nothing the conversation does not hold and the stage does not check its
+    grounding again."""
 
     text: str
     input_tokens: int = Field(0, ge=0)
@@ -27,6 +31,7 @@ class SummaryResult(BaseModel):
     facts: list[ExtractedFact] | None = None
     request_prompt_tokens: list[int] = Field(default_factory=list)
     dropped_sentences: int = Field(0, ge=0)
+    lines_said: bool = False
 
 
 class ExtractionResult(BaseModel):

@@ -135,7 +135,8 @@ def session_summaries(store: Store, conn: psycopg.Connection, day: date, extract
     timezone = store.settings.timezone
     for (record, conversation), result in call_each(summarize, to_summarise(), getattr(extractor, "max_in_flight", 1)):
         if not isinstance(result, ExtractorError):
-            record["rejected_reason"] = rejection(result.text, conversation, timezone)
+            # An extractive summary (lines said) holds nothing the chat does not: checked by construction.
+            record["rejected_reason"] = None if result.lines_said else rejection(result.text, conversation, timezone)
             rejected += record["rejected_reason"] is not None
         if isinstance(result, ExtractorError):
             failed[result.reason] += 1

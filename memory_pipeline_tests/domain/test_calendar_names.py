@@ -16,6 +16,10 @@ def test_a_weekday_is_named_in_the_chats_language_and_inflection(said, code):
     assert not weekday_named(fold(said), SATURDAY)  # English only when the language is not told
 
 
+def test_an_english_weekday_is_read_in_the_plural_but_not_inside_a_word():
+    assert weekday_named(fold("We meet on Thursdays."), 3) and not weekday_named(fold("A sundae, please."), SUNDAY)
+
+
 def test_a_weekday_of_several_words_is_not_read_by_its_stem():
     said = fold("hẹn gặp thứ ba")
     assert weekday_named(said, TUESDAY, {"vi"}) and not weekday_named(said, SATURDAY, {"vi"})

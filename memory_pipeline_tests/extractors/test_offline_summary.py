@@ -61,3 +61,18 @@ def test_a_long_chat_keeps_at_most_five_sentences_with_its_decision():
 
 def test_a_chat_of_pleasantries_only_has_an_empty_summary():
     assert OfflineExtractor().summarize(chat(("human", "Hi!"), ("ai", "Hello!"), ("human", "Thanks!"))).text == ""
+
+
+def test_every_offline_summary_of_the_gold_sets_is_grounded_as_the_stage_skips_its_check():
+    """The summary stage does not check an extractive summary again (`lines_said`): on every conversation of the
+    shipped and unseen gold sets, the grounding check finds nothing it names that the chat does not hold."""
+    from memory_pipeline.evaluation import GOLD_SETS, case_sets
+    from memory_pipeline.evaluation.runs import conversations_of
+
+    conversations = [c for cases in case_sets([s for s in GOLD_SETS if s != "summaries"]).values()
+                     for case in cases for c in conversations_of(case.rows)]
+    assert len(conversations) > 150
+    for conversation in conversations:
+        result = OfflineExtractor().summarize(conversation)
+        assert result.lines_said
+        assert unheld(result.text, conversation) == [], conversation.conversation_id

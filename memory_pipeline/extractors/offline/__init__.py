@@ -152,4 +152,4 @@ class OfflineExtractor:
         """Extractive 3-5 sentence summary in the chat's language: its decisive lines, no greetings or thanks
         (`summary.extractive_summary`); every sentence was said."""
         return SummaryResult(text=extractive_summary(
-            conversation, lambda sentence: any(True for _ in self._facts_in_sentence(sentence))))
+            conversation, lambda sentence: any(True for _ in self._facts_in_sentence(sentence))), lines_said=True)
