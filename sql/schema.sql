@@ -451,7 +451,8 @@ CREATE TABLE IF NOT EXISTS {schema}.night_shards (
 );
 
 -- A summary's grounding, sentence by sentence (memory_pipeline/domain/grounding.py): `sentences_dropped` counts
--- the sentences of the model's answer left out because they named what the conversation does not hold; the
+-- the sentences of the model's answer left out because they named what the conversation does not hold or were
+-- written in another language than the conversation's (memory_pipeline/domain/summaries.py, in_language); the
 -- summary stored is the rest, completed with lines said (cached too, so a re-run reports the same count).
 ALTER TABLE {schema}.session_summaries ADD COLUMN IF NOT EXISTS sentences_dropped integer NOT NULL DEFAULT 0;
 ALTER TABLE {schema}.summary_cache ADD COLUMN IF NOT EXISTS sentences_dropped integer NOT NULL DEFAULT 0;

@@ -45,7 +45,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("fts", "tsvector", "full-text search vector of the summary (generated)"),
         ("embedding", "USER-DEFINED", "pgvector embedding of the summary, when embeddings are on"),
         ("withheld_at", "timestamp with time zone", "when `forget` withheld it for good (NULL: searchable)"),
-        ("sentences_dropped", "integer", "sentences of the model's answer left out as not grounded"),
+        ("sentences_dropped", "integer", "sentences of the model's answer left out: not grounded, or not in the chat's language"),
     ]),
     "extracted_facts": ("fact_candidates", [
         ("candidate_id", "text", "primary key"),

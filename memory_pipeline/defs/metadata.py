@@ -94,7 +94,7 @@ SUMMARY_ROWS: dict[str, list[tuple[str, str]]] = {
                         ("rows rejected", "partition_rows_rejected")],
     "session_summaries": [("summaries", "partition_summaries"), ("summaries computed", "run_summaries_computed"),
                           ("summaries rejected (not grounded)", "partition_summaries_rejected"),
-                          ("model sentences dropped (not grounded)", "partition_sentences_dropped"),
+                          ("model sentences dropped (not grounded, other language)", "partition_sentences_dropped"),
                           ("sentences per summary, mean", "partition_sentences_mean"),
                           ("cache hits", "run_cache_hits"), ("conversations failed", "run_conversations_failed"),
                           ("input tokens", "partition_input_tokens"), ("output tokens", "partition_output_tokens"),

@@ -11,6 +11,9 @@ The seed asks for "a 3-5 sentence, decision-oriented summary: who, what, outcome
 - a line break always ends a sentence.
 Closing quotes and brackets after the mark stay with the sentence.
 
+`in_language` keeps the sentences of a summary written in its chat's language (`chat_language`): the seed's
+summary is in the conversation's language, and a small model writes English for every chat (a 1.5B model's
+summaries of the summary gold set: English sentences in 19 of its 22 chats in other languages).
 `complete` fills a summary of fewer than three sentences with lines said in the chat (an extractive summary).
 `combine` turns the summaries of a long conversation's chunks (`domain.chunking`) into one of at most
 MAX_SENTENCES sentences: the first sentence (who the user is, what they came for), the last sentence of each
@@ -25,7 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory_pipeline.domain import language
+from memory_pipeline.domain.conversations import Conversation
+
 MIN_SENTENCES, MAX_SENTENCES = 3, 5  # the seed's "3-5 sentence" summary
+LANGUAGE_CHARS = 2000  # a chat's language is told from its opening (identifying 400,000 characters took 1 s)
 
 # Abbreviations after which a period does not end a sentence (English, French, German, Spanish, Russian ...).
 _ABBREVIATIONS = frozenset(
@@ -139,3 +146,21 @@ def complete(summary: str, said: str, most: int = MAX_SENTENCES) -> str:
             have.append(sentence)
     return join_sentences(have)
 
+
+
+def chat_language(conversation: Conversation) -> str | None:
+    """The language (`language.identify`) of what the user and the assistant said, read in its first
+    LANGUAGE_CHARS characters; None when it cannot be told."""
+    said = " ".join(t.text for t in conversation.turns if t.role in ("human", "ai"))[:LANGUAGE_CHARS]
+    return language.identify(said) if said.strip() else None
+
+
+def in_language(summary: str, code: str | None) -> tuple[str, int]:
+    """`summary` without its sentences identified (`language.identify`) as a language other than `code`, and how
+    many were dropped. A sentence whose language cannot be told stays (a name, a number, a short line), and
+    all stay when `code` is None."""
+    sentences = split_sentences(summary)
+    if code is None:
+        return summary, 0
+    kept = [s for s in sentences if language.identify(s) in (None, code)]
+    return (summary if len(kept) == len(sentences) else join_sentences(kept)), len(sentences) - len(kept)

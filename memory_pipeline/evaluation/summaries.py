@@ -4,7 +4,8 @@ points (format: memory_pipeline/eval_data/README.md, "Summary cases").
 Per summary: the key points it recalls (a key point is recalled when every keyword of it is in the summary, by
 `gold.keywords_found`: an alternative starts a word, case-insensitive; anywhere in a script without spaces), what
 it names that its chat does not hold (`domain.grounding.unheld`: names, numbers, dates), whether grounding
-rejects it, its sentences (`domain.summaries.sentence_count`) and the requests it took. A backend that chunks
+rejects it, its sentences (`domain.summaries.sentence_count`), those in another language than the chat's
+(`domain.summaries.in_language`) and the requests it took. A backend that chunks
 long chats (`chunk_tokens`, the LLM backend) is run with at most EVAL_CHUNK_TOKENS per request, so the set's three
 long chats (about 1,050 tokens each) are chunked in two or more parts and combined, as a longer chat is at the
 default budget.
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memory_pipeline.domain.grounding import rejection, unheld
 from memory_pipeline.domain.messages import SourceRow
-from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, sentence_count
+from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, chat_language, in_language, sentence_count
 from memory_pipeline.evaluation.gold import GoldSetError, keywords_found
 from memory_pipeline.evaluation.runs import conversations_of
 from memory_pipeline.extractors.base import Extractor, ExtractorError
@@ -106,6 +107,7 @@ class SummaryScore:
     conversations: int = 1
     failed: str | None = None
     dropped: int = 0
+    other_language: int = 0
 
 
 @contextmanager
@@ -123,11 +125,12 @@ def _chunked(extractor: Extractor) -> Iterator[None]:
 
 def score_summary(case: SummaryCase, text: str, conversation, requests: int, dropped: int = 0) -> SummaryScore:
     """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests and lost
-    `dropped` ungrounded sentences of the backend's answer."""
+    `dropped` sentences of the backend's answer (not grounded, or not in the chat's language)."""
     return SummaryScore(case.case, case.language, len(case.key_points),
                         sum(keywords_found(p.keywords, text) for p in case.key_points),
                         [u.kind for u in unheld(text, conversation)], rejection(text, conversation),
-                        sentence_count(text), requests, dropped=dropped)
+                        sentence_count(text), requests, dropped=dropped,
+                        other_language=in_language(text, chat_language(conversation))[1])
 
 
 def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
@@ -151,7 +154,8 @@ def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[S
 
 def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
     """One row: key points recalled (share), names/numbers/dates not grounded (count), sentences of the backend's
-    answers dropped as not grounded (count), sentences per summary (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
+    answers dropped as not grounded or not in the chat's language (count), sentences in another language than
+    the chat's (count, `domain.summaries.in_language`), sentences per summary (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
     requests per conversation."""
     done = [s for s in scores if s.failed is None]
     points = sum(s.key_points for s in scores)
@@ -159,6 +163,7 @@ def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
         "cases": len(scores), "languages": len({s.language for s in scores}),
         "key_points": points, "recalled": round(sum(s.recalled for s in scores) / points, 3) if points else None,
         "not_grounded": sum(len(s.unheld) for s in done), "dropped": sum(s.dropped for s in done),
+        "other_language": sum(s.other_language for s in done),
         "sentences_mean": round(sum(s.sentences for s in done) / len(done), 2) if done else None,
         "share_3_to_5": round(sum(MIN_SENTENCES <= s.sentences <= MAX_SENTENCES for s in done) / len(done), 3)
         if done else None,
@@ -169,8 +174,9 @@ def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
 
 def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
     """One row per case: language, key points recalled of all, what was not grounded (kinds), the rejection
-    reason, the answer's sentences dropped as not grounded, sentences, requests, the failure's reason."""
+    reason, the answer's sentences dropped, sentences in another language, sentences, requests, the failure's
+    reason."""
     return pd.DataFrame([{
         "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
         "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "dropped": s.dropped,
-        "sentences": s.sentences, "requests": s.requests, "failed": s.failed or "-"} for s in scores])
+        "other_language": s.other_language, "sentences": s.sentences, "requests": s.requests, "failed": s.failed or "-"} for s in scores])

@@ -25,7 +25,7 @@ from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
 from memory_pipeline.domain.grounding import grounded
-from memory_pipeline.domain.summaries import combine, complete
+from memory_pipeline.domain.summaries import chat_language, combine, complete, in_language
 from memory_pipeline.extractors import prompts
 from memory_pipeline.extractors.base import ExtractionResult, SummaryResult
 from memory_pipeline.extractors.circuit import CircuitBreaker
@@ -152,6 +152,10 @@ class OpenAIExtractor:
         # A sentence naming a date, number or name the chat does not hold is dropped (a 1.5B model's English
         # summary of a Polish chat says "Sunday" for "w sobotę"); the rest of the answer stays.
         text, dropped = grounded(written, conversation, self._timezone)
+        # A sentence in another language than the chat's is dropped too: the summary is in the conversation's
+        # language (a 1.5B model writes English for a Spanish chat); the lines said below are in it.
+        text, other_language = in_language(text, chat_language(conversation))
+        dropped += other_language
         # A short answer (small models write one or two sentences) is completed with the chat's own decisive
         # lines, chosen as the offline backend chooses them: 3 to 5 sentences, none ungrounded. An answer left
         # empty (all dropped, or cut at max_tokens before the summary field) is those lines alone.

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory_pipeline.domain.summaries import combine, complete, sentence_count, split_sentences
+from memory_pipeline.domain.summaries import combine, complete, in_language, sentence_count, split_sentences
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -68,3 +68,11 @@ def test_a_summary_of_three_sentences_or_more_is_not_completed():
     summary = "Ana runs a bakery. She wants the annual plan. It starts in May."
     assert complete(summary, "Something else was said. And more.") == summary
 
+
+
+def test_a_summary_keeps_its_sentences_in_the_chats_language_and_those_whose_language_cannot_be_told():
+    summary = "The user is Kareem and his internet is down. مرحبا، اسمي كريم. 6203. تم حجز زيارة فني يوم السبت."
+    assert in_language(summary, "ar") == ("مرحبا، اسمي كريم. 6203. تم حجز زيارة فني يوم السبت.", 1)
+    assert in_language(summary, None) == (summary, 0)  # the chat's language not told: all stay
+    english = "The user asked for a refund. The assistant agreed."
+    assert in_language(english, "en") == (english, 0)

@@ -90,3 +90,29 @@ def test_a_malformed_line_names_the_file_and_line(tmp_path):
     path.write_text(json.dumps(CASE.model_dump(mode="json")) + "\n" + '{"case": "x"}\n')
     with pytest.raises(GoldSetError, match="mine.jsonl line 2"):
         summary_cases(path)
+
+
+SPANISH = SummaryCase.model_validate({
+    "case": "es-tiny", "language": "es", "messages": [
+        {"role": "human", "content": "Hola, soy Lucía. Necesito cambiar mi vuelo a Madrid del viernes.",
+         "at": "2026-06-08T09:00:00+00:00"},
+        {"role": "ai", "content": "Hecho: su vuelo a Madrid sale el domingo. El cambio cuesta 35 euros.",
+         "at": "2026-06-08T09:06:00+00:00"}],
+    "key_points": [{"kind": "who", "keywords": ["Lucía"]}, {"kind": "outcome", "keywords": ["domingo", "35"]}]})
+
+
+def test_sentences_in_another_language_than_the_chats_are_counted():
+    spanish = conversations_of(SPANISH.rows())[0]
+    score = score_summary(SPANISH, "The user wants to change the flight. Lucía cambia su vuelo a Madrid al domingo.",
+                          spanish, 1)
+    assert score.other_language == 1 and summaries_table([score]).iloc[0]["other_language"] == 1
+
+
+def test_the_llm_backends_english_sentences_for_a_spanish_chat_are_dropped_and_the_lines_said_kept(llm):
+    """A 1.5B model summarised 19 of the summary set's 22 chats in other languages in English (issue 27)."""
+    extractor, server = llm(lambda body: Reply(content=json.dumps(
+        {"facts": [], "summary": "The user wants to change the flight. The assistant confirmed the change."})))
+    score = evaluate_summaries(extractor, [SPANISH])[0]
+    assert score.dropped == 2 and score.other_language == 0 and score.sentences >= 3
+    assert (score.recalled, score.key_points) == (2, 2)  # the chat's own lines, in Spanish
+    assert score.requests == 1 and len(server.chat_requests()) == 1

@@ -24,14 +24,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain import lexicon, speech
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.value_support import SPACELESS_CHARS
-from memory_pipeline.domain.summaries import MAX_SENTENCES, MIN_SENTENCES, join_sentences, split_sentences
+from memory_pipeline.domain.summaries import (
+    MAX_SENTENCES,
+    MIN_SENTENCES,
+    chat_language,
+    join_sentences,
+    split_sentences,
+)
 
 MIN_WORDS, MIN_CHARS = 3, 6
 SENTENCE_CHARS = 240
-LANGUAGE_CHARS = 2000  # the chat's language is told from its opening (identifying 400,000 characters took 1 s)
 SCORED = 120  # user sentences weighed for facts and decisions at most: the first and last 60 of a huge chat
 _SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 _WORD = re.compile(r"[^\W_]+")
@@ -69,8 +74,7 @@ def _cut(text: str) -> str:
 def extractive_summary(conversation: Conversation, states_fact: Callable[[str], bool]) -> str:
     """The summary of `conversation` (module docstring); `states_fact(sentence)` tells whether a user sentence
     states a fact the offline rules extract. Empty when no turn says anything substantive."""
-    said = " ".join(t.text for t in conversation.turns if t.role in ("human", "ai"))[:LANGUAGE_CHARS]
-    codes = lexicon.codes_for(language.identify(said)) if said.strip() else None
+    codes = lexicon.codes_for(chat_language(conversation))
     decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
     found: list[_Sentence] = []
     for index, turn in enumerate(conversation.turns):
