@@ -28,7 +28,8 @@ from memory_pipeline.evaluation.memorybank import evaluate_memory_bank
 from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract, relate
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
 from memory_pipeline.evaluation.summaries import (
-    SummaryScore, evaluate_summaries, summaries_table, summary_cases, summary_cases_table)
+    EVAL_CHUNK_TOKENS, SummaryScore, evaluate_chunked, evaluate_summaries, summaries_table, summary_cases,
+    summary_cases_table)
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import Settings
 
@@ -116,10 +117,12 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
     out = report.EvalReport(backend=f"{extractor.name} (model {extractor.model}, prompt {extractor.prompt_version})")
     memory_bank = locomo_score = None
     summary_scores: list[SummaryScore] = []
+    chunked_scores: list[SummaryScore] = []
     try:
         _run_cases(extractor, chosen, scores, runs, progress)
         if "summaries" in wanted:
             summary_scores = evaluate_summaries(extractor, _selected(summary_cases(), cases, limit))
+            chunked_scores = evaluate_chunked(extractor, _selected(summary_cases(), cases, limit))
         if "memorybank" in wanted:
             memory_bank = evaluate_memory_bank(extractor)
             runs["memorybank"] = memory_bank.run
@@ -137,6 +140,9 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
         out.tables["Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"] = (
             summaries_table(summary_scores))
         out.tables["Summaries per case"] = summary_cases_table(summary_scores)
+    if chunked_scores:
+        out.tables[f"Summaries of the chats split at {EVAL_CHUNK_TOKENS} transcript tokens a request, "
+                   "the parts combined"] = summaries_table(chunked_scores)
     if ceiling is not None:
         _ceiling_tables(out, scores, ceiling_scores)
     if details != "none":

@@ -5,10 +5,10 @@ Per summary: the key points it recalls (a key point is recalled when every keywo
 `gold.keywords_found`: an alternative starts a word, case-insensitive; anywhere in a script without spaces), what
 it names that its chat does not hold (`domain.grounding.unheld`: names, numbers, dates), whether grounding
 rejects it, its sentences (`domain.summaries.sentence_count`), those in another language than the chat's
-(`domain.summaries.in_language`) and the requests it took. A backend that chunks
-long chats (`chunk_tokens`, the LLM backend) is run with at most EVAL_CHUNK_TOKENS per request, so the set's three
-long chats (about 1,050 tokens each) are chunked in two or more parts and combined, as a longer chat is at the
-default budget.
+(`domain.summaries.in_language`) and the requests it took, at the backend's own chunk budget
+(`evaluate_summaries`). Then the chats a chunking backend (the LLM backend: `chunk_count`) splits at
+EVAL_CHUNK_TOKENS per request are summarised again so (`evaluate_chunked`): the set's three long chats (about
+1,050 tokens each) in two or more parts, combined, as a longer chat is at the default budget.
 """
 
 from __future__ import annotations
@@ -133,23 +133,36 @@ def score_summary(case: SummaryCase, text: str, conversation, requests: int, dro
                         other_language=in_language(text, chat_language(conversation))[1])
 
 
+def _conversation(case: SummaryCase):
+    conversations = conversations_of(case.rows())
+    if len(conversations) != 1:
+        raise GoldSetError(f"{SUMMARY_FILE}: case {case.case} is {len(conversations)} conversations, not 1")
+    return conversations[0]
+
+
+def _summarised(extractor: Extractor, case: SummaryCase) -> SummaryScore:
+    conversation = _conversation(case)
+    try:
+        result = extractor.summarize(conversation)
+    except ExtractorError as exc:
+        return SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason)
+    return score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
+                         result.dropped_sentences)
+
+
 def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
-    """Summarise each case's chat with `extractor` and score it; a failure is scored as recalling nothing."""
-    scores = []
+    """Summarise each case's chat with `extractor` as configured and score it; a failure is scored as recalling
+    nothing."""
+    return [_summarised(extractor, case) for case in cases]
+
+
+def evaluate_chunked(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
+    """The cases whose chat `extractor` splits in two or more chunks at EVAL_CHUNK_TOKENS per request, summarised
+    so and scored; empty for a backend that does not chunk (no `chunk_count`)."""
+    if not hasattr(extractor, "chunk_count"):
+        return []
     with _chunked(extractor):
-        for case in cases:
-            conversations = conversations_of(case.rows())
-            if len(conversations) != 1:
-                raise GoldSetError(f"{SUMMARY_FILE}: case {case.case} is {len(conversations)} conversations, not 1")
-            conversation = conversations[0]
-            try:
-                result = extractor.summarize(conversation)
-            except ExtractorError as exc:
-                scores.append(SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason))
-                continue
-            scores.append(score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
-                                        result.dropped_sentences))
-    return scores
+        return [_summarised(extractor, case) for case in cases if extractor.chunk_count(_conversation(case)) > 1]
 
 
 def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:

@@ -126,6 +126,10 @@ class OpenAIExtractor:
         lines = [prompts.format_line(t, self._timezone) for t in conversation.turns]
         return chunk_messages(lines, count, self.chunk_tokens, CHUNK_OVERLAP_MESSAGES)
 
+    def chunk_count(self, conversation: Conversation) -> int:
+        """How many requests the summary of `conversation` takes at `chunk_tokens` (its chunks)."""
+        return len(self._chunks(conversation, self.summary_model))
+
     def summarize(self, conversation: Conversation) -> SummaryResult:
         """Summary of the conversation (a chunked one's chunk summaries combined, `domain.summaries.combine`);
         with `combined`, its facts too."""

@@ -9,7 +9,7 @@ from memory_pipeline.evaluation import evaluate
 from memory_pipeline.evaluation.gold import GoldSetError
 from memory_pipeline.evaluation.runs import conversations_of
 from memory_pipeline.evaluation.summaries import (
-    SummaryCase, evaluate_summaries, score_summary, summaries_table, summary_cases,
+    SummaryCase, evaluate_chunked, evaluate_summaries, score_summary, summaries_table, summary_cases,
     summary_cases_table)
 from memory_pipeline.extractors.offline import OfflineExtractor
 from memory_pipeline.extractors.openai_backend import OpenAIExtractor
@@ -67,14 +67,16 @@ def test_the_scripted_server_returning_ungrounded_sentences_is_scored_with_them_
     assert summary_cases_table(scores).iloc[0]["dropped"] == 2
 
 
-def test_the_long_chats_of_the_shipped_set_are_chunked_and_the_budget_restored(llm):
+def test_a_summary_is_one_request_at_the_default_budget_and_the_long_chats_are_chunked_again(llm):
     extractor, server = llm(transcript_responder)
     before = extractor.chunk_tokens
-    long = [c for c in summary_cases() if "-long-" in c.case]
-    scores = evaluate_summaries(extractor, long)
-    assert len(long) == 3 and all(s.requests >= 2 for s in scores)  # chunked, then combined
-    assert all(s.sentences <= 5 for s in scores)
+    cases = summary_cases()
+    assert all(s.requests == 1 for s in evaluate_summaries(extractor, cases))  # summary and facts: one request
+    chunked = evaluate_chunked(extractor, cases)
+    assert sorted(s.case for s in chunked) == sorted(c.case for c in cases if "-long-" in c.case)
+    assert len(chunked) == 3 and all(s.requests >= 2 and s.sentences <= 5 for s in chunked)  # parts combined
     assert extractor.chunk_tokens == before
+    assert evaluate_chunked(OfflineExtractor(), cases) == []  # a backend that does not chunk
 
 
 def test_the_shipped_set_has_its_languages_and_the_offline_backend_is_grounded():
