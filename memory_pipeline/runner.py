@@ -196,8 +196,13 @@ def _fail_dead_runs(instance: dg.DagsterInstance, notify: Callable[[str], None])
         if dead.never_started:
             notify(f"run {dead.run_id}: created by pid {dead.pid} but never started; marked failed")
             continue
-        freed = f"; freed its {', '.join(dead.pools)} slot" if dead.pools else ""
-        notify(f"run {dead.run_id}: its worker (pid {dead.pid}) is gone; marked failed{freed}")
+        # A run that had ended (failed by the code server that started it) only had its slots freed.
+        failed = "" if dead.already_ended else "; marked failed"
+        if dead.pools:
+            freed = f"; freed its {', '.join(dead.pools)} slot"
+        else:
+            freed = "; freed its pool slots" if dead.already_ended else ""
+        notify(f"run {dead.run_id}: its worker (pid {dead.pid}) is gone{failed}{freed}")
 
 
 def _runs_of(instance: dg.DagsterInstance, day: str) -> str:

@@ -167,12 +167,14 @@ FINISHED_RUN = {"SUCCESS", "FAILURE", "CANCELED"}
 FINISHED_BACKFILL = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
 
 
-def launch_partition_run(url: str, job: str, partition: str) -> str:
-    """Launch `job` for one partition through the webserver (GraphQL launchRun); returns the run id."""
+def launch_partition_run(url: str, job: str, partition: str, tags: dict[str, str] | None = None) -> str:
+    """Launch `job` for one partition through the webserver (GraphQL launchRun), tagged with `tags` as well (e.g.
+    a shard's, as the schedule tags it); returns the run id."""
+    tags = {"dagster/partition": partition, **(tags or {})}
     params = {
         "selector": {"repositoryLocationName": LOCATION_NAME, "repositoryName": REPOSITORY_NAME, "jobName": job},
         "runConfigData": {},
-        "executionMetadata": {"tags": [{"key": "dagster/partition", "value": partition}]},
+        "executionMetadata": {"tags": [{"key": key, "value": value} for key, value in tags.items()]},
     }
     result = graphql(url, LAUNCH_RUN, {"params": params})["launchRun"]
     if result["__typename"] != "LaunchRunSuccess":
@@ -259,11 +261,13 @@ def _wait_for_port(port: int, timeout: float, process: subprocess.Popen) -> None
 
 
 @contextmanager
-def production_services(env: dict[str, str], workdir: Path, ready_timeout: float = 120) -> Iterator[str]:
+def production_services(env: dict[str, str], workdir: Path, ready_timeout: float = 120,
+                        log_dir: Path | None = None) -> Iterator[str]:
     """Start the production shape on this host: `dagster api grpc` (the code location), then `dagster-daemon run`
     and `dagster-webserver`, three separate processes sharing the instance of env's DAGSTER_HOME, with a
     workspace file in `workdir` pointing both at the gRPC server. Yields the webserver's URL; on exit stops the
-    three (SIGINT, then SIGKILL after STOP_GRACE_SECONDS). Raises TimeoutError when one is not ready in time."""
+    three (SIGINT, then SIGKILL after STOP_GRACE_SECONDS). Raises TimeoutError when one is not ready in time.
+    With `log_dir`, each process's output goes to `<log_dir>/<name>.log` (code, daemon, webserver), else nowhere."""
     grpc_port, web_port = free_port(), free_port()
     workspace = workdir / "workspace.yaml"
     workspace.write_text(
@@ -271,18 +275,24 @@ def production_services(env: dict[str, str], workdir: Path, ready_timeout: float
         f"      location_name: {LOCATION_NAME}\n")
     started: list[subprocess.Popen] = []
 
-    def start(argv: list[str]) -> subprocess.Popen:
-        process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   start_new_session=True)
+    def start(name: str, argv: list[str]) -> subprocess.Popen:
+        output = open(log_dir / f"{name}.log", "ab") if log_dir else subprocess.DEVNULL
+        try:
+            process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=output, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
+        finally:
+            if log_dir:
+                output.close()  # the child holds its own descriptor
         started.append(process)
         return process
 
     try:
-        code = start([dagster_command("dagster"), "api", "grpc", "-m", "memory_pipeline.definitions",
-                      "-h", "127.0.0.1", "-p", str(grpc_port)])
+        code = start("code", [dagster_command("dagster"), "api", "grpc", "-m", "memory_pipeline.definitions",
+                              "-h", "127.0.0.1", "-p", str(grpc_port)])
         _wait_for_port(grpc_port, ready_timeout, code)
-        start([dagster_command("dagster-daemon"), "run", "-w", str(workspace)])
-        web = start([dagster_command("dagster-webserver"), "-w", str(workspace), "-h", "127.0.0.1", "-p", str(web_port)])
+        start("daemon", [dagster_command("dagster-daemon"), "run", "-w", str(workspace)])
+        web = start("webserver", [dagster_command("dagster-webserver"), "-w", str(workspace), "-h", "127.0.0.1",
+                                  "-p", str(web_port)])
         url = f"http://127.0.0.1:{web_port}"
         wait_for_webserver(url, ready_timeout, web)
         yield url

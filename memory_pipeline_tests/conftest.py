@@ -27,6 +27,11 @@ _counter = itertools.count()
 warnings.filterwarnings("ignore", message=".*partitions_def on an AssetCheckSpec.*")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--with-tcp", action="store_true",
+                     help="also run test_daemon_retry.py over PostgreSQL on TCP (about 45 s more)")
+
+
 def pytest_sessionfinish(session):
     """Collect garbage now and freeze what is left, so pytest's last collection (its unraisable-exception check, at
     unconfigure) scans only what is created after this.

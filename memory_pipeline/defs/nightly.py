@@ -75,19 +75,32 @@ def nightly_schedule(job: dg.UnresolvedAssetJobDefinition, settings: Settings) -
     return nightly_consolidation_schedule
 
 
-def dead_run_sensor() -> dg.SensorDefinition:
-    """The daemon's side of `run_health.fail_dead_runs`: every minute, runs of the nightly job whose worker is
-    gone are failed and their pool slots freed, so a backfill or the schedule does not wait on a dead run for
-    run monitoring's 12 hours. Running by default."""
+# How often the daemon looks for runs whose worker is gone. Under the daemon the code server fails such a run at
+# once and it is retried at once, but its `llm` slot stays claimed until this sensor frees it: every shard's LLM
+# steps (the retry's too) wait up to this long. Each tick is two small queries.
+DEAD_RUN_CHECK_SECONDS = 15
 
-    @dg.sensor(name="dead_run_sensor", minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.RUNNING,
-               description="Fails runs of the nightly job whose worker process is gone and frees their pool slots.")
+
+def dead_run_sensor() -> dg.SensorDefinition:
+    """The daemon's side of `run_health.fail_dead_runs`: every DEAD_RUN_CHECK_SECONDS, runs of the five assets
+    (the nightly job's, a backfill's) whose worker is gone are failed and their pool slots freed (also those of a
+    run the code server already failed), so a backfill, a retry or the schedule does not wait on a dead run for
+    run monitoring's 12 hours, or for its freeing of an ended run's slots (`free_slots_after_run_end_seconds`
+    after the end, at its next poll). Running by default."""
+
+    @dg.sensor(name="dead_run_sensor", minimum_interval_seconds=DEAD_RUN_CHECK_SECONDS,
+               default_status=dg.DefaultSensorStatus.RUNNING,
+               description="Fails runs of this project's assets whose worker process is gone and frees their pool "
+               "slots.")
     def _sensor(context: dg.SensorEvaluationContext):
         from memory_pipeline.defs.assets import LLM_POOL
         from memory_pipeline.defs.run_health import fail_dead_runs
 
         dead = fail_dead_runs(context.instance, JOB_NAME, [LLM_POOL])
-        return dg.SkipReason(f"{len(dead)} dead run(s) failed: {', '.join(d.run_id for d in dead) or 'none'}")
+        failed = [d.run_id for d in dead if not d.already_ended]
+        freed = [d.run_id for d in dead if d.already_ended]
+        return dg.SkipReason(f"{len(failed)} dead run(s) failed: {', '.join(failed) or 'none'}"
+                             + (f"; slots of ended run(s) freed: {', '.join(freed)}" if freed else ""))
 
     return _sensor
 

@@ -8,6 +8,12 @@ it, so the RUN_START event names the run worker; with the host recorded as a run
 worker process no longer exists on this host (or whose pid now belongs to a younger process) is dead: it is
 reported failed and its slots are freed (`fail_dead_runs`).
 
+Under the daemon a run's worker is a child of the gRPC code server, which fails the run itself within a second of
+its worker dying (the run then retries: `run_retries` in dagster.yaml), but leaves the run's pool slots claimed:
+Dagster frees the slots of an ended run only `free_slots_after_run_end_seconds` after its end, at run
+monitoring's next poll (up to 3 minutes with the defaults), and every `llm` step of every shard waits meanwhile,
+the retry's included. So the slots of an ended run whose worker is gone are freed too (`free_slots_of_ended_runs`).
+
 A run the CLI created but never started (the database went away between creating the run and starting it, or the
 process was killed there) stays NOT_STARTED for good: nothing launches it again. The CLI tags the runs it creates
 with its pid (`CREATOR_PID_TAG`), so such a run is failed once its creator is gone, or by the creator itself
@@ -31,6 +37,7 @@ CREATOR_PID_TAG = "memory_pipeline/creator_pid"  # the process that created the 
 # that is another process that reused the pid.
 PID_REUSE_SLACK_SECONDS = 5.0
 _IN_PROGRESS = [dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+_ENDED = [dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED]
 
 
 def this_host() -> str:
@@ -41,12 +48,14 @@ def this_host() -> str:
 @dataclass(frozen=True)
 class DeadRun:
     """A run failed by `fail_dead_runs`: its id, the worker pid that was gone (the creator's for a run that never
-    started), the pools it held."""
+    started), the pools it held; `already_ended`: it had ended (failed by the code server that started it) and only
+    its slots were freed."""
 
     run_id: str
     pid: int
     pools: tuple[str, ...]
     never_started: bool = False
+    already_ended: bool = False
 
 
 def worker_pid(instance: dg.DagsterInstance, run_id: str) -> tuple[int, float] | None:
@@ -80,16 +89,21 @@ def pools_held(instance: dg.DagsterInstance, run_id: str, pools: Iterable[str]) 
 
 
 def fail_dead_runs(instance: dg.DagsterInstance, job_name: str, pools: Iterable[str] = ()) -> list[DeadRun]:
-    """Fail the in-progress runs of `job_name` started on this host whose worker process is gone, and free
-    their pool slots. Runs of other hosts, or without a recorded worker, are left to Dagster's run monitoring.
-    Returns what was failed (run ids and pids only: nothing of the runs' data)."""
+    """Fail the in-progress runs started on this host whose worker process is gone, and free their pool slots,
+    and those of ended runs whose worker is gone (`free_slots_of_ended_runs`); then the runs of `job_name` that
+    never started (`fail_never_started_runs`). A run started on this host is one tagged `HOST_TAG` with it, which
+    the CLI and the assets' first steps set, whatever its job: `job_name`, or Dagster's asset job of a backfill
+    or of *Materialize selected*. Runs of other hosts, or without a recorded worker, are left to Dagster's run
+    monitoring. Returns what was failed or freed (run ids and pids only: nothing of the runs' data)."""
+    pools = tuple(pools)
     dead = []
     host = this_host()
-    for run in instance.get_runs(filters=dg.RunsFilter(job_name=job_name, statuses=_IN_PROGRESS)):
-        if run.tags.get(HOST_TAG) != host:
-            continue
+    for run in instance.get_runs(filters=dg.RunsFilter(statuses=_IN_PROGRESS, tags={HOST_TAG: host})):
         worker = worker_pid(instance, run.run_id)
         if worker is None or not process_is_gone(*worker):
+            continue
+        run = instance.get_run_by_id(run.run_id)  # read again: under the daemon the code server fails it at once,
+        if run is None or run.is_finished:        # and one failure is enough (its slots are freed just below)
             continue
         held = pools_held(instance, run.run_id, pools)
         instance.report_run_failed(
@@ -98,7 +112,32 @@ def fail_dead_runs(instance: dg.DagsterInstance, job_name: str, pools: Iterable[
         )
         instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
         dead.append(DeadRun(run.run_id, worker[0], held))
-    return dead + fail_never_started_runs(instance, job_name)
+    return dead + free_slots_of_ended_runs(instance, pools) + fail_never_started_runs(instance, job_name)
+
+
+def free_slots_of_ended_runs(instance: dg.DagsterInstance, pools: Iterable[str] = ()) -> list[DeadRun]:
+    """Free the pool slots still claimed by ended runs started on this host (`HOST_TAG`) whose worker process is
+    gone (module docstring: a worker killed under the daemon). An ended run whose worker still lives (it may be
+    finishing a step) is left to Dagster's `free_slots_after_run_end_seconds`. Returns the runs freed, with the
+    pools among `pools` they held (ids and pids only)."""
+    storage = instance.event_log_storage
+    holding = storage.get_concurrency_run_ids()
+    if not holding:
+        return []
+    freed = []
+    host = this_host()
+    for run in instance.get_runs(filters=dg.RunsFilter(run_ids=sorted(holding), statuses=_ENDED,
+                                                       tags={HOST_TAG: host})):
+        worker = worker_pid(instance, run.run_id)
+        if worker is None or not process_is_gone(*worker):
+            continue
+        held = pools_held(instance, run.run_id, pools)
+        storage.free_concurrency_slots_for_run(run.run_id)
+        instance.report_engine_event(
+            f"Run worker (pid {worker[0]} on {host}) is gone: the pool slots this {run.status.value} run still held "
+            "were freed by memory_pipeline so later runs do not wait on them.", run)
+        freed.append(DeadRun(run.run_id, worker[0], held, already_ended=True))
+    return freed
 
 
 def fail_never_started_runs(instance: dg.DagsterInstance, job_name: str) -> list[DeadRun]:

@@ -29,6 +29,7 @@ import math
 import re
 import signal
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -82,6 +83,14 @@ def hashed_embedding(text: str, dimensions: int) -> list[float]:
     return [v / norm for v in vector]
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hung up before its answer (a run worker killed mid-request) is no error of the server's."""
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class ScriptedOpenAIServer:
     """Start with `with ScriptedOpenAIServer() as server:`; point the SDK at `server.base_url`."""
 
@@ -97,7 +106,7 @@ class ScriptedOpenAIServer:
         self.refuse_embedding: Callable[[str], bool] | None = None
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
+        self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 

@@ -141,3 +141,65 @@ def test_the_daemon_side_runs_by_default_and_reports_what_it_failed():
     with dg.DagsterInstance.ephemeral() as instance:
         result = sensor(dg.build_sensor_context(instance=instance))
     assert isinstance(result, dg.SkipReason) and result.skip_message.startswith("0 dead run(s) failed")
+
+
+def worker_run(instance, worker_pid: int, status, job_name: str = "__ASSET_JOB") -> str:
+    """A run as one started on this host records itself: the host tag (the assets set it), a RUN_START event
+    written by `worker_pid`, an `llm` slot claimed by its session_summaries step; `status` as it is now. By default
+    a run of Dagster's asset job, as a backfill's or *Materialize selected*'s runs are (not the nightly job)."""
+    import dagster as dg
+    from dagster._core.events import DagsterEvent
+
+    from memory_pipeline.defs.assets import LLM_POOL
+    from memory_pipeline.defs.run_health import HOST_TAG, this_host
+    from memory_pipeline.domain.shards import SHARD_TAG
+
+    run = instance.add_run(dg.DagsterRun(job_name=job_name, status=dg.DagsterRunStatus.STARTED,
+                                         tags={HOST_TAG: this_host(), SHARD_TAG: "0/2"}))
+    instance.report_dagster_event(DagsterEvent(dg.DagsterEventType.RUN_START.value, job_name, pid=worker_pid),
+                                  run.run_id)
+    assert instance.event_log_storage.claim_concurrency_slot(LLM_POOL, run.run_id, "session_summaries").is_claimed
+    if status == dg.DagsterRunStatus.FAILURE:
+        instance.report_run_failed(run)  # what the gRPC code server does when it sees its run worker die
+    return run.run_id
+
+
+def test_a_dead_workers_slot_is_freed_whatever_the_job_and_also_once_the_code_server_failed_the_run(
+        make_settings, tmp_path, monkeypatch):
+    """Under the daemon the code server fails a run whose worker died, and the daemon retries it, but its `llm`
+    slot stays claimed until Dagster frees it (`free_slots_after_run_end_seconds` after the end, at run
+    monitoring's next poll): every shard's LLM step, the retry's too, waited on it (issue 28). The runs of a
+    backfill are of Dagster's asset job, which fail_dead_runs used to skip. A live worker's run is left alone."""
+    import shutil
+
+    import dagster as dg
+
+    from memory_pipeline.db import dagster_storage_url
+    from memory_pipeline.defs.assets import LLM_POOL
+    from memory_pipeline.defs.nightly import JOB_NAME
+    from memory_pipeline.defs.run_health import fail_dead_runs, pool_holders
+    from memory_pipeline.runner import REPO_ROOT
+
+    settings = make_settings(dagster_schema="dg_dead_slots")
+    shutil.copyfile(REPO_ROOT / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
+    monkeypatch.setenv("MEMORY_PIPELINE_DAGSTER_STORAGE_URL",
+                       dagster_storage_url(settings.database_url, "dg_dead_slots"))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        instance.event_log_storage.set_concurrency_slots(LLM_POOL, 4)
+        still_going = worker_run(instance, gone.pid, dg.DagsterRunStatus.STARTED)
+        failed_by_code_server = worker_run(instance, gone.pid, dg.DagsterRunStatus.FAILURE)
+        alive = worker_run(instance, os.getpid(), dg.DagsterRunStatus.FAILURE)  # may still be ending a step
+        alive_nightly = worker_run(instance, os.getpid(), dg.DagsterRunStatus.STARTED, JOB_NAME)
+
+        dead = fail_dead_runs(instance, JOB_NAME, [LLM_POOL])
+
+        assert sorted((d.run_id, d.pid, d.pools, d.already_ended) for d in dead) == sorted([
+            (still_going, gone.pid, (LLM_POOL,), False), (failed_by_code_server, gone.pid, (LLM_POOL,), True)])
+        assert instance.get_run_by_id(still_going).status == dg.DagsterRunStatus.FAILURE
+        assert sorted(run for run, _ in pool_holders(instance, LLM_POOL)) == sorted([alive, alive_nightly])
+        freed = [e.dagster_event.message for e in instance.all_logs(
+            failed_by_code_server, of_type=dg.DagsterEventType.ENGINE_EVENT)]
+        assert any(f"Run worker (pid {gone.pid} on " in m and "were freed by memory_pipeline" in m for m in freed)
+        assert fail_dead_runs(instance, JOB_NAME, [LLM_POOL]) == []  # nothing twice
