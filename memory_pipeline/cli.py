@@ -122,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "their key points); default all five, or none with --gold-file")
     ev.add_argument("--gold-file", action="append", default=[], type=Path, metavar="PATH",
                     help="also score your own cases (repeatable): one JSON case a line, in the format of "
-                    "memory_pipeline/eval_data/README.md; reported as a gold set named by the file's stem")
+                    "memory_pipeline/eval_data/README.md, behaviour cases or summary cases (with key_points); "
+                    "reported as a gold set named by the file's stem")
     ev.add_argument("--ceiling", action="store_true",
                     help="also run the case sets through the LLM backend against a scripted model giving the gold "
                     "answers (started here, no key needed): what the pipeline loses of right answers")

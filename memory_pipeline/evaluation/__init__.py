@@ -7,7 +7,8 @@ Gold sets (memory_pipeline/eval_data/README.md documents their format and matchi
 - `multilingual`: behaviour cases in many languages, each with its `language`;
 - `memorybank`: hobbies MemoryBank users state in the bundled chats, recalled as preferences;
 - `summaries`: conversation summaries scored on chats with their key points (`evaluation.summaries`);
-- a user's own behaviour cases (`gold_files`, the `cases` format), a gold set named by the file's stem;
+- a user's own cases (`gold_files`), a gold set named by the file's stem: behaviour cases (the `cases` format), or
+  summary cases (the `summaries` format, told apart by their `key_points`);
 - a LoCoMo file the user downloads (`--locomo PATH`).
 
 With `ceiling` (the LLM settings), the case sets run a second time through the `openai` backend against a scripted
@@ -28,8 +29,8 @@ from memory_pipeline.evaluation.memorybank import evaluate_memory_bank
 from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract, relate
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
 from memory_pipeline.evaluation.summaries import (
-    EVAL_CHUNK_TOKENS, SummaryScore, evaluate_chunked, evaluate_summaries, summaries_table, summary_cases,
-    summary_cases_table)
+    EVAL_CHUNK_TOKENS, SummaryCase, SummaryScore, evaluate_chunked, evaluate_summaries, is_summary_file,
+    summaries_table, summary_cases, summary_cases_table)
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import Settings
 
@@ -50,9 +51,10 @@ def _selected(cases: list[GoldCase], names: Iterable[str], limit: int | None) ->
 
 def case_sets(gold_sets: Iterable[str], gold_files: Iterable[Path] = (), names: Iterable[str] = (),
               limit: int | None = None) -> dict[str, list[GoldCase]]:
-    """The cases to run, per gold set: the shipped case sets named in `gold_sets`, then each gold file's (named
-    by its stem), each cut by `names` and `limit`. Every file is read here, before any backend runs.
-    Raises GoldSetError on an unknown set name, two sets of one name, or a malformed file."""
+    """The behaviour cases to run, per gold set: the shipped case sets named in `gold_sets`, then each gold
+    file's that is not a summary file (named by its stem), each cut by `names` and `limit`. Every file is read
+    here, before any backend runs. Raises GoldSetError on an unknown set name, two sets of one name, or a
+    malformed file."""
     wanted = list(dict.fromkeys(gold_sets))
     unknown = [name for name in wanted if name not in GOLD_SETS]
     if unknown:
@@ -60,10 +62,29 @@ def case_sets(gold_sets: Iterable[str], gold_files: Iterable[Path] = (), names: 
     names = list(names)
     chosen = {name: _selected(loader(), names, limit) for name, loader in CASE_SETS.items() if name in wanted}
     for path in dict.fromkeys(Path(p) for p in gold_files):
+        if is_summary_file(path):
+            continue
         cases = gold_file_cases(path)
         if path.stem in chosen or path.stem in GOLD_SETS:
             raise GoldSetError(f"{path}: a gold set named {path.stem!r} is already chosen: rename the file")
         chosen[path.stem] = _selected(cases, names, limit)
+    return chosen
+
+
+def summary_sets(gold_sets: Iterable[str], gold_files: Iterable[Path] = (), names: Iterable[str] = (),
+                 limit: int | None = None) -> dict[str, list[SummaryCase]]:
+    """The summary cases to run, per gold set: the shipped `summaries` when named in `gold_sets`, then each
+    summary gold file's (`is_summary_file`, named by its stem), cut as `case_sets` cuts. Raises GoldSetError on a
+    malformed file or a name already taken."""
+    chosen = {"summaries": _selected(summary_cases(), names, limit)} if "summaries" in gold_sets else {}
+    behaviour = set()
+    for path in dict.fromkeys(Path(p) for p in gold_files):
+        if not is_summary_file(path):
+            behaviour.add(path.stem)
+            continue
+        if path.stem in chosen or path.stem in GOLD_SETS or path.stem in behaviour:
+            raise GoldSetError(f"{path}: a gold set named {path.stem!r} is already chosen: rename the file")
+        chosen[path.stem] = _selected(summary_cases(path), names, limit)
     return chosen
 
 
@@ -111,6 +132,7 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
         raise ValueError(f"details: {details!r}, not one of {', '.join(DETAIL_CHOICES)}")
     wanted = list(dict.fromkeys(gold_sets))
     chosen = case_sets(wanted, gold_files, cases, limit)
+    summaries = summary_sets(wanted, gold_files, cases, limit)
     scores: list[CaseScore] = []
     ceiling_scores: list[CaseScore] = []
     runs: dict[str, ExtractionRun] = {}
@@ -120,9 +142,10 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
     chunked_scores: list[SummaryScore] = []
     try:
         _run_cases(extractor, chosen, scores, runs, progress)
-        if "summaries" in wanted:
-            summary_scores = evaluate_summaries(extractor, _selected(summary_cases(), cases, limit))
-            chunked_scores = evaluate_chunked(extractor, _selected(summary_cases(), cases, limit))
+        for name, chats in summaries.items():
+            summary_scores += evaluate_summaries(extractor, chats, name)
+        for name, chats in summaries.items():
+            chunked_scores += evaluate_chunked(extractor, chats, name)
         if "memorybank" in wanted:
             memory_bank = evaluate_memory_bank(extractor)
             runs["memorybank"] = memory_bank.run

@@ -76,6 +76,17 @@ class SummaryCase(BaseModel):
                 for i, m in enumerate(self.messages, 1)]
 
 
+def is_summary_file(path: Path) -> bool:
+    """Whether the gold file at `path` holds summary cases: its first case has `key_points` (behaviour cases have
+    `expect`). False for a file that cannot be read or parsed: the behaviour cases' reader reports it."""
+    try:
+        with path.open(encoding="utf-8") as lines:
+            first = next((line for line in lines if line.strip()), "")
+        return "key_points" in json.loads(first)
+    except (OSError, ValueError, TypeError):
+        return False
+
+
 def summary_cases(path: Path | None = None) -> list[SummaryCase]:
     """The cases of `path` (default: the shipped SUMMARY_FILE). Raises GoldSetError naming the file and line."""
     name = str(path) if path else SUMMARY_FILE
@@ -108,6 +119,7 @@ class SummaryScore:
     failed: str | None = None
     dropped: int = 0
     other_language: int = 0
+    gold_set: str = "summaries"
 
 
 @contextmanager
@@ -136,44 +148,56 @@ def score_summary(case: SummaryCase, text: str, conversation, requests: int, dro
 def _conversation(case: SummaryCase):
     conversations = conversations_of(case.rows())
     if len(conversations) != 1:
-        raise GoldSetError(f"{SUMMARY_FILE}: case {case.case} is {len(conversations)} conversations, not 1")
+        raise GoldSetError(f"summary case {case.case} is {len(conversations)} conversations, not 1")
     return conversations[0]
 
 
-def _summarised(extractor: Extractor, case: SummaryCase) -> SummaryScore:
+def _summarised(extractor: Extractor, case: SummaryCase, gold_set: str) -> SummaryScore:
     conversation = _conversation(case)
     try:
         result = extractor.summarize(conversation)
     except ExtractorError as exc:
-        return SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason)
-    return score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
-                         result.dropped_sentences)
+        return SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason,
+                            gold_set=gold_set)
+    score = score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
+                          result.dropped_sentences)
+    score.gold_set = gold_set
+    return score
 
 
-def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
-    """Summarise each case's chat with `extractor` as configured and score it; a failure is scored as recalling
-    nothing."""
-    return [_summarised(extractor, case) for case in cases]
+def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase], gold_set: str = "summaries"
+                       ) -> list[SummaryScore]:
+    """Summarise each case's chat with `extractor` as configured and score it, as part of `gold_set`; a failure
+    is scored as recalling nothing."""
+    return [_summarised(extractor, case, gold_set) for case in cases]
 
 
-def evaluate_chunked(extractor: Extractor, cases: list[SummaryCase]) -> list[SummaryScore]:
+def evaluate_chunked(extractor: Extractor, cases: list[SummaryCase], gold_set: str = "summaries"
+                     ) -> list[SummaryScore]:
     """The cases whose chat `extractor` splits in two or more chunks at EVAL_CHUNK_TOKENS per request, summarised
     so and scored; empty for a backend that does not chunk (no `chunk_count`)."""
     if not hasattr(extractor, "chunk_count"):
         return []
     with _chunked(extractor):
-        return [_summarised(extractor, case) for case in cases if extractor.chunk_count(_conversation(case)) > 1]
+        return [_summarised(extractor, case, gold_set) for case in cases
+                if extractor.chunk_count(_conversation(case)) > 1]
 
 
 def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
-    """One row: key points recalled (share), names/numbers/dates not grounded (count), sentences of the backend's
-    answers dropped as not grounded or not in the chat's language (count), sentences in another language than
-    the chat's (count, `domain.summaries.in_language`), sentences per summary (mean), share of summaries of MIN_SENTENCES to MAX_SENTENCES sentences, summaries rejected, failures,
-    requests per conversation."""
+    """One row per gold set (`SummaryScore.gold_set`, in order of first appearance): key points recalled (share),
+    names/numbers/dates not grounded (count), sentences of the backend's answers dropped as not grounded or not in
+    the chat's language (count), sentences in another language than the chat's (count,
+    `domain.summaries.in_language`), sentences per summary (mean), share of summaries of MIN_SENTENCES to
+    MAX_SENTENCES sentences, summaries rejected, failures, requests per conversation."""
+    sets = dict.fromkeys(s.gold_set for s in scores)
+    return pd.DataFrame([_summaries_row(name, [s for s in scores if s.gold_set == name]) for name in sets])
+
+
+def _summaries_row(gold_set: str, scores: list[SummaryScore]) -> dict:
     done = [s for s in scores if s.failed is None]
     points = sum(s.key_points for s in scores)
-    return pd.DataFrame([{
-        "cases": len(scores), "languages": len({s.language for s in scores}),
+    return {
+        "gold_set": gold_set, "cases": len(scores), "languages": len({s.language for s in scores}),
         "key_points": points, "recalled": round(sum(s.recalled for s in scores) / points, 3) if points else None,
         "not_grounded": sum(len(s.unheld) for s in done), "dropped": sum(s.dropped for s in done),
         "other_language": sum(s.other_language for s in done),
@@ -182,14 +206,15 @@ def summaries_table(scores: list[SummaryScore]) -> pd.DataFrame:
         if done else None,
         "rejected": sum(s.rejected is not None for s in done), "failed": len(scores) - len(done),
         "requests_per_conversation": round(sum(s.requests for s in done) / len(done), 2) if done else None,
-    }])
+    }
 
 
 def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
-    """One row per case: language, key points recalled of all, what was not grounded (kinds), the rejection
+    """One row per case: its gold set, language, key points recalled of all, what was not grounded (kinds), the rejection
     reason, the answer's sentences dropped, sentences in another language, sentences, requests, the failure's
     reason."""
     return pd.DataFrame([{
-        "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
+        "gold_set": s.gold_set, "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
         "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "dropped": s.dropped,
-        "other_language": s.other_language, "sentences": s.sentences, "requests": s.requests, "failed": s.failed or "-"} for s in scores])
+        "other_language": s.other_language, "sentences": s.sentences, "requests": s.requests,
+        "failed": s.failed or "-"} for s in scores])

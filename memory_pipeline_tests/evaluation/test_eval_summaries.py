@@ -118,3 +118,28 @@ def test_the_llm_backends_english_sentences_for_a_spanish_chat_are_dropped_and_t
     assert score.dropped == 2 and score.other_language == 0 and score.sentences >= 3
     assert (score.recalled, score.key_points) == (2, 2)  # the chat's own lines, in Spanish
     assert score.requests == 1 and len(server.chat_requests()) == 1
+
+
+def test_a_gold_file_of_summary_cases_is_scored_as_its_own_summary_gold_set(tmp_path):
+    path = tmp_path / "my_chats.jsonl"
+    path.write_text(json.dumps(SPANISH.model_dump(mode="json")) + "\n" + json.dumps(CASE.model_dump(mode="json")))
+    report = evaluate(OfflineExtractor(), ["summaries"], gold_files=[path], cases=["es-tiny", CASE.case,
+                                                                                  "zh-cancel-order"])
+    table = report.tables["Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"]
+    assert list(table["gold_set"]) == ["summaries", "my_chats"]
+    assert list(table["cases"]) == [1, 2]
+    per_case = report.tables["Summaries per case"]
+    assert sorted(per_case[per_case.gold_set == "my_chats"]["case"]) == sorted(["es-tiny", CASE.case])
+    assert not any(name.startswith("Summary: extraction") for name in report.tables)  # not run as behaviour cases
+
+
+def test_a_summary_gold_file_alone_needs_no_gold_set_and_a_name_taken_twice_is_refused(tmp_path):
+    path = tmp_path / "summaries.jsonl"
+    path.write_text(json.dumps(SPANISH.model_dump(mode="json")) + "\n")
+    with pytest.raises(GoldSetError, match="already chosen"):
+        evaluate(OfflineExtractor(), [], gold_files=[path])
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text(json.dumps(SPANISH.model_dump(mode="json")) + "\n")
+    table = evaluate(OfflineExtractor(), [], gold_files=[mine]).tables[
+        "Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"]
+    assert table.iloc[0]["gold_set"] == "mine" and table.iloc[0]["recalled"] == 1.0
