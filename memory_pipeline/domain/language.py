@@ -94,3 +94,15 @@ def identify(text: str) -> str | None:
     near = next((c for c, p in ((_ALIASES.get(c, c), p) for c, p in ranked[1:])
                  if c in lexicon.MODULES and p >= _RUNNER_UP), None)
     return near if code not in lexicon.MODULES and near else code
+
+
+def could_be(text: str, code: str) -> bool:
+    """Whether `text` may be written in language `code`: its language cannot be told, it is identified as `code`,
+    or the model scores `code` at least `_RUNNER_UP` for it. A short line between two close languages is read as
+    either by `identify` ("Дякую за допомогу!" in a Ukrainian chat, Russian beside it; Malay and Indonesian), so
+    a line is only in another language than its chat's when the chat's language is not a fair reading of it."""
+    found = identify(text)
+    if found in (None, code):
+        return True
+    return any(_ALIASES.get(label, label) == code and probability >= _RUNNER_UP
+               for label, probability in _identifier().rank(text))

@@ -156,11 +156,11 @@ def chat_language(conversation: Conversation) -> str | None:
 
 
 def in_language(summary: str, code: str | None) -> tuple[str, int]:
-    """`summary` without its sentences identified (`language.identify`) as a language other than `code`, and how
-    many were dropped. A sentence whose language cannot be told stays (a name, a number, a short line), and
-    all stay when `code` is None."""
+    """`summary` without its sentences in a language other than `code` (`language.could_be`), and how many were
+    dropped. A sentence whose language cannot be told stays (a name, a number, a short line), so does one the
+    chat's language is a fair reading of (Ukrainian beside Russian), and all stay when `code` is None."""
     sentences = split_sentences(summary)
     if code is None:
         return summary, 0
-    kept = [s for s in sentences if language.identify(s) in (None, code)]
+    kept = [s for s in sentences if language.could_be(s, code)]
     return (summary if len(kept) == len(sentences) else join_sentences(kept)), len(sentences) - len(kept)

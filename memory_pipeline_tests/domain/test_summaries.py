@@ -76,3 +76,15 @@ def test_a_summary_keeps_its_sentences_in_the_chats_language_and_those_whose_lan
     assert in_language(summary, None) == (summary, 0)  # the chat's language not told: all stay
     english = "The user asked for a refund. The assistant agreed."
     assert in_language(english, "en") == (english, 0)
+
+
+def test_a_short_line_of_a_close_language_stays_in_its_chats_summary_but_english_does_not():
+    """The model identifies short Ukrainian lines as Russian, Malay ones as Indonesian, Persian as Arabic: read
+    whole, a chat was Ukrainian and its sentences Russian, so the LLM backend dropped right sentences (seen on
+    unseen chats, session 15)."""
+    ukrainian = "Дякую за допомогу! Будь ласка, пані Олено! The user asked about her passport."
+    assert in_language(ukrainian, "uk") == ("Дякую за допомогу! Будь ласка, пані Олено!", 1)
+    malay = "Saya nak tanya tentang bungkusan saya. Saya tunggu panggilan. Semoga urusan puan dipermudahkan."
+    assert in_language(malay, "ms") == (malay, 0)
+    assert in_language("سلام، وقت بخیر.", "fa") == ("سلام، وقت بخیر.", 0)
+    assert in_language("Дякую за допомогу!", "en")[1] == 1  # another script is another language
