@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -128,7 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also run the case sets through the LLM backend against a scripted model giving the gold "
                     "answers (started here, no key needed): what the pipeline loses of right answers")
     ev.add_argument("--details", choices=["all", "problems", "none"], default="problems",
-                    help="per-case details with the fact text: the cases not passed (default), all, or none")
+                    help="per-case details with the fact text (a summary case: the summary and the key points it "
+                    "missed): the cases not passed (default), all, or none")
     ev.add_argument("--locomo", type=Path, metavar="PATH",
                     help="also score a LoCoMo file you downloaded (locomo10.json; CC BY-NC, never shipped)")
     ev.add_argument("--limit", type=_positive_int, metavar="N",
@@ -271,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     module, function = args.command_body.split(":")
     try:
         return getattr(importlib.import_module(f"memory_pipeline.commands.{module}"), function)(args)
+    except BrokenPipeError:
+        # The reader went away (`recall ... | head`): no traceback. Python's own recipe: point stdout at devnull so
+        # the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a command cut off by its pipe
     except Exception as exc:
         message = _error_message(exc, args.settings)
         if message is None:

@@ -30,7 +30,7 @@ from memory_pipeline.evaluation.runs import ExtractionRun, Progress, extract, re
 from memory_pipeline.evaluation.scoring import CaseScore, score_case
 from memory_pipeline.evaluation.summaries import (
     EVAL_CHUNK_TOKENS, SummaryCase, SummaryScore, evaluate_chunked, evaluate_summaries, is_summary_file,
-    summaries_table, summary_cases, summary_cases_table)
+    summaries_table, summary_cases, summary_cases_table, summary_details)
 from memory_pipeline.extractors.base import Extractor
 from memory_pipeline.settings import Settings
 
@@ -169,7 +169,7 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
     if ceiling is not None:
         _ceiling_tables(out, scores, ceiling_scores)
     if details != "none":
-        out.details["backend"] = case_details(scores, details)
+        out.details["backend"] = case_details(scores, details) + summary_details(summary_scores, details)
         if ceiling is not None:
             out.details["ceiling (right answers)"] = case_details(ceiling_scores, details)
     return out

@@ -127,6 +127,9 @@ def render_details(records: list[dict]) -> str:
     for r in records:
         language = f" [{r['language']}]" if r["language"] else ""
         lines.append(f"-- {r['gold_set']} / {r['case']}{language}: {'passed' if r['passed'] else 'not passed'}")
+        if "summary" in r:
+            lines += _summary_lines(r["summary"])
+            continue
         lines += [f"   wrong    {_fact_line(w)}" for w in r["wrong"]]
         for m in r["missed"]:
             quote = f" quote \"{m['quote']}\"" if m["quote"] else ""
@@ -142,3 +145,15 @@ def render_details(records: list[dict]) -> str:
                     lines.append(f"            {state:<10} \"{v['fact']}\" ({v['attribute'] or '-'}){after}")
         lines += [f"   failed   {n} conversation(s): {reason}" for reason, n in r["failed_conversations"].items()]
     return "\n".join(lines)
+
+
+def _summary_lines(summary: dict) -> list[str]:
+    """A summary case's record (`evaluation.summaries.summary_details`) as indented lines."""
+    lines = [f"   failed   {summary['failed']}"] if summary["failed"] else [f"   summary  \"{summary['text']}\""]
+    lines += [f"   missed   {point}" for point in summary["missed"]]
+    lines += [f"   not grounded {said}" for said in summary["not_grounded"]]
+    if summary["other_language"]:
+        lines.append(f"   other language: {summary['other_language']} sentence(s)")
+    if summary["rejected"]:
+        lines.append(f"   rejected {summary['rejected']}")
+    return lines

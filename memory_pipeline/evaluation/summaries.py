@@ -120,6 +120,9 @@ class SummaryScore:
     dropped: int = 0
     other_language: int = 0
     gold_set: str = "summaries"
+    text: str = ""  # the summary (eval's details print it: gold sets and --gold-file cases are the user's own)
+    missed: list[str] = field(default_factory=list)  # the key points not recalled, as "kind: keywords"
+    unheld_said: list[str] = field(default_factory=list)  # what was not grounded, in the summary's words
 
 
 @contextmanager
@@ -138,11 +141,13 @@ def _chunked(extractor: Extractor) -> Iterator[None]:
 def score_summary(case: SummaryCase, text: str, conversation, requests: int, dropped: int = 0) -> SummaryScore:
     """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests and lost
     `dropped` sentences of the backend's answer (not grounded, or not in the chat's language)."""
-    return SummaryScore(case.case, case.language, len(case.key_points),
-                        sum(keywords_found(p.keywords, text) for p in case.key_points),
-                        [u.kind for u in unheld(text, conversation)], rejection(text, conversation),
+    missed = [f"{p.kind}: {' + '.join(p.keywords)}" for p in case.key_points if not keywords_found(p.keywords, text)]
+    found = unheld(text, conversation)
+    return SummaryScore(case.case, case.language, len(case.key_points), len(case.key_points) - len(missed),
+                        [u.kind for u in found], rejection(text, conversation),
                         sentence_count(text), requests, dropped=dropped,
-                        other_language=in_language(text, chat_language(conversation))[1])
+                        other_language=in_language(text, chat_language(conversation))[1], text=text, missed=missed,
+                        unheld_said=[f"{u.kind} {u.said!r}" for u in found])
 
 
 def _conversation(case: SummaryCase):
@@ -218,3 +223,20 @@ def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
         "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "dropped": s.dropped,
         "other_language": s.other_language, "sentences": s.sentences, "requests": s.requests,
         "failed": s.failed or "-"} for s in scores])
+
+
+def summary_details(scores: list[SummaryScore], which: str = "problems") -> list[dict]:
+    """Per case (all, or `problems`: those with a key point missed, anything not grounded, a sentence in another
+    language, a rejection or a failure; none): the summary text and what it missed, as records
+    `evaluation.details.render_details` prints."""
+    if which == "none":
+        return []
+    records = []
+    for s in scores:
+        passed = not (s.missed or s.unheld or s.other_language or s.rejected or s.failed)
+        if which == "all" or not passed:
+            records.append({"gold_set": s.gold_set, "case": s.case, "language": s.language, "passed": passed,
+                            "summary": {"text": s.text, "missed": s.missed, "not_grounded": s.unheld_said,
+                                        "other_language": s.other_language, "rejected": s.rejected,
+                                        "failed": s.failed}})
+    return records

@@ -139,3 +139,14 @@ def test_a_malformed_argument_is_one_line_with_exit_status_2():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         "memory-pipeline forget: argument --row: invalid int value: 'abc' (see memory-pipeline forget --help)"]
+
+
+def test_a_reader_that_goes_away_ends_the_command_without_a_traceback():
+    """`memory-pipeline recall --all-users | head -5` ended with BrokenPipeError's traceback (a newcomer, session
+    15). The pipe is closed before the command writes, so the write fails every time, not by a race."""
+    process = subprocess.Popen([str(BIN), "eval", "--gold-set", "summaries", "--quiet"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=300) == 141, stderr
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

@@ -143,3 +143,23 @@ def test_a_summary_gold_file_alone_needs_no_gold_set_and_a_name_taken_twice_is_r
     table = evaluate(OfflineExtractor(), [], gold_files=[mine]).tables[
         "Summaries: key points recalled, names/numbers/dates not grounded, sentences, requests"]
     assert table.iloc[0]["gold_set"] == "mine" and table.iloc[0]["recalled"] == 1.0
+
+
+def test_the_details_show_a_summary_and_the_key_points_it_missed(tmp_path):
+    """A user scoring their own chats must see why a case scored 1/2 (a newcomer found no way to, session 15)."""
+    case = SPANISH.model_copy(update={"key_points": [*SPANISH.key_points,
+                                                       {"kind": "open", "keywords": ["reembolso"]}]})
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps(case.model_dump(mode="json")) + "\n")
+    report = evaluate(OfflineExtractor(), [], gold_files=[path])
+    (record,) = report.details["backend"]
+    assert record["case"] == "es-tiny" and not record["passed"]
+    assert record["summary"]["missed"] == ["open: reembolso"]
+    assert "Madrid" in record["summary"]["text"]
+    text = report.render()
+    assert "   summary  \"" in text and "   missed   open: reembolso" in text
+    assert evaluate(OfflineExtractor(), [], gold_files=[path], details="none").details == {}
+    passed = tmp_path / "passed.jsonl"
+    passed.write_text(json.dumps(SPANISH.model_dump(mode="json")) + "\n")
+    assert evaluate(OfflineExtractor(), [], gold_files=[passed]).details["backend"] == []  # problems only
+    assert evaluate(OfflineExtractor(), [], gold_files=[passed], details="all").details["backend"][0]["passed"]
