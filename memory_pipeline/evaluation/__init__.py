@@ -72,17 +72,16 @@ def case_sets(gold_sets: Iterable[str], gold_files: Iterable[Path] = (), names: 
 
 
 def summary_sets(gold_sets: Iterable[str], gold_files: Iterable[Path] = (), names: Iterable[str] = (),
-                 limit: int | None = None) -> dict[str, list[SummaryCase]]:
+                 limit: int | None = None, taken: Iterable[str] = ()) -> dict[str, list[SummaryCase]]:
     """The summary cases to run, per gold set: the shipped `summaries` when named in `gold_sets`, then each
     summary gold file's (`is_summary_file`, named by its stem), cut as `case_sets` cuts. Raises GoldSetError on a
-    malformed file or a name already taken."""
+    malformed file or a name already taken (by a shipped set, another file, or `taken`: the behaviour sets)."""
     chosen = {"summaries": _selected(summary_cases(), names, limit)} if "summaries" in gold_sets else {}
-    behaviour = set()
+    taken = set(taken)
     for path in dict.fromkeys(Path(p) for p in gold_files):
         if not is_summary_file(path):
-            behaviour.add(path.stem)
             continue
-        if path.stem in chosen or path.stem in GOLD_SETS or path.stem in behaviour:
+        if path.stem in chosen or path.stem in GOLD_SETS or path.stem in taken:
             raise GoldSetError(f"{path}: a gold set named {path.stem!r} is already chosen: rename the file")
         chosen[path.stem] = _selected(summary_cases(path), names, limit)
     return chosen
@@ -132,7 +131,7 @@ def evaluate(extractor: Extractor, gold_sets: Iterable[str] = GOLD_SETS, locomo:
         raise ValueError(f"details: {details!r}, not one of {', '.join(DETAIL_CHOICES)}")
     wanted = list(dict.fromkeys(gold_sets))
     chosen = case_sets(wanted, gold_files, cases, limit)
-    summaries = summary_sets(wanted, gold_files, cases, limit)
+    summaries = summary_sets(wanted, gold_files, cases, limit, taken=chosen)
     scores: list[CaseScore] = []
     ceiling_scores: list[CaseScore] = []
     runs: dict[str, ExtractionRun] = {}

@@ -138,16 +138,17 @@ def _chunked(extractor: Extractor) -> Iterator[None]:
             extractor.chunk_tokens = before
 
 
-def score_summary(case: SummaryCase, text: str, conversation, requests: int, dropped: int = 0) -> SummaryScore:
-    """The figures of summary `text` of `case`'s `conversation`, which took `requests` requests and lost
-    `dropped` sentences of the backend's answer (not grounded, or not in the chat's language)."""
+def score_summary(case: SummaryCase, text: str, conversation, requests: int, dropped: int = 0,
+                  gold_set: str = "summaries") -> SummaryScore:
+    """The figures of summary `text` of `case`'s `conversation` (a case of `gold_set`), which took `requests`
+    requests and lost `dropped` sentences of the backend's answer (not grounded, or not in the chat's language)."""
     missed = [f"{p.kind}: {' + '.join(p.keywords)}" for p in case.key_points if not keywords_found(p.keywords, text)]
     found = unheld(text, conversation)
     return SummaryScore(case.case, case.language, len(case.key_points), len(case.key_points) - len(missed),
                         [u.kind for u in found], rejection(text, conversation),
                         sentence_count(text), requests, dropped=dropped,
                         other_language=in_language(text, chat_language(conversation))[1], text=text, missed=missed,
-                        unheld_said=[f"{u.kind} {u.said!r}" for u in found])
+                        unheld_said=[f"{u.kind} {u.said!r}" for u in found], gold_set=gold_set)
 
 
 def _conversation(case: SummaryCase):
@@ -164,10 +165,8 @@ def _summarised(extractor: Extractor, case: SummaryCase, gold_set: str) -> Summa
     except ExtractorError as exc:
         return SummaryScore(case.case, case.language, len(case.key_points), 0, failed=exc.reason,
                             gold_set=gold_set)
-    score = score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
-                          result.dropped_sentences)
-    score.gold_set = gold_set
-    return score
+    return score_summary(case, result.text, conversation, len(result.request_prompt_tokens),
+                         result.dropped_sentences, gold_set)
 
 
 def evaluate_summaries(extractor: Extractor, cases: list[SummaryCase], gold_set: str = "summaries"
@@ -215,9 +214,9 @@ def _summaries_row(gold_set: str, scores: list[SummaryScore]) -> dict:
 
 
 def summary_cases_table(scores: list[SummaryScore]) -> pd.DataFrame:
-    """One row per case: its gold set, language, key points recalled of all, what was not grounded (kinds), the rejection
-    reason, the answer's sentences dropped, sentences in another language, sentences, requests, the failure's
-    reason."""
+    """One row per case: its gold set, language, key points recalled of all, what was not grounded (kinds), the
+    rejection reason, the answer's sentences dropped, sentences in another language, sentences, requests, the
+    failure's reason."""
     return pd.DataFrame([{
         "gold_set": s.gold_set, "case": s.case, "language": s.language, "recalled": f"{s.recalled}/{s.key_points}",
         "not_grounded": ",".join(s.unheld) or "-", "rejected": s.rejected or "-", "dropped": s.dropped,
