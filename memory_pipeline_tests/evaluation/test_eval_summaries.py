@@ -147,8 +147,8 @@ def test_a_summary_gold_file_alone_needs_no_gold_set_and_a_name_taken_twice_is_r
 
 def test_the_details_show_a_summary_and_the_key_points_it_missed(tmp_path):
     """A user scoring their own chats must see why a case scored 1/2 (a newcomer found no way to, session 15)."""
-    case = SPANISH.model_copy(update={"key_points": [*SPANISH.key_points,
-                                                       {"kind": "open", "keywords": ["reembolso"]}]})
+    case = SummaryCase.model_validate({**SPANISH.model_dump(), "key_points": [
+        *SPANISH.model_dump()["key_points"], {"kind": "open", "keywords": ["reembolso"]}]})
     path = tmp_path / "mine.jsonl"
     path.write_text(json.dumps(case.model_dump(mode="json")) + "\n")
     report = evaluate(OfflineExtractor(), [], gold_files=[path])
