@@ -4,7 +4,8 @@ The seed asks for "a 3-5 sentence, decision-oriented summary: who, what, outcome
 27). Sentences are told apart in every script the pipeline meets:
 - Latin, Cyrillic, Greek, Hebrew ...: "." "!" "?" "…" followed by a space and a letter that is not lower case
   (so "e.g. a" and "3.5" go on), except after a known abbreviation ("Dr.", "z.B.") or a single capital initial
-  ("J. Smith");
+  ("J. Smith"), or a period whose next letter, after digits and signs, is lower case ("kl. 09:15 hos": Unicode's
+  rule SB8);
 - Chinese and Japanese: "。" "！" "？" (full width), with no space needed after them;
 - Arabic and Urdu: "؟" (Arabic question mark), "۔" (Urdu full stop), and "." "!" as above;
 - Hindi and other Devanagari text: "।" and "॥" (danda, double danda);
@@ -49,6 +50,19 @@ _LAST_WORD = re.compile(r"([\w.]+)$")
 _WORD_ROOM = 24
 
 
+def _next_letter_is_lower(following: str) -> bool:
+    """True when the first letter of `following` is lower case and no end mark comes before it: no sentence
+    starts there. Unicode's sentence rule SB8 (UAX #29: "ATerm Close* Sp* x (not OLetter, Upper, Lower,
+    ParaSep or SATerm)* Lower"), so "kl. 09:15 hos", "ca. 20 km" and "e.g. a" go on; a letter without case
+    (Chinese, Arabic) starts a sentence."""
+    for char in following:
+        if char.isalpha():
+            return char.islower()
+        if char in _ALWAYS or char in ".!?…":
+            return False
+    return False
+
+
 def _ends_here(text: str, mark: re.Match[str]) -> bool:
     """True when the end mark `mark` of `text` ends its sentence (module docstring)."""
     if any(c in _ALWAYS for c in mark.group(0)):
@@ -60,6 +74,8 @@ def _ends_here(text: str, mark: re.Match[str]) -> bool:
     if not following:
         return True
     if following[0].islower():
+        return False
+    if mark.group(0).startswith(".") and _next_letter_is_lower(following[:_WORD_ROOM]):
         return False
     if mark.group(0).startswith("."):
         word = _LAST_WORD.search(text, max(0, mark.start() - _WORD_ROOM), mark.start())

@@ -11,6 +11,9 @@ from memory_pipeline.domain.summaries import combine, complete, in_language, sen
     # abbreviations, initials, decimals and a lower-case word after a period go on
     ("Dr. Smith met J. Doe at 3.5 km, e.g. near the bridge. Then they left.",
      ["Dr. Smith met J. Doe at 3.5 km, e.g. near the bridge.", "Then they left."]),
+    # a period whose next letter, after a time or a number, is lower case goes on (Unicode's rule SB8)
+    ("Jag kan erbjuda onsdag kl. 09:15 hos doktor Eriksson. Passar det? Ja.",
+     ["Jag kan erbjuda onsdag kl. 09:15 hos doktor Eriksson.", "Passar det?", "Ja."]),
     ("用户想退款。助手同意了！还有问题吗？没有。", ["用户想退款。", "助手同意了！", "还有问题吗？", "没有。"]),
     ("ユーザーは予約を変更した。確認メールが届く。", ["ユーザーは予約を変更した。", "確認メールが届く。"]),
     ("طلب المستخدم استرداد المبلغ. هل تمت الموافقة؟ نعم تمت.",

@@ -59,6 +59,25 @@ def test_a_long_chat_keeps_at_most_five_sentences_with_its_decision():
     assert "I decided to buy the 16-inch model." in sentences and sentences[-1] == "Your order 7731 ships on Friday."
 
 
+# Swahili: a language of which the pipeline holds no words at all.
+TRANSFER = chat(("human", "Habari, nimetuma shilingi 15,000 kwa namba isiyo sahihi jana."),
+                ("ai", "Pole sana. Naomba jina lako kamili?"), ("human", "Amina Mwangi."),
+                ("ai", "Asante Amina. Nimefungua ombi la kurejesha shilingi 15,000, nambari SR-2207. "
+                       "Utapata jibu ndani ya siku 3."),
+                ("human", "Asante sana kwa msaada wako mzuri!"), ("ai", "Karibu sana, siku njema!"))
+
+
+def test_a_bare_answer_the_assistant_echoes_is_kept_in_a_language_without_word_lists():
+    assert "Amina Mwangi." in summary(TRANSFER)  # a name given alone, then "Asante Amina."
+
+
+def test_a_closing_exchange_that_names_nothing_gives_way_to_the_last_one_that_does():
+    sentences = summary(TRANSFER)
+    assert "Nimefungua ombi la kurejesha shilingi 15,000, nambari SR-2207." in sentences
+    assert sentences[-1] == "Utapata jibu ndani ya siku 3."  # the outcome, not the closing thanks
+    assert "Asante sana kwa msaada wako mzuri!" not in sentences and "Karibu sana, siku njema!" not in sentences
+
+
 def test_a_chat_of_pleasantries_only_has_an_empty_summary():
     assert OfflineExtractor().summarize(chat(("human", "Hi!"), ("ai", "Hello!"), ("human", "Thanks!"))).text == ""
 

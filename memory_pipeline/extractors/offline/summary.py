@@ -4,15 +4,17 @@ The seed's summary is "decision-oriented: who, what, outcome" (issue 27). Withou
 carry those are chosen by what they hold, never rewritten (so every name, number and date in it was said):
 - dropped: greetings, thanks and acknowledgements (`speech.is_pleasantry`, `speech.is_filler`: "Hi!", "Thanks a
   lot.", "OK"), the assistant's questions ("Anything else?"), tool lines, and sentences of fewer than
-  MIN_WORDS words (in a script without spaces, MIN_CHARS characters);
+  MIN_WORDS words (in a script without spaces, MIN_CHARS characters) unless the assistant echoes them (below);
 - always kept: the user's first substantive sentence (who they are, what they came for), and the last
-  substantive exchange: the user's last substantive sentence and the last sentence of the assistant's answer to
-  it (the outcome; a later "You're welcome!" is none);
+  substantive exchange: the user's last sentence of any weight (else the last substantive one) and the last
+  sentence of the assistant's answer to it (the outcome; a closing "thanks, that was quick" and its "You're
+  welcome!" name nothing, in any language);
 - then, by weight, up to MAX_SENTENCES in all: the user's sentences (in a chat of more than SCORED, the first and
   last SCORED/2) that state a fact about them (the offline rules match them), a decision, a request or a want
-  (`wanted`, `request`, `self_report` of domain/languages/), and sentences naming a number or a capitalised name
-  (specifics), the later first at equal weight; a sentence of none of these only while fewer than MIN_SENTENCES
-  are chosen;
+  (`wanted`, `request`, `self_report` of domain/languages/); user sentences whose number or capitalised word the
+  assistant repeats later (an echo: "Maria Lopez." -> "Thanks, Maria."; the rule needs no word list, so it holds
+  in languages without data); and sentences naming a number or a capitalised name (specifics), the later first at
+  equal weight; a sentence of none of these only while fewer than MIN_SENTENCES are chosen;
 - kept in the order said, each cut to SENTENCE_CHARS at a word boundary; fewer than three only when the chat has
   fewer substantive sentences.
 Speaker labels are not added: they would be English in every chat.
@@ -42,6 +44,9 @@ _SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 _WORD = re.compile(r"[^\W_]+")
 _NAME_INSIDE = re.compile(r"(?<=[\w,;:] )[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
 _DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"\d[\d.,:/-]*\d")
+_TOKEN = re.compile(r"[\w'’-]+")
+_CAPITALISED = re.compile(r"(?<!\w)[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
 
 
 @dataclass
@@ -53,15 +58,33 @@ class _Sentence:
     weight: int = 0
 
 
-def _substantive(text: str, role: str, codes: lexicon.Codes) -> bool:
-    """True when `text` says something: not a pleasantry or filler, long enough, not the assistant asking."""
+def _specifics(text: str) -> set[str]:
+    """The numbers of two digits or more and the capitalised words of `text` (all of them in a line of fewer than
+    MIN_WORDS words, a bare answer such as "Maria Lopez."; else those inside it, not the first)."""
+    found = set(_NUMBER.findall(text))
+    if len(_WORD.findall(text)) < MIN_WORDS:
+        return found | set(_CAPITALISED.findall(text))
+    return found | set(_NAME_INSIDE.findall(text))
+
+
+def _echoed(text: str, turn: int, assistant_said: dict[str, int]) -> bool:
+    """True when the assistant repeats a specific of the user's `text` (`_specifics`) in a turn after `turn`
+    (`assistant_said`: word or number -> the last assistant turn holding it): what both sides name ("Maria
+    Lopez." -> "Thanks, Maria."; "order 48213" -> "order 48213 was lost") is what the chat is about, in any
+    language written with digits or capital letters."""
+    return any(assistant_said.get(word, -1) > turn for word in _specifics(text))
+
+
+def _substantive(text: str, role: str, codes: lexicon.Codes, echoed: bool = False) -> bool:
+    """True when `text` says something: not a pleasantry or filler, long enough (or a short user line the
+    assistant echoes, `_echoed`), not the assistant asking."""
     if speech.is_pleasantry(text, codes) or speech.is_filler(text, codes):
         return False
     if role == "ai" and text.rstrip().endswith(("?", "？", "؟")):
         return False
     if _SPACELESS.search(text):
         return len(re.sub(r"\W", "", text)) >= MIN_CHARS
-    return len(_WORD.findall(text)) >= MIN_WORDS
+    return len(_WORD.findall(text)) >= MIN_WORDS or echoed
 
 
 def _cut(text: str) -> str:
@@ -76,13 +99,16 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
     states a fact the offline rules extract. Empty when no turn says anything substantive."""
     codes = lexicon.codes_for(chat_language(conversation))
     decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
+    assistant_said = {word: index for index, turn in enumerate(conversation.turns) if turn.role == "ai"
+                      for word in (*_NUMBER.findall(turn.text), *_TOKEN.findall(turn.text))}
     found: list[_Sentence] = []
     for index, turn in enumerate(conversation.turns):
         if turn.role not in ("human", "ai"):
             continue
         for text in split_sentences(turn.text):
-            if _substantive(text, turn.role, codes):
-                found.append(_Sentence(len(found), index, turn.role, _cut(text)))
+            echoed = turn.role == "human" and _echoed(text, index, assistant_said)
+            if _substantive(text, turn.role, codes, echoed):
+                found.append(_Sentence(len(found), index, turn.role, _cut(text), 2 * echoed))
     if not found:
         return ""
     human_at = [s.position for s in found if s.role == "human"]
@@ -95,7 +121,9 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
     human = [s for s in found if s.role == "human"]
     chosen = {human[0].position} if human else {found[0].position}
     if human:
-        last = human[-1]
+        # The last user sentence naming something (a closing "thanks, that was quick" names nothing, in any
+        # language), else the last one.
+        last = next((s for s in reversed(human) if s.weight > 0), human[-1])
         chosen.add(last.position)
         # The answer to it: the last sentence of the assistant's next turn (a later "You're welcome!" is no outcome).
         answer = next((s.turn for s in found if s.role == "ai" and s.position > last.position), None)
