@@ -152,7 +152,9 @@ class OpenAIExtractor:
             tokens_in += answer.input_tokens
             tokens_out += answer.output_tokens
             requests += answer.prompt_tokens
-        written = combine(summaries) if len(summaries) > 1 else summaries[0]
+        # One answer goes through `combine` too: a 1.5B model wrote its four sentences twice over (eight), and
+        # the seed's summary has at most five.
+        written = combine(summaries)
         # A sentence naming a date, number or name the chat does not hold is dropped (a 1.5B model's English
         # summary of a Polish chat says "Sunday" for "w sobotę"); the rest of the answer stays.
         text, dropped = grounded(written, conversation, self._timezone)

@@ -461,6 +461,17 @@ def test_a_summary_of_one_sentence_is_completed_with_the_chats_decisive_lines(se
     assert "annual plan for 12 seats" in text and "Thanks" not in text
 
 
+def test_an_answer_that_repeats_itself_or_runs_long_is_cut_to_five_distinct_sentences(server, make):
+    # Qwen2.5-Coder 1.5B on an unseen English chat: its four sentences, then the same four again.
+    four = "The user lives in Lyon. The user prefers email. Nothing else was asked. The chat ended."
+    server.script.append(answer(summary=f"{four} {four}"))
+    assert make(server).summarize(CHAT).text == four
+    words = "one two three four five six seven eight".split()
+    server.script.append(answer(summary=" ".join(f"Point {word} is here." for word in words)))
+    assert split_sentences(make(server).summarize(CHAT).text) == [
+        f"Point {word} is here." for word in ("one", "five", "six", "seven", "eight")]  # the opening, the end
+
+
 def test_a_summary_of_three_sentences_is_kept_as_the_model_wrote_it(server, make):
     server.script.append(answer(summary="Ana runs a bakery. She moved to the annual plan. Nothing stays open."))
     assert make(server).summarize(CHAT).text == "Ana runs a bakery. She moved to the annual plan. Nothing stays open."
