@@ -71,7 +71,9 @@ class OfflineExtractor:
 
     name = "offline"
     model = "offline-rules"
-    prompt_version = "offline-v4"  # v4: the extractive 3-5 sentence summary (issue 27); cached results redone
+    # v4: the extractive 3-5 sentence summary (issue 27); v5: lines the assistant echoes weigh, the last exchange
+    # kept names something. Cached results are redone.
+    prompt_version = "offline-v5"
     free_answers = True  # computed again in milliseconds: the stages write them in large batches
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
