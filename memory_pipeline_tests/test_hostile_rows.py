@@ -5,6 +5,7 @@ made nullable, a value with SQL punctuation glued to it, a lone surrogate, and a
 import json
 from datetime import timedelta
 
+import pytest
 from psycopg import sql
 
 from memory_pipeline.domain.messages import TRUNCATION_MARK
@@ -73,8 +74,11 @@ def test_a_lone_surrogate_leaves_no_replacement_character_in_a_fact(make_setting
     assert active_facts(p, "olena") == ["User lives in Kyiv."]
 
 
-def test_a_two_megabyte_summary_is_stored_cut_to_whole_sentences(make_settings, monkeypatch):
-    huge = "The user asked about tea. " * 80_000  # ~2 MB: a model looping to its token cap
+@pytest.mark.parametrize("huge, looping", [
+    ("The user asked about tea" + " and then tea" * 160_000 + ".", False),  # one ~2 MB sentence: stored cut
+    ("The user asked about tea. " * 80_000, True),  # a model looping to its token cap: the sentence once
+])
+def test_a_two_megabyte_summary_is_stored_cut_or_once(make_settings, monkeypatch, huge, looping):
     answer = json.dumps({"summary": huge, "facts": []})
     # A server that ignores max_tokens (the scripted one honours it): the whole answer, sent as it is.
     completion = json.dumps({
@@ -90,5 +94,8 @@ def test_a_two_megabyte_summary_is_stored_cut_to_whole_sentences(make_settings, 
     for table in ("session_summaries", "summary_cache"):
         (stored,) = p.rows(f"SELECT summary FROM {{schema}}.{table}")
         assert len(stored["summary"]) <= MAX_SUMMARY_CHARS
-        assert stored["summary"].startswith("The user asked about tea.")
-        assert stored["summary"].endswith(TRUNCATION_MARK)
+        assert stored["summary"].startswith("The user asked about tea")
+        if looping:  # repeats count once (`domain.summaries.combine`), then the line said completes it
+            assert stored["summary"] == "The user asked about tea. I like tea."
+        else:
+            assert stored["summary"].endswith(TRUNCATION_MARK)
