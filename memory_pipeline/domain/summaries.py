@@ -4,8 +4,9 @@ The seed asks for "a 3-5 sentence, decision-oriented summary: who, what, outcome
 27). Sentences are told apart in every script the pipeline meets:
 - Latin, Cyrillic, Greek, Hebrew ...: "." "!" "?" "…" followed by a space and a letter that is not lower case
   (so "e.g. a" and "3.5" go on), except after a known abbreviation ("Dr.", "z.B.") or a single capital initial
-  ("J. Smith"), or a period whose next letter, after digits and signs, is lower case ("kl. 09:15 hos": Unicode's
-  rule SB8);
+  ("J. Smith"), or a word of at most three letters whose next letter, after digits and signs, is lower case
+  ("kl. 09:15 hos": Unicode's rule SB8, kept to abbreviation-like words so "I paid 50. 20 more" still splits),
+  or a number opening a line ("1. Lucy asks": a list item);
 - Chinese and Japanese: "。" "！" "？" (full width), with no space needed after them;
 - Arabic and Urdu: "؟" (Arabic question mark), "۔" (Urdu full stop), and "." "!" as above;
 - Hindi and other Devanagari text: "।" and "॥" (danda, double danda);
@@ -44,10 +45,12 @@ _CLOSERS = "\"'”’»」』)）]"
 _ALWAYS = "。！？؟۔।॥"
 _END = re.compile(rf"(?:[{_ALWAYS}]+|[.!?…]+)[{re.escape(_CLOSERS)}]*")
 _CJK_END = re.compile(r"[。！？」』）]$")
+_END_AT_END = re.compile(rf"(?:[{_ALWAYS}]|[.!?…])[{re.escape(_CLOSERS)}]*$")
 # The word before a period, read within the last _WORD_ROOM characters only: a line of 20,000 characters with a
 # period every few reads each mark in constant time (an unbounded look back made it quadratic per mark).
 _LAST_WORD = re.compile(r"([\w.]+)$")
 _WORD_ROOM = 24
+_NON_SPACE = re.compile(r"\S")
 
 
 def _next_letter_is_lower(following: str) -> bool:
@@ -64,24 +67,27 @@ def _next_letter_is_lower(following: str) -> bool:
 
 
 def _ends_here(text: str, mark: re.Match[str]) -> bool:
-    """True when the end mark `mark` of `text` ends its sentence (module docstring)."""
+    """True when the end mark `mark` of `text` ends its sentence (module docstring). Reads at most _WORD_ROOM
+    characters on either side, so a line of 100,000 marks is split in linear time."""
     if any(c in _ALWAYS for c in mark.group(0)):
         return True
-    rest = text[mark.end():]
-    if rest[:1] and not rest[:1].isspace():
-        return False  # "3.5", "e.g.," , "www.x.org"
-    following = rest.lstrip()
-    if not following:
+    after = _NON_SPACE.search(text, mark.end())
+    if after is None:
         return True
+    if after.start() == mark.end():
+        return False  # "3.5", "e.g.," , "www.x.org"
+    following = text[after.start():after.start() + _WORD_ROOM]
     if following[0].islower():
-        return False
-    if mark.group(0).startswith(".") and _next_letter_is_lower(following[:_WORD_ROOM]):
         return False
     if mark.group(0).startswith("."):
         word = _LAST_WORD.search(text, max(0, mark.start() - _WORD_ROOM), mark.start())
         before = word.group(1) if word else ""
         if before.casefold() in _ABBREVIATIONS or (len(before) == 1 and before.isupper()):
             return False
+        if mark.group(0) == "." and before.isalpha() and len(before) <= 3 and _next_letter_is_lower(following):
+            return False  # "kl. 09:15 hos", "ca. 20 km": an abbreviation-like word, Unicode's rule SB8
+        if before.isdigit() and len(before) <= 3 and not text[:mark.start() - len(before)].strip():
+            return False  # "1. Lucy asks ...": a numbered list's item
     return True
 
 
@@ -104,11 +110,17 @@ def sentence_count(text: str) -> int:
 
 
 def join_sentences(sentences: Sequence[str]) -> str:
-    """`sentences` as one text: a space between two, none after a CJK full-width mark."""
-    out = ""
-    for sentence in sentences:
-        out += ("" if not out or _CJK_END.search(out) else " ") + sentence
-    return out
+    """`sentences` as one text: a space between two, none after a CJK full-width mark, a line break after one
+    without an end mark or before one starting in lower case, so that `split_sentences` reads them apart again
+    (a line said as "12345", glued to "450 euros were charged.", would read as one number, "12345 450")."""
+    parts: list[str] = []
+    for previous, sentence in zip(["", *sentences], sentences):
+        end = previous[-8:]  # the mark and its closers: constant time per sentence
+        if parts:
+            parts.append("" if _CJK_END.search(end) else
+                         " " if _END_AT_END.search(end) and not sentence[:1].islower() else "\n")
+        parts.append(sentence)
+    return "".join(parts)
 
 
 def _key(sentence: str) -> str:

@@ -2,7 +2,14 @@
 
 import pytest
 
-from memory_pipeline.domain.summaries import combine, complete, in_language, sentence_count, split_sentences
+from memory_pipeline.domain.summaries import (
+    combine,
+    complete,
+    in_language,
+    join_sentences,
+    sentence_count,
+    split_sentences,
+)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -14,6 +21,11 @@ from memory_pipeline.domain.summaries import combine, complete, in_language, sen
     # a period whose next letter, after a time or a number, is lower case goes on (Unicode's rule SB8)
     ("Jag kan erbjuda onsdag kl. 09:15 hos doktor Eriksson. Passar det? Ja.",
      ["Jag kan erbjuda onsdag kl. 09:15 hos doktor Eriksson.", "Passar det?", "Ja."]),
+    # ... after an abbreviation-like word only: a sentence may start with a number; a list item's number goes on
+    ("I paid 50. 20 more tomorrow. We met in Paris. 50% of it is rent.",
+     ["I paid 50.", "20 more tomorrow.", "We met in Paris.", "50% of it is rent."]),
+    ("1. Lucy asks for a refund.\n2. The agent refunds 49 euros.",
+     ["1. Lucy asks for a refund.", "2. The agent refunds 49 euros."]),
     ("用户想退款。助手同意了！还有问题吗？没有。", ["用户想退款。", "助手同意了！", "还有问题吗？", "没有。"]),
     ("ユーザーは予約を変更した。確認メールが届く。", ["ユーザーは予約を変更した。", "確認メールが届く。"]),
     ("طلب المستخدم استرداد المبلغ. هل تمت الموافقة؟ نعم تمت.",
@@ -28,6 +40,13 @@ from memory_pipeline.domain.summaries import combine, complete, in_language, sen
 def test_sentences_are_split_in_every_script(text, expected):
     assert split_sentences(text) == expected
     assert sentence_count(text) == len(expected)
+
+
+def test_sentences_are_joined_so_that_they_split_again_the_same():
+    sentences = ["It is late.", "12345", "450 euros.", "用户想退款。", "没有。", "that worked.", "ok"]
+    joined = join_sentences(sentences)
+    assert joined == "It is late. 12345\n450 euros. 用户想退款。没有。that worked.\nok"
+    assert split_sentences(joined) == sentences
 
 
 def test_a_short_chunked_summary_keeps_every_sentence_once():

@@ -78,6 +78,30 @@ def test_a_closing_exchange_that_names_nothing_gives_way_to_the_last_one_that_do
     assert "Asante sana kwa msaada wako mzuri!" not in sentences and "Karibu sana, siku njema!" not in sentences
 
 
+def test_a_name_the_assistant_said_first_or_opens_a_sentence_with_echoes_nothing():
+    sam = chat(("ai", "Hi, I'm Sam, your assistant for billing."), ("human", "I was charged twice this month."),
+               ("ai", "Sorry about that, I refunded the second charge today."), ("human", "Thanks, Sam."),
+               ("ai", "Sam here again. Sure, anything else?"), ("human", "Sure thing."))
+    assert "Thanks, Sam." not in summary(sam) and "Sure thing." not in summary(sam)
+
+
+def test_a_last_request_before_a_closing_thanks_stays_the_last_exchange():
+    printer = chat(("human", "My printer stopped working yesterday."), ("human", "HP 4520."),
+                   ("ai", "Thanks, the HP 4520 needs a firmware update."),
+                   ("human", "that worked but now the paper jams every time."),
+                   ("ai", "Open the rear tray and remove the torn sheet."), ("human", "Thanks!"))
+    sentences = summary(printer)
+    assert sentences[-2:] == ["that worked but now the paper jams every time.",
+                              "Open the rear tray and remove the torn sheet."]
+
+
+def test_a_bare_number_said_alone_is_not_glued_to_the_next_sentence():
+    order = chat(("human", "My order number is below and it is late."), ("ai", "Which order?"), ("human", "12345"),
+                 ("human", "450 euros were charged."), ("ai", "Order 12345: 450 euros refunded."))
+    text = OfflineExtractor().summarize(order).text
+    assert "12345\n450 euros were charged." in text and unheld(text, order) == []
+
+
 def test_a_chat_of_pleasantries_only_has_an_empty_summary():
     assert OfflineExtractor().summarize(chat(("human", "Hi!"), ("ai", "Hello!"), ("human", "Thanks!"))).text == ""
 

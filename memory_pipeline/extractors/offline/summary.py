@@ -6,14 +6,15 @@ carry those are chosen by what they hold, never rewritten (so every name, number
   lot.", "OK"), the assistant's questions ("Anything else?"), tool lines, and sentences of fewer than
   MIN_WORDS words (in a script without spaces, MIN_CHARS characters) unless the assistant echoes them (below);
 - always kept: the user's first substantive sentence (who they are, what they came for), and the last
-  substantive exchange: the user's last sentence of any weight (else the last substantive one) and the last
-  sentence of the assistant's answer to it (the outcome; a closing "thanks, that was quick" and its "You're
-  welcome!" name nothing, in any language);
+  substantive exchange: the user's last substantive sentence and the last sentence of the assistant's answer to
+  it (the outcome); when the chat's last user turn says only what weighs nothing (below), a closing "thanks,
+  that was quick" in a language without word lists whose answer is a "you're welcome", the user's last
+  sentence that weighs something instead;
 - then, by weight, up to MAX_SENTENCES in all: the user's sentences (in a chat of more than SCORED, the first and
   last SCORED/2) that state a fact about them (the offline rules match them), a decision, a request or a want
   (`wanted`, `request`, `self_report` of domain/languages/); user sentences whose number or capitalised word the
-  assistant repeats later (an echo: "Maria Lopez." -> "Thanks, Maria."; the rule needs no word list, so it holds
-  in languages without data); and sentences naming a number or a capitalised name (specifics), the later first at
+  assistant first names after them (an echo: "Maria Lopez." -> "Thanks, Maria."; the rule needs no word list, so
+  it holds in languages without data; the assistant's own name, "Thanks, Sam.", is no echo); and sentences naming a number or a capitalised name (specifics), the later first at
   equal weight; a sentence of none of these only while fewer than MIN_SENTENCES are chosen;
 - kept in the order said, each cut to SENTENCE_CHARS at a word boundary; fewer than three only when the chat has
   fewer substantive sentences.
@@ -45,7 +46,6 @@ _WORD = re.compile(r"[^\W_]+")
 _NAME_INSIDE = re.compile(r"(?<=[\w,;:] )[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:/-]*\d")
-_TOKEN = re.compile(r"[\w'’-]+")
 _CAPITALISED = re.compile(r"(?<!\w)[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
 
 
@@ -67,12 +67,13 @@ def _specifics(text: str) -> set[str]:
     return found | set(_NAME_INSIDE.findall(text))
 
 
-def _echoed(text: str, turn: int, assistant_said: dict[str, int]) -> bool:
-    """True when the assistant repeats a specific of the user's `text` (`_specifics`) in a turn after `turn`
-    (`assistant_said`: word or number -> the last assistant turn holding it): what both sides name ("Maria
-    Lopez." -> "Thanks, Maria."; "order 48213" -> "order 48213 was lost") is what the chat is about, in any
-    language written with digits or capital letters."""
-    return any(assistant_said.get(word, -1) > turn for word in _specifics(text))
+def _echoed(text: str, turn: int, assistant_first: dict[str, int]) -> bool:
+    """True when the assistant first names a specific of the user's `text` (`_specifics`) in a turn after `turn`
+    (`assistant_first`: number or word inside a sentence -> the first assistant turn naming it): what the user
+    brings and the assistant takes up ("Maria Lopez." -> "Thanks, Maria."; "order 48213" -> "order 48213 was
+    lost") is what the chat is about, in any language written with digits or capital letters. A name the
+    assistant said first (its own: "Thanks, Sam.") or opens a sentence with ("Sure.") echoes nothing."""
+    return any(assistant_first.get(word, -1) > turn for word in _specifics(text))
 
 
 def _substantive(text: str, role: str, codes: lexicon.Codes, echoed: bool = False) -> bool:
@@ -99,14 +100,17 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
     states a fact the offline rules extract. Empty when no turn says anything substantive."""
     codes = lexicon.codes_for(chat_language(conversation))
     decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
-    assistant_said = {word: index for index, turn in enumerate(conversation.turns) if turn.role == "ai"
-                      for word in (*_NUMBER.findall(turn.text), *_TOKEN.findall(turn.text))}
+    assistant_first: dict[str, int] = {}
+    for index, turn in enumerate(conversation.turns):
+        if turn.role == "ai":
+            for word in (*_NUMBER.findall(turn.text), *_NAME_INSIDE.findall(turn.text)):
+                assistant_first.setdefault(word, index)
     found: list[_Sentence] = []
     for index, turn in enumerate(conversation.turns):
         if turn.role not in ("human", "ai"):
             continue
         for text in split_sentences(turn.text):
-            echoed = turn.role == "human" and _echoed(text, index, assistant_said)
+            echoed = turn.role == "human" and _echoed(text, index, assistant_first)
             if _substantive(text, turn.role, codes, echoed):
                 found.append(_Sentence(len(found), index, turn.role, _cut(text), 2 * echoed))
     if not found:
@@ -121,9 +125,13 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
     human = [s for s in found if s.role == "human"]
     chosen = {human[0].position} if human else {found[0].position}
     if human:
-        # The last user sentence naming something (a closing "thanks, that was quick" names nothing, in any
-        # language), else the last one.
-        last = next((s for s in reversed(human) if s.weight > 0), human[-1])
+        # The user's last sentence, unless the chat's last user turn says something that weighs nothing: a
+        # closing "thanks, that was quick" in a language without word lists (whose answer is a "you're
+        # welcome"); then the last that names something.
+        final = [s for s in human if s.turn == max(t for t, turn in enumerate(conversation.turns)
+                                                     if turn.role == "human")]
+        closing = bool(final) and all(s.weight == 0 for s in final)
+        last = next((s for s in reversed(human) if s.weight > 0), human[-1]) if closing else human[-1]
         chosen.add(last.position)
         # The answer to it: the last sentence of the assistant's next turn (a later "You're welcome!" is no outcome).
         answer = next((s.turn for s in found if s.role == "ai" and s.position > last.position), None)
