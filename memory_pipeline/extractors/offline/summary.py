@@ -100,13 +100,14 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
     states a fact the offline rules extract. Empty when no turn says anything substantive."""
     codes = lexicon.codes_for(chat_language(conversation))
     decisive = [lexicon.pattern(kind, codes) for kind in ("wanted", "request", "self_report")]
+    turns = conversation.turns  # a property that builds its tuple on each read
     assistant_first: dict[str, int] = {}
-    for index, turn in enumerate(conversation.turns):
+    for index, turn in enumerate(turns):
         if turn.role == "ai":
             for word in (*_NUMBER.findall(turn.text), *_NAME_INSIDE.findall(turn.text)):
                 assistant_first.setdefault(word, index)
     found: list[_Sentence] = []
-    for index, turn in enumerate(conversation.turns):
+    for index, turn in enumerate(turns):
         if turn.role not in ("human", "ai"):
             continue
         for text in split_sentences(turn.text):
@@ -128,8 +129,8 @@ def extractive_summary(conversation: Conversation, states_fact: Callable[[str], 
         # The user's last sentence, unless the chat's last user turn says something that weighs nothing: a
         # closing "thanks, that was quick" in a language without word lists (whose answer is a "you're
         # welcome"); then the last that names something.
-        final = [s for s in human if s.turn == max(t for t, turn in enumerate(conversation.turns)
-                                                     if turn.role == "human")]
+        final_turn = max(t for t, turn in enumerate(turns) if turn.role == "human")
+        final = [s for s in human if s.turn == final_turn]
         closing = bool(final) and all(s.weight == 0 for s in final)
         last = next((s for s in reversed(human) if s.weight > 0), human[-1]) if closing else human[-1]
         chosen.add(last.position)
