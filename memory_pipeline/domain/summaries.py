@@ -45,7 +45,8 @@ _CLOSERS = "\"'”’»」』)）]"
 _ALWAYS = "。！？؟۔।॥"
 _END = re.compile(rf"(?:[{_ALWAYS}]+|[.!?…]+)[{re.escape(_CLOSERS)}]*")
 _CJK_END = re.compile(r"[。！？」』）]$")
-_END_AT_END = re.compile(rf"(?:[{_ALWAYS}]|[.!?…])[{re.escape(_CLOSERS)}]*$")
+_END_AT_END = re.compile(rf"(?:{_END.pattern})$")
+_LIST_NUMBER = re.compile(r"\s*\d{1,3}")  # a line's opening "1" of "1. Lucy asks ..."
 # The word before a period, read within the last _WORD_ROOM characters only: a line of 20,000 characters with a
 # period every few reads each mark in constant time (an unbounded look back made it quadratic per mark).
 _LAST_WORD = re.compile(r"([\w.]+)$")
@@ -86,7 +87,7 @@ def _ends_here(text: str, mark: re.Match[str]) -> bool:
             return False
         if mark.group(0) == "." and before.isalpha() and len(before) <= 3 and _next_letter_is_lower(following):
             return False  # "kl. 09:15 hos", "ca. 20 km": an abbreviation-like word, Unicode's rule SB8
-        if before.isdigit() and len(before) <= 3 and not text[:mark.start() - len(before)].strip():
+        if _LIST_NUMBER.fullmatch(text, 0, mark.start()):
             return False  # "1. Lucy asks ...": a numbered list's item
     return True
 

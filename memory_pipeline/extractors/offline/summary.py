@@ -14,8 +14,9 @@ carry those are chosen by what they hold, never rewritten (so every name, number
   last SCORED/2) that state a fact about them (the offline rules match them), a decision, a request or a want
   (`wanted`, `request`, `self_report` of domain/languages/); user sentences whose number or capitalised word the
   assistant first names after them (an echo: "Maria Lopez." -> "Thanks, Maria."; the rule needs no word list, so
-  it holds in languages without data; the assistant's own name, "Thanks, Sam.", is no echo); and sentences naming a number or a capitalised name (specifics), the later first at
-  equal weight; a sentence of none of these only while fewer than MIN_SENTENCES are chosen;
+  it holds in languages without data; the assistant's own name, "Thanks, Sam.", is no echo); and sentences
+  naming a number or a capitalised name (specifics), the later first at equal weight; a sentence of none of
+  these only while fewer than MIN_SENTENCES are chosen;
 - kept in the order said, each cut to SENTENCE_CHARS at a word boundary; fewer than three only when the chat has
   fewer substantive sentences.
 Speaker labels are not added: they would be English in every chat.
@@ -43,10 +44,11 @@ SENTENCE_CHARS = 240
 SCORED = 120  # user sentences weighed for facts and decisions at most: the first and last 60 of a huge chat
 _SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 _WORD = re.compile(r"[^\W_]+")
-_NAME_INSIDE = re.compile(r"(?<=[\w,;:] )[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
+_NAME = r"[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+"  # a capitalised word of a cased script
+_NAME_INSIDE = re.compile(rf"(?<=[\w,;:] ){_NAME}")
+_CAPITALISED = re.compile(rf"(?<!\w){_NAME}")
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:/-]*\d")
-_CAPITALISED = re.compile(r"(?<!\w)[A-ZÀ-ÞА-ЯΑ-Ω][\w'’-]+")
 
 
 @dataclass
