@@ -47,6 +47,7 @@ _END = re.compile(rf"(?:[{_ALWAYS}]+|[.!?…]+)[{re.escape(_CLOSERS)}]*")
 _CJK_END = re.compile(r"[。！？」』）]$")
 _END_AT_END = re.compile(rf"(?:{_END.pattern})$")
 _LIST_NUMBER = re.compile(r"\s*\d{1,3}")  # a line's opening "1" of "1. Lucy asks ..."
+_LIST_ITEM = re.compile(r"\d{1,3}\.\s")
 # The word before a period, read within the last _WORD_ROOM characters only: a line of 20,000 characters with a
 # period every few reads each mark in constant time (an unbounded look back made it quadratic per mark).
 _LAST_WORD = re.compile(r"([\w.]+)$")
@@ -112,13 +113,14 @@ def sentence_count(text: str) -> int:
 
 def join_sentences(sentences: Sequence[str]) -> str:
     """`sentences` as one text: a space between two, none after a CJK full-width mark, a line break after one
-    without an end mark or before one starting in lower case, so that `split_sentences` reads them apart again
+    without an end mark or before one starting in lower case or with a list item's number ("1. "), so that `split_sentences` reads them apart again
     (a line said as "12345", glued to "450 euros were charged.", would read as one number, "12345 450")."""
     parts: list[str] = []
     for previous, sentence in zip(["", *sentences], sentences):
         end = previous[-8:]  # the mark and its closers: constant time per sentence
         if parts:
-            parts.append("" if _CJK_END.search(end) else
+            item = _LIST_ITEM.match(sentence)  # "1. ..." opens a list item only at a line's start
+            parts.append("\n" if item else "" if _CJK_END.search(end) else
                          " " if _END_AT_END.search(end) and not sentence[:1].islower() else "\n")
         parts.append(sentence)
     return "".join(parts)

@@ -34,20 +34,22 @@ class GoldSetError(ValueError):
 
 
 # Scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao, Myanmar, Khmer): a word start
-# cannot be told there, so a keyword opening with one of their letters matches anywhere.
+# cannot be told there, so a keyword opening with one of their letters matches anywhere, and any keyword matches
+# right after one of them ("1000元" in "预算1000元左右").
 _UNSPACED = re.compile(f"[{SPACELESS_CHARS}]")
+_WORD_START = rf"(?<![^\W{SPACELESS_CHARS}])"
 
 
 @lru_cache(maxsize=512)
 def _keyword_pattern(keyword: str) -> re.Pattern[str]:
     alternatives = [a.strip() for a in keyword.split("|") if a.strip()]
-    return re.compile("|".join(("" if _UNSPACED.match(a) else r"(?<!\w)") + re.escape(a) for a in alternatives),
+    return re.compile("|".join(("" if _UNSPACED.match(a) else _WORD_START) + re.escape(a) for a in alternatives),
                       re.IGNORECASE)
 
 
 def keyword_found(keyword: str, text: str) -> bool:
     """True when one `|`-separated alternative of `keyword` starts a word of `text` (case-insensitive); in a
-    script without spaces (`_UNSPACED`), when it is anywhere in `text`."""
+    script without spaces (`_UNSPACED`), when it is anywhere in `text`, or follows one of its letters."""
     return bool(_keyword_pattern(keyword).search(text))
 
 

@@ -49,6 +49,12 @@ def test_sentences_are_joined_so_that_they_split_again_the_same():
     assert split_sentences(joined) == sentences
 
 
+def test_a_list_item_after_a_full_width_mark_is_joined_on_its_own_line():
+    sentences = ["六十大寿确实值得好好准备。", "1. 一把宜兴紫砂壶，大约800元；", "相册300元。"]
+    joined = join_sentences(sentences)
+    assert "准备。\n1. 一把" in joined and split_sentences(joined) == sentences
+
+
 def test_a_short_chunked_summary_keeps_every_sentence_once():
     # overlapping chunks repeat a sentence: it is kept once
     assert combine(["The user is Lucy. She asked for a refund.", "She asked for a refund. It was approved."]) == \

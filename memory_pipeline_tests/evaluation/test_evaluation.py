@@ -158,6 +158,8 @@ def test_rejected_quotes_are_counted_by_reason():
 def test_keyword_and_quote_rules():
     assert keyword_found("like", "User likes Vim.") and not keyword_found("like", "User dislikes Vim.")
     assert keyword_found("2025-03-05|March 5", "on March 5, 2025")
+    # In a script without spaces a word's start cannot be told: a keyword matches right after one of its letters.
+    assert keyword_found("1000元|一千", "预算1000元左右") and not keyword_found("1000", "x1000")
     strict = GoldFact(category="decision", keywords=["2025-03-05"], quote="book a table", strict=True)
     loose = strict.model_copy(update={"strict": False})
     case = parse_behaviour_cases(json.dumps({"case": "c", "sessions": [{"session_id": "u", "messages": [

@@ -102,6 +102,20 @@ def test_a_bare_number_said_alone_is_not_glued_to_the_next_sentence():
     assert "12345\n450 euros were charged." in text and unheld(text, order) == []
 
 
+def test_a_line_naming_what_the_summary_already_holds_gives_way_to_one_naming_something_new():
+    # Estonian, no word list for it: the chosen lines name the order once; the amount and the date of the outcome
+    # are what a later line adds, not the order number said again.
+    refund = chat(("human", "Tere, tellimus TR-4410 saabus katkisena."), ("ai", "Vabandust, vaatan tellimust TR-4410."),
+                  ("human", "Jah, tellimus TR-4410 on see, kus oli kolm tooli."),
+                  ("ai", "Tellimus TR-4410 on leitud ja kaup on registreeritud."),
+                  ("ai", "Tagastame 542 eurot kreeditarvega kuni 20. veebruar."),
+                  ("human", "Kas kuller tuleb tooli järele?"), ("ai", "Jah, kuller Omniva tuleb reedel kell 10."),
+                  ("human", "Aitäh!"))
+    sentences = summary(refund)
+    assert "Tagastame 542 eurot kreeditarvega kuni 20. veebruar." in sentences
+    assert sum("TR-4410" in s for s in sentences) <= 2
+
+
 def test_a_chat_of_pleasantries_only_has_an_empty_summary():
     assert OfflineExtractor().summarize(chat(("human", "Hi!"), ("ai", "Hello!"), ("human", "Thanks!"))).text == ""
 

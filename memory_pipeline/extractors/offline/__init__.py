@@ -72,8 +72,9 @@ class OfflineExtractor:
     name = "offline"
     model = "offline-rules"
     # v4: the extractive 3-5 sentence summary (issue 27); v5: lines the assistant echoes weigh, the last exchange
-    # kept names something. Cached results are redone.
-    prompt_version = "offline-v5"
+    # kept names something; v6: each further line chosen for what it names that the chosen ones do not. Cached
+    # results are redone.
+    prompt_version = "offline-v6"
     free_answers = True  # computed again in milliseconds: the stages write them in large batches
 
     def extract(self, conversation: Conversation, summary: str = "") -> ExtractionResult:
