@@ -15,12 +15,10 @@ from datetime import date
 import dagster as dg
 import psycopg
 # Private, for want of a public way (Dagster 1.13.27): a ranged run's checks yield one AssetCheckEvaluation per
-# partition (AssetCheckResult takes no partition), and the link of each to its partition's materialization is
-# this class, which `dagster` does not export (memory_pipeline_tests/test_public_dagster_api.py lists it).
-# Not in Dagster's public API (1.13.27): `dg.AssetCheckEvaluation` takes its `target_materialization_data` as this
-# class, which `dagster` does not export, and there is no public way to link the check of one partition of a range
-# to that partition's materialization (`_target_materialization`). A Dagster upgrade that moves it fails this import
-# at load, loudly; dropping the link (None) would only lose the UI's "Target materialization" for ranges.
+# partition (AssetCheckResult takes no partition), and `dg.AssetCheckEvaluation` takes the link of each to its
+# partition's materialization (`_target_materialization`) as this class, which `dagster` does not export
+# (memory_pipeline_tests/test_public_dagster_api.py lists it). A Dagster upgrade that moves it fails this import at
+# load, loudly; dropping the link (None) would only lose the UI's "Target materialization" for ranges.
 from dagster._core.definitions.asset_checks.asset_check_evaluation import AssetCheckEvaluationTargetMaterializationData
 
 from memory_pipeline.defs.catalog import catalog_metadata
