@@ -37,6 +37,12 @@ SLIPS = [
     ("Bună! Prefer ca întâlnirile să fie dimineața.", "preferred_name", "Bună", "name_not_stated"),
     ("வணக்கம்! என் பெயர் கார்த்திக்.", "name", "வணக்கம்", "name_not_stated"),
     ("Habari! Naitwa Amani Mwangi.", "name", "Amani Mwangi", None),
+    # What opens a message before its first comma or "!", said unasked, is a greeting or an interjection: Latvian
+    # "labdien" (good day) filed as an employer, Nepali "हुन्छ" (OK) as a name (unseen chats, session 17).
+    ("labdien, atkal es par plauktiem", "employer", "labdien", "value_is_greeting"),
+    ("हुन्छ, शुभ दिन!", "name", "हुन्छ", "value_is_greeting"),
+    ("Oslo, that is where I live now.", "home_location", "Oslo", "value_is_greeting"),
+    ("strādāju Rimi, labdien", "employer", "Rimi", None),
     # A date is no place, whatever verb of moving stands beside it.
     ("Actually the dentist appointment moved to March 27.", "home_location", "March 27", "home_not_stated"),
     ("Actually we moved to Leeds in March.", "home_location", "Leeds", None),
@@ -66,6 +72,22 @@ def test_a_small_models_slip_is_rejected_and_the_right_answer_beside_it_stands(q
 def test_a_name_said_with_an_exclamation_answers_the_question_that_asked_for_it():
     assert gate("Jack! Nice to meet you.", "Jack! Nice to meet you.", "name", "Jack", False,
                 answered=["Hi! What's your name?"]) is None
+
+
+def test_an_opening_word_answering_the_assistants_question_stands():
+    assert gate("Oslo, I live there since May.", "Oslo, I live there since May.", "home_location", "Oslo", False,
+                answered=["Where do you live?"]) is None
+
+
+def test_a_fact_whose_subject_is_a_relative_is_about_someone_else_in_a_chat_of_any_language():
+    # Slovenian has no data: the 1.5B model's own English fact says whose move it is.
+    quote = "moja sestra se je ravno preselila v Koper"
+    assert gate(quote, quote, "home_location", "Koper", False,
+                fact="The user's sister moved to Koper.") == "quote_about_other_person"
+    assert gate("živim v Mariboru", "živim v Mariboru", "home_location", "Maribor", False,
+                fact="The user lives in Maribor.") is None
+    assert gate("moj šef je Ana", "moj šef je Ana", "manager", "Ana", False,
+                fact="The user's manager is Ana.") is None
 
 
 def test_an_offered_decision_stands_on_the_assistant_line_it_answers():

@@ -91,6 +91,12 @@ LEXICON = {
               r"best\b|worst\b)",
     "assent": r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good)\b",
     "user_subject": r"^\s*(?:the\s+)?user(?:'s)?\b",
+    # A fact whose subject is a relative or friend of the user ("The user's sister moved to Koper.": a 1.5B model's
+    # fact of "moja sestra se je preselila v Koper", filed as the user's home). Not a manager or a team: "The user's
+    # manager is Anna" is the user's own.
+    "fact_other_person": r"^\s*(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:friends?|wife|husband|partner|mom|mum|mother|dad|"
+                         r"father|brothers?|sisters?|sons?|daughters?|kids?|child|children|parents|neighbou?rs?|"
+                         r"girlfriend|boyfriend|cousins?|aunt|uncle|grand\w*|roommate|flatmate|colleagues?|coworkers?)\b",
     # Narrower than the offline extractor's list: a fact says "their" and "them" of the user, lower-case only
     # ("IT" is a trade, "It" a novel); "it" before to/that/when/if is the dummy subject; "this" before a time
     # word is a date; "there" before a verb of being is no place; "that" points when it ends the fact or follows
