@@ -39,6 +39,16 @@ def test_two_slots_whose_names_share_a_word_are_asked_about():
                       said("2", 5, "opinion:green_tea", "dislikes", "User dislikes green tea."))
 
 
+def test_two_values_under_names_that_share_no_word_are_asked_about():
+    # Unseen cases (session 17): a courier, a team event's date, a diet, each renamed by the model in between.
+    assert may_relate(said("1", 0, "courier", "Omniva", "Lietotājs vēlas Omniva pakomātu."),
+                      said("2", 9, "shipping_carrier", "DPD", "Lietotājs vēlas DPD kurjeru."))
+    assert may_relate(said("1", 0, "offsite_date", "12. Juni", "Das Offsite ist am 12. Juni.", "decision"),
+                      said("2", 9, "team_event_date", "3. Juli", "Das Offsite ist am 3. Juli.", "decision"))
+    assert may_relate(said("1", 0, "diet", "ベジタリアン", "ユーザーはベジタリアンである。"),
+                      said("2", 9, "food_preference", "菜食主義者", "ユーザーは菜食主義者である。"))
+
+
 def test_pairs_the_rules_settle_or_that_cannot_clash_are_not_asked_about():
     job = said("1", 0, "job", "nurse", "User is a nurse.", "client_info")
     assert not may_relate(job, said("2", 3, "occupation", "teacher", "User is a teacher.", "client_info"))  # family
