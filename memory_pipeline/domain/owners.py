@@ -121,6 +121,14 @@ _MULTI = frozenset(MULTI_VALUED_ATTRIBUTES)
 _SINGLE_SLOTS = {name: slot for name, slot in _FAMILY.items() if slot not in _MULTI and name not in KINDS}
 
 
+def known_slot(attribute: str | None) -> str | None:
+    """The family (`SLOT_FAMILIES`' first name) of a plain attribute the owner rules know (`occupation` -> `job`),
+    else None (a name of the model's own: `shipping_carrier`, `decision:trip`)."""
+    if not attribute or ":" in attribute:
+        return None
+    return _FAMILY.get(_join(words(attribute, False))) or _FAMILY.get(_join(words(attribute)))
+
+
 @lru_cache(maxsize=8192)
 def slot_of(attribute: str) -> str:
     """The slot a plain attribute name means (rules 1 and 2): `Occupation` -> `job`, `current_job` -> `job`,

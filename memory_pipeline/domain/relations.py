@@ -5,7 +5,7 @@ attributes finds new ones (`reply_language` one night, `preferred_language` the 
 `billing_document_format`), and a rule that knows one more name fixes one case. So a pair the owner rules leave
 apart is put to the model that extracted it, when the two facts could be about one thing: one user, one category,
 both single-valued facts with a value, owned by different slots whose names share a word, or whose values are
-no stance (`may_relate`: `courier` = Omniva then `shipping_carrier` = DPD, `offsite_date` then `team_event_date`,
+no stance and one of whose names the rules do not know (`may_relate`: `courier` = Omniva then `shipping_carrier` = DPD, `offsite_date` then `team_event_date`,
 `diet` then `food_preference` share no word; a helper's unseen set had 16 of 41 updates lost so, with right
 answers). It
 answers `update` (the newer fact changes what the older says), `same` (it says it again) or `different`. A
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.owners import is_multi_valued, owners, polarity, same_value, words
+from memory_pipeline.domain.owners import is_multi_valued, known_slot, owners, polarity, same_value, words
 
 VERDICTS = ("update", "same", "different")
 
@@ -73,7 +73,8 @@ def topic_words(fact: Stated) -> frozenset[str]:
 def may_relate(older: Stated, newer: Stated) -> bool:
     """True when the model is asked about the pair: one user and one category, neither a retraction, both with
     an attribute and a value, neither multi-valued, owners all different (the owner rules did not relate them),
-    another fact text, and a word shared by what their owners name or no stance for a value."""
+    another fact text, and a word shared by what their owners name, or no stance for a value and a name the rules
+    do not know (`owners.known_slot`)."""
     if older.user_key != newer.user_key or older.category != newer.category:
         return False
     if getattr(older, "retraction", False) or getattr(newer, "retraction", False):
@@ -91,8 +92,11 @@ def may_relate(older: Stated, newer: Stated) -> bool:
     if topic_words(older) & topic_words(newer):
         return True
     # Named apart, the pair may still give one thing two values: asked unless a value is a stance, whose thing is
-    # its slot's object ("favourite:pizza" = likes and "favourite:sushi" = likes are two things).
-    return polarity(older.value) is None and polarity(newer.value) is None
+    # its slot's object ("favourite:pizza" = likes and "favourite:sushi" = likes are two things), or both names are
+    # slots the rules know apart (the 1.5B model judged "works at Bankinter" an update of "lives in Alicante").
+    if polarity(older.value) is not None or polarity(newer.value) is not None:
+        return False
+    return known_slot(older.attribute) is None or known_slot(newer.attribute) is None
 
 
 def pairs_to_judge(earlier: Sequence[Stated], later: Sequence[Stated]) -> list[tuple[Stated, Stated]]:

@@ -50,6 +50,9 @@ def test_two_values_under_names_that_share_no_word_are_asked_about():
 
 
 def test_pairs_the_rules_settle_or_that_cannot_clash_are_not_asked_about():
+    # two slots the rules know apart: the 1.5B model judged a job an update of a home
+    assert not may_relate(said("1", 0, "home_location", "Alicante", "User lives in Alicante.", "client_info"),
+                          said("2", 3, "job", "Bankinter", "User works at Bankinter.", "client_info"))
     job = said("1", 0, "job", "nurse", "User is a nurse.", "client_info")
     assert not may_relate(job, said("2", 3, "occupation", "teacher", "User is a teacher.", "client_info"))  # family
     assert not may_relate(said("1", 0, "favourite:pizza", "likes", "User likes pizza."),
