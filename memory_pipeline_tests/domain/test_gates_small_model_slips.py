@@ -43,6 +43,10 @@ SLIPS = [
     ("हुन्छ, शुभ दिन!", "name", "हुन्छ", "value_is_greeting"),
     ("Oslo, that is where I live now.", "home_location", "Oslo", "value_is_greeting"),
     ("strādāju Rimi, labdien", "employer", "Rimi", None),
+    # Kazakh, told apart from Russian and read by its own data: "if I moved to Almaty, how much would a flat cost?"
+    ("Сәлем! Егер мен Алматыға көшсем, пәтер жалдау қанша тұрар еді?", "home_location", "Алматы",
+     "quote_is_hypothetical"),
+    ("Мен Алматыда тұрамын.", "home_location", "Алматы", None),
     # A date is no place, whatever verb of moving stands beside it.
     ("Actually the dentist appointment moved to March 27.", "home_location", "March 27", "home_not_stated"),
     ("Actually we moved to Leeds in March.", "home_location", "Leeds", None),
@@ -168,3 +172,12 @@ def test_a_fact_that_leaves_out_its_exact_value_gets_it_in_brackets():
     assert with_value("The user books a table for 2026-03-13 20:00.", "2026-03-13 20:00") == (
         "The user books a table for 2026-03-13 20:00.")
 
+
+
+def test_a_language_of_a_script_of_its_own_is_told_and_not_read_by_a_neighbours_words():
+    from memory_pipeline.domain.language import identify
+
+    assert identify("Сәлем! Егер мен Алматыға көшсем, пәтер жалдау қанша тұрар еді?") == "kk"  # not Russian
+    assert identify("केही छैन, त्यसै हेलो भन्न आएको, हिजो धेरै मद्दत गर्यौ") == "ne"  # not Hindi
+    assert identify("Привет, как дела? Я живу в Москве.") == "ru"
+    assert identify("नमस्ते, मेरा नाम राहुल है और मैं दिल्ली में रहता हूँ") == "hi"
