@@ -57,7 +57,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   "moved", "based", "habite", "wohne", "vivo", "住" ...): a 1.5B model filed a road trip's destination as home;
   or whose value names no place (a date: "moved to March 27");
 - `value_is_greeting`: the value is all the message says before its first "!" or comma, said unasked (no
-  question in the assistant line before): an opening greeting or interjection ("labdien, atkal es ...": good
+  question in the assistant line before), and no name of two or more capitalised words: an opening greeting or
+  interjection ("labdien, atkal es ...": good
   day; "हुन्छ, शुभ दिन!": OK, good day), in every language (`opens_with`);
 - `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
   prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
@@ -215,6 +216,15 @@ def _opening_is(value: str, message: str, marks: str) -> bool:
     return bool(said) and opening is not None and fold(opening.group(1)) == fold(said)
 
 
+def is_proper_noun_phrase(value: str) -> bool:
+    """True when `value` is two to four words, each starting with a capital letter ("Kadri Tamm", "Buenos Aires"):
+    a name, in any script with case, and no greeting ("Good morning", "labdien"). An answer to a request that asks
+    without a question mark ("Palun öelge oma nimi ja isikukood." - please tell your name and ID code) opens with
+    it, before a comma."""
+    parts = value.split()
+    return 2 <= len(parts) <= 4 and all(p[0].isupper() for p in parts)
+
+
 def looks_like_place(value: str) -> bool:
     """True when `value` could be a place: it has a letter, and no "@" or URL."""
     return any(c.isalpha() for c in value) and not re.search(r"@|://|www\.", value)
@@ -360,7 +370,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if not names_a_thing(value or "") or not (
                 _LIVING.search(backing) if reads("living", message) else looks_like_place(value or "")):
             return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")
-    if value and opens_with(value, message) and not any(re.search(r"[?？؟]", text) for text in answered):
+    if value and opens_with(value, message) and not any(re.search(r"[?？؟]", text) for text in answered) and (
+            not is_proper_noun_phrase(value)):
         return "value_is_greeting"
     if fact and _FACT_OTHER.search(fact):
         return "quote_about_other_person"  # the model's own fact says whose it is, in a chat of any language

@@ -44,15 +44,18 @@ def text_search_config(text: str) -> str:
 IDENTIFIABLE = tuple(
     "en fr de es zh it pt nl ru uk ko ja tr sv da no nb fi pl cs sk hu ro bg el he ar fa ur hi bn ta te mr th vi "
     "id ms tl sw ca eu gl hr sr sl lt lv et is ga cy "
+    # ... and of the Latin script, so that an Uzbek line is not read with every language's words (untold), an
+    # Albanian or Bosnian one not as its neighbour by chance.
+    "uz az tk sq bs mt jv so ha yo zu "
     # Languages of a script of their own, told so that another language's word lists never read them (Kazakh was
     # read as Russian, Nepali as Hindi: their question words, not Kazakh's or Nepali's, decided what asks).
-    "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps".split())
+    "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps my tg tt".split())
 # The model's labels -> the codes of domain/languages/ (its "no" is Norwegian Bokmål: the nb module).
 _ALIASES = {"no": "nb", "yue": "zh", "wuu": "zh"}
 # Languages written in a script of their own: a mostly Latin-script text given one of them is a mixed line
 # ("emoji and RTL: 🙂 مرحبا reversed" scores Arabic), not told.
 _OWN_SCRIPT = frozenset("ru uk bg sr el he ar fa ur hi bn ta te mr th ko ja zh "
-                        "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps".split())
+                        "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps my tg tt".split())
 # Below this probability a Latin-script line is not identified: one or two words ("Updated.", "Nice!") score
 # under 0.3 for whatever language comes first.
 _LATIN_CONFIDENCE = 0.3

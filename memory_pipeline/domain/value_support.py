@@ -34,10 +34,16 @@ _DATE_OR_TIME = re.compile(
 STOPWORDS = lexicon.words("stopwords")
 _DATE_WORDS = lexicon.words("date_words")
 
+# Where a script written without spaces (or Hangul, which joins particles) meets another one inside a run of
+# letters: "用LINE通知我" holds the word "line", "LINE으로" too (a name or brand in Latin letters within the text).
+_JOINED = SPACELESS_CHARS + "\uac00-\ud7af\u1100-\u11ff"  # and Hangul, as syllables or (folded) as jamo
+_SCRIPT_SEAM = re.compile(rf"(?<=[{_JOINED}])(?=[^\W{_JOINED}])|(?<=[^\W{_JOINED}])(?=[{_JOINED}])")
+
+
 @lru_cache(maxsize=4096)  # the gates ask of the same quote and message several times per fact
 def words(text: str) -> tuple[str, ...]:
-    """The words of `text`, folded (`fold`)."""
-    return tuple(_WORD.findall(fold(text)))
+    """The words of `text`, folded (`fold`), split where a script without spaces meets another (`_SCRIPT_SEAM`)."""
+    return tuple(_WORD.findall(_SCRIPT_SEAM.sub(" ", fold(text))))
 
 
 def content_words(value: str) -> list[str]:

@@ -56,6 +56,11 @@ RIGHT_ANSWERS = [
     ("Trabajo desde casa, en Valencia.", "home_location", "Valencia"),   # Spanish: home said by its noun
     ("Mi casa está en Bilbao.", "home_location", "Bilbao"),
     ("我住在上海。", "home_location", "上海"),
+    # unseen set 4 (session 18): a feminine verb form, a written short form, a language told apart from its
+    # neighbour (Uzbek was untold, so read with every language's words, Turkish's among them)
+    ("أنا ساكنة في عمّان", "home_location", "عمّان"),                        # Levantine Arabic, she lives
+    ("kat rumah sy di Johor Bahru", "home_location", "Johor Bahru"),       # Malay: "sy" for saya
+    ("Samarqandda yashayman", "home_location", "Samarqandda"),            # Uzbek
 ]
 
 
@@ -95,6 +100,8 @@ def test_what_the_gates_still_reject(quote, attribute, value, reason):
     ("en", "Everyone calls me Bob."), ("fr", "Je m'appelle Claire et j'habite à Lyon."), ("de", "Ich wohne in Berlin."),
     ("zh", "我住在上海。"), ("it", "Mi chiamo Giulia."), ("pt", "Moro em Curitiba."), ("nl", "Ik woon in Utrecht."),
     ("ko", "저는 부산에 살아요."), ("ja", "私の名前は佐藤です。"), ("ar", "أسكن في عمّان."), ("th", "ฉันชื่อสมชาย"),
+    ("uz", "Samarqandda yashayman, Registon ko'chasiga yaqin."), ("sq", "Unë jetoj në Tiranë."),
+    ("my", "ကျွန်တော် ဖုန်းဝယ်ချင်တယ်"), ("tg", "Ман дар Душанбе зиндагӣ мекунам."),
 ])
 def test_the_language_of_a_one_line_quote_is_identified(code, quote):
     assert identify(quote) == code
@@ -115,6 +122,9 @@ def test_the_known_languages_are_those_whose_data_holds_the_kind():
     ("रमेश", "मेरा नाम राहुल है।", False),
     ("สมชาย", "ฉันชื่อสมชาย", True),             # Thai: no spaces
     ("민준", "제 이름은 민준입니다.", True),         # Korean: the name joined to its particle
+    ("LINE", "用LINE通知我就好，不要打電話", True),   # a Latin name inside a script without spaces
+    ("LINE", "LINE으로 연락 주세요", True),            # ... and joined to a Korean particle
+    ("LINE", "用WhatsApp通知我", False),
     ("Казань", "Я живу в Казани.", True),         # a declined name shares its stem
     ("חיפה", "אני גר בתל אביב.", False),
 ])
@@ -271,3 +281,14 @@ def test_a_decision_on_its_object_stands_when_the_quote_says_it_is_decided():
     assert gate(quote, quote, "decision:premium", "purchase", False) is None
     complaint = "Nie przyszedł mi pakiet Premium."  # the object, but nothing decided: still no decision
     assert gate(complaint, complaint, "decision:premium", "purchase", False) == "value_not_in_quote"
+
+
+def test_a_full_name_opening_an_answer_is_no_greeting_even_when_the_request_asks_without_a_question_mark():
+    # Estonian: "Please tell your name and ID code." asks with a full stop; the name opens the answer
+    answered = ["Palun öelge oma nimi ja isikukood."]
+    message = "Kadri Tamm, isikukoodi ütlen parem telefoni teel."
+    assert gate("Kadri Tamm", message, "name", "Kadri Tamm", False, answered=answered) is None
+    # ... while a one-word opening said unasked stays a greeting, capitalised or not
+    for opening in ("labdien", "Labdien"):
+        message = f"{opening}, atkal es par plauktiem"
+        assert gate(message, message, "employer", opening, False) == "value_is_greeting"
