@@ -25,6 +25,16 @@ JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
 # A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
 # characters being in the quote, not by words.
 _UNSPACED = re.compile(f"[{SPACELESS_CHARS}\uac00-\ud7af]")
+# ... of which those written with an alphabet (an abugida): Thai, Lao, Myanmar, Khmer. Han and kana characters
+# are syllables and words: a value's characters found apart ("冰美式" in "一杯冰的美式") still name it.
+_ALPHABETIC_UNSPACED = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")
+
+
+def _letters(text: str) -> str:
+    """`text` folded with only its letters, digits and marks kept (spaces, punctuation and signs dropped)."""
+    return "".join(_WORD.findall(fold(text)))
+
+
 # Value parts that need no support: resolved dates and times (the prompt asks for "tomorrow" made absolute), and
 # words too common to prove anything.
 _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
@@ -75,6 +85,10 @@ def supported(value: str, text: str) -> bool:
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
     (`_UNSPACED`), when the value's characters are in `text`. A value with no content word is supported."""
     folded = fold(text)
+    if _ALPHABETIC_UNSPACED.search(value):
+        # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
+        # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there as written.
+        return _letters(value) in _letters(text)
     if _UNSPACED.search(value):
         return all(ch in folded for ch in fold(value) if not ch.isspace() and ch.isalnum())
     said = words(text)

@@ -125,6 +125,10 @@ def test_the_known_languages_are_those_whose_data_holds_the_kind():
     ("LINE", "用LINE通知我就好，不要打電話", True),   # a Latin name inside a script without spaces
     ("LINE", "LINE으로 연락 주세요", True),            # ... and joined to a Korean particle
     ("LINE", "用WhatsApp通知我", False),
+    # an alphabet written without spaces: the value as written, not its letters found apart
+    ("မြန်မာ", "အင်္ဂလိပ်လို မဟုတ်ဘဲ မြန်မာလို ပြောပေးပါ", True),
+    ("မြန်မာ", "မင်္ဂလာပါ။ ကျွန်တော့်ဆိုင်အတွက် စာရင်းကိုင်ဆော့ဖ်ဝဲ ရှာနေတာပါ", False),   # each letter is in it
+    ("冰美式", "我每天早上都是一杯冰的美式", True),      # Han characters are words: found apart, still named
     ("Казань", "Я живу в Казани.", True),         # a declined name shares its stem
     ("חיפה", "אני גר בתל אביב.", False),
 ])
@@ -292,3 +296,20 @@ def test_a_full_name_opening_an_answer_is_no_greeting_even_when_the_request_asks
     for opening in ("labdien", "Labdien"):
         message = f"{opening}, atkal es par plauktiem"
         assert gate(message, message, "employer", opening, False) == "value_is_greeting"
+
+
+@pytest.mark.parametrize("message,value", [
+    ("केही छैन, त्यसै हेलो भन्न आएको 😄 हिजो धेरै मद्दत गर्यौ, धन्यवाद है", "त्यसै"),  # Nepali: "just" came to say hello
+    ("नमस्कार, मला माझ्या क्लासच्या जाहिरातीसाठी मदत हवी आहे", "मला माझ्या"),        # Marathi: "to me, my"
+])
+def test_a_word_of_a_script_without_capitals_is_no_name_where_the_language_knows_its_naming_words(message, value):
+    assert gate(message, message, "name", value, False, answered=["के मद्दत गरूँ?"]) == "name_not_stated"
+
+
+@pytest.mark.parametrize("message,value,answered", [
+    ("माझं नाव प्रिया आहे", "प्रिया", []),
+    ("मेरो नाम सीता हो", "सीता", []),
+    ("सीता", "सीता", ["तपाईंको नाम के हो?"]),   # a bare name answering a question for it
+])
+def test_a_nepali_or_marathi_name_said_with_its_naming_words_passes(message, value, answered):
+    assert gate(message, message, "name", value, False, answered=answered) is None

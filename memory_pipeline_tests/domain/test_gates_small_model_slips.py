@@ -40,7 +40,7 @@ SLIPS = [
     # What opens a message before its first comma or "!", said unasked, is a greeting or an interjection: Latvian
     # "labdien" (good day) filed as an employer, Nepali "हुन्छ" (OK) as a name (unseen chats, session 17).
     ("labdien, atkal es par plauktiem", "employer", "labdien", "value_is_greeting"),
-    ("हुन्छ, शुभ दिन!", "name", "हुन्छ", "value_is_greeting"),
+    ("हुन्छ, शुभ दिन!", "name", "हुन्छ", "quote_is_pleasantry"),  # Nepali as data (session 18): OK, good day
     ("Oslo, that is where I live now.", "home_location", "Oslo", "value_is_greeting"),
     ("strādāju Rimi, labdien", "employer", "Rimi", None),
     # Kazakh, told apart from Russian and read by its own data: "if I moved to Almaty, how much would a flat cost?"

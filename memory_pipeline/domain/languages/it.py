@@ -15,7 +15,7 @@ LEXICON = {
     "hedge": r"\b(?:forse|magari|probabilmente|non sono sicur[oa]|chissà)\b",
     "assent": r"^\s*(?:sì|certo|va bene|d\'accordo|ok|procedi|fallo)\b",
     "undecided": r"\b(?:ci penserò|ci penso|ci devo pensare|devo pensarci|ci voglio pensare|sono indecis[oa]|"
-                 r"esito tra|non ho ancora deciso|deciderò)\b",
+                 r"esito tra|non ho ancora deciso|deciderò|sto valutando|stiamo valutando|non riesco a decidere)\b",
     "moving_away": r"\b(?:continuano a (?:arrivare|essere)|arrivano ancora)\b",
     "away_from": r"\b(?:invece di|anziché|piuttosto che)\s+",
     "wanted": r"\b(?:ci servono|ci serve|mi serve|mi servono|abbiamo bisogno|ho bisogno|voglio|vogliamo|"
