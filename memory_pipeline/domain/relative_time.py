@@ -11,10 +11,11 @@ else is left as said. Rules (the usual reading of each expression, e.g. Unicode 
 - last week / next week: the Monday of that ISO week ("in the week of YYYY-MM-DD"); last / next / this month:
   that calendar month, by its name ("in February 2026", "en février 2026", "im Februar 2026", "en febrero de
   2026", "2026年2月": "in 2026-02" read as a code);
-- next <weekday>: the first such weekday after the current week's one, at least a day later; this / on
-  <weekday> (or a bare weekday with "next" absent): the next such day from today (today excluded);
-  last <weekday>: the latest such day before today;
-- a time of day after a resolved day ("at 7pm", "um 19 Uhr", "à 19h", "a las 7") is kept, written as HH:MM.
+- next <weekday>: the first such weekday after the current week's one, at least a day later; this <weekday>:
+  the next such day from today (today excluded); last <weekday>: the latest such day before today. A bare or
+  "on" weekday is left as said: "we close on Monday" is a habit, and a date would make it expire;
+- a time of day after a resolved day ("at 7pm", "um 19 Uhr", "à 19h", "a las 7") is kept, written as HH:MM; an
+  hour under 12 after an afternoon or evening word ("tomorrow evening at 8", "morgen Abend um 8") is after noon.
 
 `resolve_fact(fact, quote, said_at, timezone)` applies it to an extracted fact: the dates come from the fact's
 text, or, when the fact dropped the expression its one-clause quote holds ("I bought a suitcase yesterday." ->
@@ -154,6 +155,7 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"the day after tomorrow", _days(2)),
     _e(r"yesterday(?: (?:morning|afternoon|evening|night))?|last night", _days(-1)),
     _e(r"tomorrow(?: (?:morning|afternoon|evening|night))?", _days(1)),
+    _e(r"(?:a|one) week from (?:today|now)", _days(7)),
     _e(r"today|this (?:morning|afternoon|evening)|tonight", _days(0)),
     _e(r"last week", _monday(-1), week=True),
     _e(r"next week", _monday(1), week=True),
@@ -198,8 +200,9 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"dentro de " + _COUNT + r" días?", _days_counted(1), lang="es"),
     _e(r"pasado mañana", _days(2), lang="es"),
     _e(r"ayer(?: por la (?:mañana|tarde|noche))?|anoche", _days(-1), lang="es"),
-    _e(r"hoy|esta mañana|esta tarde|esta noche", _days(0), lang="es"),
-    _e(r"mañana(?: por la (?:mañana|tarde|noche))?", _days(1), lang="es"),
+    _e(r"hoy(?! en d[ií]a)|esta mañana|esta tarde|esta noche", _days(0), lang="es"),  # "hoy en día": nowadays
+    # "por la mañana", "cada mañana": the morning, not tomorrow ("Trabajo por la mañana" is a habit).
+    _e(r"(?<!\bla )(?<!\buna )(?<!\bcada )(?<!\besta )mañana(?: por la (?:mañana|tarde|noche))?", _days(1), lang="es"),
     _e(r"la semana pasada", _monday(-1), week=True, lang="es"),
     _e(r"la (?:semana )?próxima semana|la semana que viene", _monday(1), week=True, lang="es"),
     _e(r"el (?P<wd>lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo) (?:que viene|próximo)",
@@ -207,6 +210,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"el (?P<wd>lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo) pasado", _last_weekday,
        lang="es"),
     # Chinese
+    _e(r"大前天", _days(-3), lang="zh"),
+    _e(r"大后天", _days(3), lang="zh"),
     _e(r"前天", _days(-2), lang="zh"),
     _e(_COUNT + r"天前", _days_counted(-1), lang="zh"),
     _e(_COUNT + r"天后", _days_counted(1), lang="zh"),
@@ -234,13 +239,18 @@ def _date_of(written: str) -> str:
 _CLAUSES = re.compile(r"[,;:，；：、]|\s(?:and|but|so|because|et|mais|und|aber|y|pero)\s", re.IGNORECASE)
 
 
+# Words of a day's afternoon or evening, after which an hour under 12 is after noon ("tomorrow evening at 8").
+_AFTER_NOON = re.compile(r"afternoon|evening|night|soir|après-midi|apres-midi|abend|nachmittag|tarde|noche",
+                         re.IGNORECASE)
+
+
 def _clock(match: re.Match[str]) -> str | None:
     """HH:MM of the time of day a match carries, or None."""
     groups = match.groupdict()
     if groups.get("h"):
         hour, minute = int(groups["h"]), int(groups.get("m") or 0)
         suffix = (groups.get("ap") or "").casefold().replace(".", "")
-        if suffix == "pm" and hour < 12:
+        if (suffix == "pm" or suffix in ("", "h", "uhr") and _AFTER_NOON.search(match.group(0))) and hour < 12:
             hour += 12
         elif suffix == "am" and hour == 12:
             hour = 0

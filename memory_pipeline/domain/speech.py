@@ -24,7 +24,9 @@ _p = lexicon.pattern
 # injection, whatever else the message says, read in every language. "forget my phone number" is a retraction
 # and "forget the rules of bridge" a remark.
 INSTRUCTION = _p("instruction")
-_SENTENCE = re.compile(r"[^.!?。！？\u061f\u06d4\u0964]+[.!?。！？\u061f\u06d4\u0964]*")  # and "؟", "۔", "।"
+# A full stop ends a sentence only before a space or the end: "£84.60", "1.39%", "jane.doe@mail.co.uk" and "z.B."
+# stay whole, so a value holding one is found in its sentence.
+_SENTENCE = re.compile(r"(?:[^.!?。！？\u061f\u06d4\u0964]|\.(?=\S))+[.!?。！？\u061f\u06d4\u0964]*")  # and "؟", "۔", "।"
 # A word: letters and digits with the marks written on them (Devanagari's and Thai's vowel signs), which Python's
 # \w leaves out: "धन्यवाद" and "ขอบคุณ" are one word each, not three.
 MARKS = "".join(chr(c) for c in range(0x0300, 0x20000) if unicodedata.category(chr(c)).startswith("M"))

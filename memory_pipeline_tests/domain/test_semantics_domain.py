@@ -207,6 +207,17 @@ WEDNESDAY = date(2026, 3, 4)
     ("用户明天晚上7点去机场。", "用户2026-03-05 19:00去机场。"),
     ("User likes deploys on Fridays.", "User likes deploys on Fridays."),  # a habit, not a date
     ("Der Nutzer sagt Guten Morgen.", "Der Nutzer sagt Guten Morgen."),    # the noun, not "tomorrow"
+    # session 18, found by weighing dateparser against this table: the morning is not tomorrow, "nowadays" not
+    # today, 大后天 is three days, and an hour after an evening word is after noon
+    ("Trabajo por la mañana.", "Trabajo por la mañana."),
+    ("El usuario vuela mañana a las 9.", "El usuario vuela el 2026-03-05 a las 09:00."),
+    ("Hoy en día trabaja desde casa.", "Hoy en día trabaja desde casa."),
+    ("用户大后天到。", "用户2026-03-07到。"),
+    ("User flies tomorrow afternoon at 3.", "User flies on 2026-03-05 at 15:00."),
+    ("Der Nutzer kommt morgen Abend um 8.", "Der Nutzer kommt am 2026-03-05 um 20:00."),
+    ("L'utilisateur arrive demain soir à 8h.", "L'utilisateur arrive le 2026-03-05 à 20:00."),
+    ("User starts a week from today.", "User starts on 2026-03-11."),
+    ("User's shop closes on Monday.", "User's shop closes on Monday."),  # a habit: a date would make it expire
 ])
 def test_relative_time_is_resolved_against_the_day_it_was_said(text, expected):
     assert resolve(text, WEDNESDAY)[0] == expected
