@@ -313,3 +313,12 @@ def test_a_word_of_a_script_without_capitals_is_no_name_where_the_language_knows
 ])
 def test_a_nepali_or_marathi_name_said_with_its_naming_words_passes(message, value, answered):
     assert gate(message, message, "name", value, False, answered=answered) is None
+
+
+def test_a_sentence_ends_at_its_scripts_full_stop_and_not_inside_an_amount_or_an_address():
+    from memory_pipeline.domain.speech import sentences
+    assert sentences("My card was charged £84.60 twice. Write to jane.doe@mail.co.uk please!") == [
+        "My card was charged £84.60 twice.", "Write to jane.doe@mail.co.uk please!"]
+    assert sentences("Բարև։ Ես ապրում եմ Երևանում։") == ["Բարև։", "Ես ապրում եմ Երևանում։"]          # Armenian
+    assert sentences("ሰላም። ስሜ አበበ ነው።") == ["ሰላም።", "ስሜ አበበ ነው።"]                                  # Amharic
+    assert sentences("ខ្ញុំរស់នៅភ្នំពេញ។ អរគុណ។") == ["ខ្ញុំរស់នៅភ្នំពេញ។", "អរគុណ។"]                      # Khmer
