@@ -54,7 +54,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   noun "name" in a language with that data: then the value must look like a name): a 1.5B model made "emoji and RTL: 🙂 ..." a
   preferred name; in any language, a name that is the message's opening "X!" is a greeting (`greets_with`);
 - `home_not_stated`: a home slot (`home_location` ...) whose quote says nothing of living there ("live",
-  "moved", "based", "habite", "wohne", "vivo", "住" ...): a 1.5B model filed a road trip's destination as home;
+  "moved", "based", "habite", "wohne", "vivo", "住" ...), unless it answers a question of the assistant's that
+  does ("Where do you live?" -> "In Leeds."): a 1.5B model filed a road trip's destination as home;
   or whose value names no place (a date: "moved to March 27");
 - `value_is_greeting`: the value is all the message says before its first "!" or comma, said unasked (no
   question in the assistant line before), and no name of two or more capitalised words: an opening greeting or
@@ -185,10 +186,14 @@ def looks_like_name(value: str, quote: str, message: str = "") -> bool:
     return not any(c.isupper() for c in message or quote) and _SELF_BEFORE.search(quote[:at]) is not None
 
 
+# The questions of an assistant line: each run ending with "?", "？" or "؟".
+_QUESTIONS = re.compile(r"[^.!?。！？؟\n]*[?？؟]")
+
+
 def asks_for_a_name(line: str) -> bool:
     """True when the assistant's `line` asks for the user's name: a question ("?", "？", "؟") naming a name in
     a language whose data has the noun (`forget_nouns`: "Können Sie mir Ihren Namen nennen?")."""
-    return any(_NAME_NOUN.search(q) for q in re.findall(r"[^.!?。！？؟\n]*[?？؟]", line))
+    return any(_NAME_NOUN.search(q) for q in _QUESTIONS.findall(line))
 
 
 def is_home_slot(attribute: str | None) -> bool:
@@ -368,8 +373,11 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         elif not states_a_name(quote, value):
             return "name_not_stated"
     if _HOME_SLOT.match(slot.strip()):
+        # A bare place answering "Where do you live?" ("Kje živite?" -> "V Mariboru."): the question says it.
+        asked = any(_LIVING.search(q) for text in answered for q in _QUESTIONS.findall(text))
         if not names_a_thing(value or "") or not (
-                _LIVING.search(backing) if reads("living", message) else looks_like_place(value or "")):
+                (_LIVING.search(backing) or asked and looks_like_place(value or "")) if reads("living", message)
+                else looks_like_place(value or "")):
             return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")
     if value and opens_with(value, message) and not any(re.search(r"[?？؟]", text) for text in answered) and (
             not is_proper_noun_phrase(value)):

@@ -322,3 +322,22 @@ def test_a_sentence_ends_at_its_scripts_full_stop_and_not_inside_an_amount_or_an
     assert sentences("Բարև։ Ես ապրում եմ Երևանում։") == ["Բարև։", "Ես ապրում եմ Երևանում։"]          # Armenian
     assert sentences("ሰላም። ስሜ አበበ ነው።") == ["ሰላም።", "ስሜ አበበ ነው።"]                                  # Amharic
     assert sentences("ខ្ញុំរស់នៅភ្នំពេញ។ អរគុណ។") == ["ខ្ញុំរស់នៅភ្នំពេញ។", "អរគុណ។"]                      # Khmer
+
+
+@pytest.mark.parametrize("answer,value,question", [
+    ("In Leeds.", "Leeds", "Nice! Where do you live?"),
+    ("À Lyon.", "Lyon", "Vous habitez où ?"),
+    ("En Sevilla.", "Sevilla", "¿Dónde vives?"),
+    ("In Köln.", "Köln", "Wo wohnst du?"),
+])
+def test_a_bare_place_answering_where_the_user_lives_is_a_home(answer, value, question):
+    assert gate(answer, answer, "home_location", value, False, answered=[question]) is None
+
+
+@pytest.mark.parametrize("answer,value,question", [
+    ("In Leeds.", "Leeds", "Where are you travelling?"),
+    ("À Lyon.", "Lyon", "Vous travaillez où ?"),        # where the user works is no home
+    ("In Leeds.", "Leeds", "I live in York myself."),   # said, not asked
+])
+def test_a_bare_place_answering_anything_else_is_no_home(answer, value, question):
+    assert gate(answer, answer, "home_location", value, False, answered=[question]) == "home_not_stated"

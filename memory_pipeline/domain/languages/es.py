@@ -31,7 +31,7 @@ LEXICON = {
     # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
     "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",
     "weak_naming": r"soy",
-    "living": r"\b(?:vivo|vivimos|resido|mudé|mudamos|me mudo|me he mudado|bivo|en casa|desde casa|mi casa|mi piso)\b",
+    "living": r"\b(?:vivo|vivimos|vives|resido|mudé|mudamos|me mudo|me he mudado|bivo|en casa|desde casa|mi casa|mi piso)\b",
     "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
     "user_subject": r"^\s*(?:el\s+|la\s+)?usuari[oa]\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:eso|esto|ello)(?![\w'@/-])",

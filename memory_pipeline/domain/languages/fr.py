@@ -32,7 +32,7 @@ LEXICON = {
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",
-    "living": r"\b(?:habite|habitons|vis|vit|installée?s?|déménagée?s?|chez moi|chez nous)\b",
+    "living": r"\b(?:habite|habitons|habitez|habites|vivez|vis|vit|installée?s?|déménagée?s?|chez moi|chez nous)\b",
     "stance": r"\b(?:aim|ador|détest|deteste|préf|pref)",
     "assent": r"^\s*(?:oui|d'accord)\b",
     "user_subject": r"^\s*l'utilisateur(?:rice)?\b",
