@@ -15,7 +15,7 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `quote_about_other_person`: the sentence reports someone else's words, or the clauses backing the fact are
   about someone else ("My friend Xiao Wang doesn't like football"; "My wife and I love sushi" is the user's too),
   or the fact's own text has a relative or friend of the user as its subject (`fact_other_person`: "The user's
-  sister moved to Koper.", written of a Slovenian chat whose language has no data);
+  sister moved to Koper.", written of a Slovenian chat when Slovenian had no data);
 - `quote_is_pleasantry`: the quote is only thanks, greetings or an acknowledgement ("thanks!", "merci", "谢谢"):
   it says nothing durable (a 1.5B model made "thanks!" an opinion);
 - `quote_is_question`: every sentence of the quote asks ("Where is my order 48213?"), or the value is found only

@@ -96,7 +96,7 @@ def identify(text: str) -> str | None:
     code, probability = _ALIASES.get(ranked[0][0], ranked[0][0]), ranked[0][1]
     if share(_LATIN) >= 0.5 and (probability < _LATIN_CONFIDENCE or code in _OWN_SCRIPT):
         return None
-    # Close to a language whose words are known (Ukrainian beside Russian, Malay beside Indonesian): read as
+    # Close to a language whose words are known (Bosnian beside Croatian, Malay beside Indonesian): read as
     # that one, whose speech acts it shares, rather than as every language at once.
     near = next((c for c, p in ((_ALIASES.get(c, c), p) for c, p in ranked[1:])
                  if c in lexicon.MODULES and p >= _RUNNER_UP), None)
