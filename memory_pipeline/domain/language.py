@@ -53,8 +53,9 @@ IDENTIFIABLE = tuple(
 # The model's labels -> the codes of domain/languages/ (its "no" is Norwegian Bokmål: the nb module).
 _ALIASES = {"no": "nb", "yue": "zh", "wuu": "zh"}
 # Languages written in a script of their own: a mostly Latin-script text given one of them is a mixed line
-# ("emoji and RTL: 🙂 مرحبا reversed" scores Arabic), not told.
-_OWN_SCRIPT = frozenset("ru uk bg sr el he ar fa ur hi bn ta te mr th ko ja zh "
+# ("emoji and RTL: 🙂 مرحبا reversed" scores Arabic), not told. Not Serbian: written in Latin letters as often as
+# in Cyrillic ("Sestra mi je doktorica" was untold, so French "je" read it as the user's).
+_OWN_SCRIPT = frozenset("ru uk bg el he ar fa ur hi bn ta te mr th ko ja zh "
                         "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps my tg tt".split())
 # Below this probability a Latin-script line is not identified: one or two words ("Updated.", "Nice!") score
 # under 0.3 for whatever language comes first.

@@ -206,3 +206,10 @@ def test_macedonian_read_as_serbian_keeps_its_homes_and_its_questions():
     assert gate("Во Скопје.", "Во Скопје.", "home_location", "Скопје", False, answered=["Каде живеете?"]) is None
     assert gate("Каде е најдобрата пица во Скопје?", "Каде е најдобрата пица во Скопје?", "home_location", "Скопје",
                 False) == "quote_is_question"
+
+
+def test_serbian_in_latin_letters_is_told_and_read_with_its_own_words():
+    from memory_pipeline.domain.language import identify
+    quote = "Sestra mi je doktorica u Nišu."   # my sister is a doctor in Niš: hers, not the user's
+    assert identify(quote) == "sr"
+    assert gate(quote, quote, "job", "doktorica", False) == "quote_about_other_person"
