@@ -93,11 +93,17 @@ def speaks_of_self(clause: str, codes: Codes = None) -> bool:
     return _p("self", codes).search(clause) is not None
 
 
+# An eye roll or an unamused face says a sentence means the opposite, in every language ("fantastisk, pakken er
+# forsinket for tredje gang, akkurat det jeg drømte om 🙄": great, the parcel is late for the third time).
+_EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
+
+
 def is_sarcasm(text: str, codes: Codes = None) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
-    ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ...")."""
+    ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
+    roll (`_EYE_ROLL`), whatever its language."""
     sarcasm = _p("sarcasm", codes)
-    return any(sarcasm.search(s) for s in sentences(text))
+    return any(sarcasm.search(s) or _EYE_ROLL.search(s) for s in sentences(text))
 
 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:

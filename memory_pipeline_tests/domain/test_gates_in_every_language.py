@@ -341,3 +341,16 @@ def test_a_bare_place_answering_where_the_user_lives_is_a_home(answer, value, qu
 ])
 def test_a_bare_place_answering_anything_else_is_no_home(answer, value, question):
     assert gate(answer, answer, "home_location", value, False, answered=[question]) == "home_not_stated"
+
+
+@pytest.mark.parametrize("quote,attribute,value", [
+    ("fantastisk, pakken er forsinket for tredje gang, akkurat det jeg drømte om 🙄", "opinion:pakken", "dislikes"),
+    ("super, encore une panne 😒", "opinion:panne", "likes"),
+])
+def test_an_eye_roll_makes_a_sentence_sarcasm_in_any_language(quote, attribute, value):
+    assert gate(quote, quote, attribute, value, False) == "quote_is_sarcasm"
+
+
+def test_a_sincere_emoji_is_no_sarcasm():
+    quote = "Eu adoro pizza 🍕"
+    assert gate(quote, quote, "opinion:pizza", "likes", False) is None
