@@ -116,8 +116,7 @@ _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = lexicon.pattern("user_subject")
 _FACT_OTHER = lexicon.pattern("fact_other_person")
-_SENTENCE_END = re.compile(r"[.!?;\n。！？；\u061f\u06d4\u0964\u0589\u1362\u1367\u17d4\u104b]")  # and Arabic "؟", Urdu "۔",
-# Devanagari "।", Armenian "։", Ethiopic "።" "፧", Khmer "។", Myanmar "။"
+_SENTENCE_END = re.compile(rf"[{speech.SENTENCE_ENDS};\n；]")  # and a semicolon or a line break
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a

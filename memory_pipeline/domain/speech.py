@@ -24,11 +24,12 @@ _p = lexicon.pattern
 # injection, whatever else the message says, read in every language. "forget my phone number" is a retraction
 # and "forget the rules of bridge" a remark.
 INSTRUCTION = _p("instruction")
+# What ends a sentence: Latin and CJK full stops, question and exclamation marks, and Arabic "؟", Urdu "۔",
+# Devanagari "।", Armenian "։", Ethiopic "።" "፧", Khmer "។", Myanmar "။" (the gates read the same marks).
+SENTENCE_ENDS = ".!?。！？\u061f\u06d4\u0964\u0589\u1362\u1367\u17d4\u104b"
 # A full stop ends a sentence only before a space or the end: "£84.60", "1.39%", "jane.doe@mail.co.uk" and "z.B."
 # stay whole, so a value holding one is found in its sentence.
-_SENTENCE = re.compile(r"(?:[^.!?。！？\u061f\u06d4\u0964\u0589\u1362\u1367\u17d4\u104b]|\.(?=\S))+"
-                       r"[.!?。！？\u061f\u06d4\u0964\u0589\u1362\u1367\u17d4\u104b]*")  # and Arabic, Urdu, Devanagari, Armenian,
-# Ethiopic, Khmer and Myanmar ends
+_SENTENCE = re.compile(rf"(?:[^{SENTENCE_ENDS}]|\.(?=\S))+[{SENTENCE_ENDS}]*")
 # A word: letters and digits with the marks written on them (Devanagari's and Thai's vowel signs), which Python's
 # \w leaves out: "धन्यवाद" and "ขอบคุณ" are one word each, not three.
 MARKS = "".join(chr(c) for c in range(0x0300, 0x20000) if unicodedata.category(chr(c)).startswith("M"))

@@ -5,6 +5,8 @@ module (domain/lexicon.py skips a name starting with "_")."""
 
 from __future__ import annotations
 
+import unicodedata
+
 # Each marked letter -> what it also reads as: itself and its bare letter (Romanian "ș"/"ț" also as the cedilla
 # letters; Serbo-Croatian "đ" also as "dj").
 _EITHER = {
@@ -13,9 +15,8 @@ _EITHER = {
     "ā": "[āa]", "ē": "[ēe]", "ģ": "[ģg]", "ī": "[īi]", "ķ": "[ķk]", "ļ": "[ļl]", "ņ": "[ņn]", "ū": "[ūu]",
     "ą": "[ąa]", "ę": "[ęe]", "ė": "[ėe]", "į": "[įi]", "ų": "[ųu]",
 }
-_BARE = {"ă": "a", "â": "a", "î": "i", "ș": "s", "ş": "s", "ț": "t", "ţ": "t", "č": "c", "ć": "c", "š": "s",
-         "ž": "z", "đ": "dj", "ā": "a", "ē": "e", "ģ": "g", "ī": "i", "ķ": "k", "ļ": "l", "ņ": "n", "ū": "u",
-         "ą": "a", "ę": "e", "ė": "e", "į": "i", "ų": "u"}
+# ... and its bare letter alone, for word lists: the letter without its mark (Serbo-Croatian "đ" as "dj").
+_BARE = {letter: "dj" if letter == "đ" else unicodedata.normalize("NFD", letter)[0] for letter in _EITHER}
 _CEDILLA = {"ș": "ş", "ț": "ţ"}
 
 
