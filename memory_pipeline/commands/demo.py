@@ -92,9 +92,9 @@ def run(args: argparse.Namespace) -> int:
     print("Facts of 2023 are past their time-to-live today (names do not expire): they are kept and flagged, not "
           "recalled."
           if any(f["expires_at"] and f["expires_at"] < now for f in facts) else "")
-    # A custom home is said in the commands: pasted without it, they would open the default home's empty database.
-    home = os.environ.get("MEMORY_PIPELINE_HOME")
-    run = (f"MEMORY_PIPELINE_HOME={shlex.quote(home)} " if home else "") + sys.argv[0]
+    # The home and the program are said in full, the default's too: pasted in another directory or shell, the
+    # commands still open this database (a relative `.venv/bin/...` or a custom home would not).
+    run = f"MEMORY_PIPELINE_HOME={shlex.quote(str(settings.home_path))} {shlex.quote(os.path.abspath(sys.argv[0]))}"
     print(f"What the agent would receive, as of the sample's last day:  {run} recall --user "
           f"{users[0]} --as-of {days[-1]}")
     print(f"Open the Dagster UI on the same data:  {run} ui   (then http://127.0.0.1:3000; Ctrl-C stops it)")

@@ -48,9 +48,15 @@ def test_demo_on_embedded_default_twice(embedded_env):
     assert len(re.findall(r"^  - \[2023-04-27\] \(client_info\) User's name is [\w ]+\.$", out, re.MULTILINE)) == 15
     assert "NOT FOUND" not in out
     assert "memory-pipeline ui" in out
-    # The printed commands carry the custom home: pasted as printed, they open this database, not an empty one.
-    home = embedded_env["MEMORY_PIPELINE_HOME"]
-    assert out.count(f"MEMORY_PIPELINE_HOME={shlex.quote(home)} ") == 2
+    # The printed commands carry the home and the program in full: pasted as printed in another directory and a
+    # shell without the home's variable, they open this database, not an empty one.
+    home = str(Path(embedded_env["MEMORY_PIPELINE_HOME"]).resolve())
+    assert out.count(f"MEMORY_PIPELINE_HOME={shlex.quote(home)} /") == 2
+    recall = re.search(r"What the agent would receive, as of the sample's last day:  (.+)$", out, re.MULTILINE)[1]
+    elsewhere = {k: v for k, v in embedded_env.items() if k != "MEMORY_PIPELINE_HOME"}
+    pasted = subprocess.run(recall, shell=True, cwd="/", env=elsewhere, capture_output=True, text=True, timeout=300)
+    assert pasted.returncode == 0, pasted.stderr[-2000:]
+    assert "User's name is" in pasted.stdout
 
     second = run_cli(embedded_env, "demo")
     assert second.returncode == 0, second.stderr[-3000:]
