@@ -17,17 +17,20 @@ from memory_pipeline.domain.folding import fold
 # A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
 # left by `fold`), so "राहुल" is one word, not three (speech.WORD).
 _WORD = speech.WORD
-# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): the one list of them, read
-# by the quote check (domain.facts) and the gold sets' keywords (evaluation.gold) too.
-SPACELESS_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+# Scripts written without spaces between words: those written with an alphabet (an abugida: Thai, Lao, Myanmar,
+# Khmer), then kana and Han. SPACELESS_CHARS is the one list of them, read by the quote check (domain.facts) and
+# the gold sets' keywords (evaluation.gold) too.
+_ABUGIDA_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+SPACELESS_CHARS = _ABUGIDA_CHARS + "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_HANGUL_CHARS = "\uac00-\ud7af"  # syllables; `fold` may leave them as jamo (\u1100-\u11ff)
 # Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").
 JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
 # A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
 # characters being in the quote, not by words.
-_UNSPACED = re.compile(f"[{SPACELESS_CHARS}\uac00-\ud7af]")
+_UNSPACED = re.compile(f"[{SPACELESS_CHARS}{_HANGUL_CHARS}]")
 # ... of which those written with an alphabet (an abugida): Thai, Lao, Myanmar, Khmer. Han and kana characters
 # are syllables and words: a value's characters found apart ("冰美式" in "一杯冰的美式") still name it.
-_ALPHABETIC_UNSPACED = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")
+_ALPHABETIC_UNSPACED = re.compile(f"[{_ABUGIDA_CHARS}]")
 
 
 def _letters(text: str) -> str:
@@ -46,7 +49,7 @@ _DATE_WORDS = lexicon.words("date_words")
 
 # Where a script written without spaces (or Hangul, which joins particles) meets another one inside a run of
 # letters: "用LINE通知我" holds the word "line", "LINE으로" too (a name or brand in Latin letters within the text).
-_JOINED = SPACELESS_CHARS + "\uac00-\ud7af\u1100-\u11ff"  # and Hangul, as syllables or (folded) as jamo
+_JOINED = SPACELESS_CHARS + _HANGUL_CHARS + "\u1100-\u11ff"  # and Hangul, as syllables or (folded) as jamo
 _SCRIPT_SEAM = re.compile(rf"(?<=[{_JOINED}])(?=[^\W{_JOINED}])|(?<=[^\W{_JOINED}])(?=[{_JOINED}])")
 
 
