@@ -18,10 +18,14 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   sister moved to Koper.", written of a Slovenian chat when Slovenian had no data);
 - `quote_is_pleasantry`: the quote is only thanks, greetings or an acknowledgement ("thanks!", "merci", "谢谢"):
   it says nothing durable (a 1.5B model made "thanks!" an opinion);
+  The same when the quote is thanks said to someone and nothing else ("ok cảm ơn shop 👍", "makasih min"): the
+  one word left is who is thanked, not a thing the user likes;
 - `quote_is_question`: every sentence of the quote asks ("Where is my order 48213?"), or the value is found only
   in a question clause ("I like the new approach, can we just write to /tmp instead?"); a retraction asking to
   forget ("Can you forget my phone number?") and a standing request ("Can you call me Jack from now on?") ask
-  nothing;
+  nothing. Also, in any language, a fact the model itself filed under a speech act (`SPEECH_ACT_SLOTS`:
+  `question`, `greeting`, `thanks` ...): a 1.5B model wrote `question` = "može li moj sin doći sa mnom?" (may my
+  son come with me?) of a Croatian chat;
 - `quote_is_sarcasm`: the sentence is mock enthusiasm ("Oh great, I just love being stuck in traffic.");
 - `quote_taken_back`: the value rests on words the user took back ("My favourite colour is blue, just kidding, it
   is green." backs green, never blue);
@@ -34,7 +38,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
   decisions of both (issue 25);
 - `value_moved_away`: the value is one the user is leaving (`moved_away`: "Our invoices keep coming in dollars.
   We need them in euros, always." backs euros, never dollars);
-- `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email). Each
+- `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email), or it has
+  no letter or digit at all (a placeholder: `email` = "..." was a 1.5B model's). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"; a value of three words or more may
   differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion slot, or
@@ -89,6 +94,14 @@ GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_a
                 "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
                 "name_not_stated", "home_not_stated", "value_is_greeting",
                 "fact_hangs_on_pronoun", "not_confirmed")
+
+# Slot names (the prompt's vocabulary, English in every language) under which a model files a speech act, not a
+# fact, and the rejection each gets (a 1.5B model: `question` = "billing", `question` = a Croatian question).
+SPEECH_ACT_SLOTS = {
+    "question": "quote_is_question", "inquiry": "quote_is_question", "query": "quote_is_question",
+    "request": "quote_is_question", "greeting": "quote_is_pleasantry", "thanks": "quote_is_pleasantry",
+    "gratitude": "quote_is_pleasantry", "farewell": "quote_is_pleasantry", "acknowledgement": "quote_is_pleasantry",
+}
 
 # Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
 # anywhere in the quote, weak ones only right next to the value.
@@ -294,6 +307,14 @@ def moved_away(value: str, message: str, backing: str, codes: lexicon.Codes) -> 
             and any(wanted.search(s) and not supported(value, s) for s in said))
 
 
+def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
+    """True when `quote` is pleasantry words (`speech.is_pleasantry`) followed by one word, the slot's object
+    `thing`: who is thanked or greeted ("ok cảm ơn shop", "makasih min", "thanks bro"), not a thing liked."""
+    said = speech.WORD.findall(quote.casefold())
+    return (len(said) >= 2 and words(thing.replace("_", " ")) == words(said[-1])
+            and speech.is_pleasantry(" ".join(said[:-1]), codes))
+
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = (), fact: str = "") -> str | None:
     """The rejection reason of a fact whose `quote` (normalised) was found in the user's `message` (its quotable
@@ -302,6 +323,11 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     name answers). `fact`: the fact's own text."""
     if retraction and not (attribute or "").strip():
         return "retraction_without_attribute"
+    slot, colon, thing = (attribute or "").strip().casefold().partition(":")
+    if slot in SPEECH_ACT_SLOTS:
+        return SPEECH_ACT_SLOTS[slot]
+    if value and value.strip() and not words(value):
+        return "value_not_in_quote"  # "...", "-", "?": a placeholder, no value
     if speech.is_instruction(message):
         return "quote_is_instruction"
     start = message.replace("\n", " ").find(quote)
@@ -313,7 +339,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     codes = lexicon.codes_for(language.identify(message))  # a language's words read only text that can be in it
     if speech.reports_speech(sentence, codes):
         return "quote_about_other_person"
-    if speech.is_pleasantry(quote, codes):
+    if speech.is_pleasantry(quote, codes) or thanks_someone(quote, thing, codes):
         return "quote_is_pleasantry"
     if speech.is_question(quote, codes) and not (retraction and is_forget_request(quote)):  # "Can you forget ...?"
         return "quote_is_question"
@@ -333,7 +359,6 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if not words(backing) and others:
         return others[0][1]
     backing = backing if words(backing) else standing  # an assent ("Yes.") backs what it answers
-    slot, colon, thing = (attribute or "").partition(":")
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"

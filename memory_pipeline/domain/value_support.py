@@ -25,9 +25,12 @@ SPACELESS_CHARS = _ABUGIDA_CHARS + "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _HANGUL_CHARS = "\uac00-\ud7af"  # syllables; `fold` may leave them as jamo (\u1100-\u11ff)
 # Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").
 JOINING_CHARS = "\u0590-\u05ff\u0600-\u06ff"
-# A value in a spaceless script, or in Hangul (syllables joined to their particles), is supported by its
-# characters being in the quote, not by words.
+# A value in a spaceless script, or in Hangul (syllables joined to their particles), is not found by words.
 _UNSPACED = re.compile(f"[{SPACELESS_CHARS}{_HANGUL_CHARS}]")
+_SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
+# Hangul folded (NFKD) is conjoining jamo: a word of it is found as a run of jamo, not letter by letter (the
+# letters of "대전", Daejeon, are in any Korean sentence: "그대로 유지되나요?" held them).
+_JAMO = re.compile("[\u1100-\u11ff]")
 # ... of which those written with an alphabet (an abugida): Thai, Lao, Myanmar, Khmer. Han and kana characters
 # are syllables and words: a value's characters found apart ("冰美式" in "一杯冰的美式") still name it.
 _ALPHABETIC_UNSPACED = re.compile(f"[{_ABUGIDA_CHARS}]")
@@ -86,13 +89,14 @@ def supported(value: str, text: str) -> bool:
     """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
     transliterated when `value` is in Latin letters and `text` is not, as a word
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
-    (`_UNSPACED`), when the value's characters are in `text`. A value with no content word is supported."""
+    (`_SPACELESS`), when the value's characters are in `text`; a Korean word, when its syllables are in `text` in a
+    row. A value with no content word is supported."""
     folded = fold(text)
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there as written.
         return _letters(value) in _letters(text)
-    if _UNSPACED.search(value):
+    if _SPACELESS.search(value):
         return all(ch in folded for ch in fold(value) if not ch.isspace() and ch.isalnum())
     said = words(text)
     if value.isascii() and not text.isascii():
@@ -103,6 +107,9 @@ def supported(value: str, text: str) -> bool:
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
     missing = 0
     for word in content:
+        if _JAMO.search(word):  # a Korean word: its syllables in a row, particles after it allowed ("대전에")
+            missing += word not in folded
+            continue
         if word.isdigit():
             if word not in digits:
                 return False

@@ -64,12 +64,16 @@ def why_missed(gold: GoldFact | GoldRetraction, candidates: Iterable[Candidate])
 
 
 def missed_record(gold: GoldFact | GoldRetraction, candidates: Iterable[Candidate]) -> dict:
-    """A missed gold fact: its description, quote, and why (`why_missed`)."""
+    """A missed gold fact: its description, quote, why (`why_missed`), and the rejected candidates about it
+    (`fact_record` with the rejection `reason`), so the model's answer shows beside the rule that refused it."""
     if isinstance(gold, GoldRetraction):
         description, quote = f"{RETRACTION}:{'+'.join(gold.keywords)}", None
     else:
         description, quote = gold.describe(), gold.quote
-    return {"gold": description, "quote": quote, "why": why_missed(gold, candidates)}
+    candidates = list(candidates)
+    rejected = [{**fact_record(c), "reason": c.reason} for c in candidates
+                if c.status == "rejected" and c.reason and _related(gold, c)]
+    return {"gold": description, "quote": quote, "why": why_missed(gold, candidates), "rejected": rejected}
 
 
 def reconciliation_detail(score: CaseScore) -> dict | None:
@@ -134,6 +138,7 @@ def render_details(records: list[dict]) -> str:
         for m in r["missed"]:
             quote = f" quote \"{m['quote']}\"" if m["quote"] else ""
             lines.append(f"   missed   {m['gold']}{quote}: {', '.join(m['why'])}")
+            lines += [f"            rejected {_fact_line(c)}: {c['reason']}" for c in m.get("rejected", ())]
         lines += [f"   trap     {t['kind']}: {_fact_line(t)}" for t in r["traps"]]
         if r["reconciliation"]:
             lines += [f"   update   {why}" for why in r["reconciliation"]["failed"]]

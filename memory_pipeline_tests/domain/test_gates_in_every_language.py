@@ -354,3 +354,12 @@ def test_an_eye_roll_makes_a_sentence_sarcasm_in_any_language(quote, attribute, 
 def test_a_sincere_emoji_is_no_sarcasm():
     quote = "Eu adoro pizza 🍕"
     assert gate(quote, quote, "opinion:pizza", "likes", False) is None
+
+
+def test_a_korean_value_is_found_as_its_syllables_in_a_row_not_as_letters_apart():
+    # Folded, Hangul is jamo: the letters of 대전 (Daejeon) are in any Korean sentence ("그대로 유지되나요?").
+    assert supported("대전", "고양이 두 마리 키우고 있어요. 대전 살고요")
+    assert supported("대전", "대전에 살아요")  # a particle after it
+    assert supported("카톡", "연락은 카톡으로 주세요")
+    assert not supported("대전", "혹시 나중에 제주도로 이사 가게 되면 보험은 그대로 유지되나요?")
+    assert not supported("카톡", "전화는 잘 못 받아요, 톡으로 주세요")

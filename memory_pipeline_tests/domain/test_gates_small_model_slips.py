@@ -65,6 +65,26 @@ SLIPS = [
     ("I like it.", "opinion:like", "likes", "value_not_in_quote"),
     # Portuguese said casually: "Tô na dúvida" (I'm in doubt), "vou decidir" (I'll decide).
     ("Hmm. Tô na dúvida entre os dois, vou decidir semana que vem.", "decision", "decide", "quote_is_undecided"),
+    # Session 19, a 1.5B model on unseen chats. A fact filed under a speech act, in any language.
+    ("hvala. a moze li moj sin doci sa mnom", "question", "može li moj sin doći sa mnom", "quote_is_question"),
+    ("hey, quick q about billing", "question", "billing", "quote_is_question"),
+    ("hey, good morning", "Greeting", "good morning", "quote_is_pleasantry"),
+    # A placeholder is no value; a value of letters beside it still stands.
+    ("سلام دوباره، باز یه ایمیل رسمی لازم دارم", "email", "...", "value_not_in_quote"),
+    ("my email is ana@example.org", "email", "ana@example.org", None),
+    # Thanks said to someone: the one word after the thanks is who is thanked, not a thing liked.
+    ("ok cảm ơn shop 👍", "opinion:shop", "likes", "quote_is_pleasantry"),
+    ("makasih min 🙏", "opinion:min", "likes", "quote_is_pleasantry"),
+    ("thanks bro", "opinion:bro", "likes", "quote_is_pleasantry"),
+    ("I love this shop", "opinion:shop", "likes", None),
+    # Hungarian and Telugu as data (session 19): a girlfriend's fear of heights, a sister's job.
+    ("a barátnőm Zsófi is jön, ő kicsit tériszonyos", "opinion:tériszony", "dislikes", "quote_about_other_person"),
+    ("nem szeretem a tériszonyt", "opinion:tériszony", "dislikes", None),
+    ("Gergő vagyok amúgy", "name", "Gergő", None),
+    ("Budapesten lakom", "home_location", "Budapest", None),
+    ("a Mátrában áztunk", "home_location", "Mátra", "home_not_stated"),
+    ("మా చెల్లి బెంగళూరులో ఇన్ఫోసిస్‌లో పనిచేస్తుంది", "job", "ఇన్ఫోసిస్", "quote_about_other_person"),
+    ("నేను హైదరాబాద్‌లో ఉంటాను", "home_location", "హైదరాబాద్", None),
 ]
 
 

@@ -76,7 +76,9 @@ def test_a_users_gold_file_is_scored_and_its_wrong_and_missed_facts_are_printed_
     block = out.split("== Per case details: backend", 1)[1]
     assert '-- support_desk / support-desk: not passed' in block
     assert re.search(r'wrong +preference \[opinion:jazz = loves\] "The user loves jazz\." quote "I love jazz\."', block)
-    assert re.search(r'missed +client_info:Lyon quote "I moved to Lyon last year\.": quote_not_found', block)
+    assert re.search(r'missed +client_info:Lyon quote "I moved to Lyon last year\.": quote_not_found\n +rejected '
+                     r'client_info \[home_location = Lyon\] "The user lives in Lyon\." quote "I live in Lyon": '
+                     r'quote_not_found', block)
     assert re.search(r'missed +preference:tea quote "I drink green tea every morning\.": not proposed', block)
 
 
@@ -133,7 +135,7 @@ def test_details_name_the_cases_asked_for_and_an_accepted_fact_of_another_catego
     assert detailed("none") == []
     [tea] = detailed("problems")
     assert tea["missed"] == [{"gold": "preference:tea", "quote": TEA["quote"],
-                              "why": ["accepted as client_info, not preference"]}]
+                              "why": ["accepted as client_info, not preference"], "rejected": []}]
 
 
 def test_a_malformed_gold_file_exits_2_with_one_line_naming_the_file_and_line(tmp_path, capsys):
@@ -204,8 +206,13 @@ def test_the_ceiling_keeps_right_answers_and_shows_why_the_pipeline_rejects_one(
     assert per_case["support-desk"]["kept"] == "2/2" and per_case["normalised-value"]["kept"] == "0/1"
     assert per_case["forget-email"]["kept"] == "2/2" and "no-answers" not in per_case
     [why] = [r for r in report["details"]["ceiling (right answers)"] if r["case"] == "normalised-value"]
+    # The answer the pipeline refused shows beside its reason.
     assert why["missed"] == [{"gold": "client_info:Oslo", "quote": "I'm based in Oslo these days.",
-                              "why": ["value_not_in_quote"]}]
+                              "why": ["value_not_in_quote"],
+                              "rejected": [{"category": "client_info", "attribute": "home_location",
+                                            "value": "Oslo, Norway", "fact": "The user lives in Oslo, Norway.",
+                                            "quote": "I'm based in Oslo these days.",
+                                            "reason": "value_not_in_quote"}]}]
     [language] = report["tables"]["Ceiling per case language"]
     assert (language["language"], language["kept"]) == ("en", "0/1")
     # Progress names the ceiling's conversations apart from the backend's.
