@@ -39,7 +39,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `value_moved_away`: the value is one the user is leaving (`moved_away`: "Our invoices keep coming in dollars.
   We need them in euros, always." backs euros, never dollars);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email), or it has
-  no letter or digit at all (a placeholder: `email` = "..." was a 1.5B model's). Each
+  no letter or digit at all (a placeholder: `email` = "..." was a 1.5B model's), or it lacks the shape of its slot
+  in any language (an email without "@", a phone number without five digits: `_SHAPED_SLOTS`). Each
   content word of the value must start like a word of the quote (accents and case ignored, a shared prefix of
   3/4 of the shorter word: "vegetarian" ~ "végétarienne", "loves" ~ "love"; a value of three words or more may
   differ in one); dates and times are exempt (the prompt asks for relative dates resolved); an opinion slot, or
@@ -102,6 +103,13 @@ SPEECH_ACT_SLOTS = {
     "request": "quote_is_question", "greeting": "quote_is_pleasantry", "thanks": "quote_is_pleasantry",
     "gratitude": "quote_is_pleasantry", "farewell": "quote_is_pleasantry", "acknowledgement": "quote_is_pleasantry",
 }
+
+# Slots whose value has a shape in every language: an email address holds "@", a phone number five digits or more
+# (a 1.5B model wrote `email` = "ایمیل رسمی", a formal email, of "I need a formal email written again").
+_SHAPED_SLOTS = (
+    (re.compile(r"^(?:\w+_)?e_?mail(?:_address)?$"), re.compile("@")),
+    (re.compile(r"^(?:\w+_)?(?:phone|mobile|telephone|cell|cell_phone)(?:_?number)?$"), re.compile(r"\d(?:\D?\d){4}")),
+)
 
 # Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
 # anywhere in the quote, weak ones only right next to the value.
@@ -328,6 +336,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return SPEECH_ACT_SLOTS[slot]
     if value and value.strip() and not words(value):
         return "value_not_in_quote"  # "...", "-", "?": a placeholder, no value
+    if value and not retraction and not colon and any(
+            slot_pattern.match(slot) and not shape.search(value) for slot_pattern, shape in _SHAPED_SLOTS):
+        return "value_not_in_quote"  # an email without "@", a phone number without its digits
     if speech.is_instruction(message):
         return "quote_is_instruction"
     start = message.replace("\n", " ").find(quote)

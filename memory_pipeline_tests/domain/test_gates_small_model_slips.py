@@ -72,6 +72,11 @@ SLIPS = [
     # A placeholder is no value; a value of letters beside it still stands.
     ("سلام دوباره، باز یه ایمیل رسمی لازم دارم", "email", "...", "value_not_in_quote"),
     ("my email is ana@example.org", "email", "ana@example.org", None),
+    # A value without the shape of its slot, in any language: a formal email asked for is no email address.
+    ("سلام دوباره، باز یه ایمیل رسمی لازم دارم", "email", "ایمیل رسمی", "value_not_in_quote"),
+    ("call me on my mobile please", "phone_number", "mobile", "value_not_in_quote"),
+    ("mi número es el 612 345 678", "phone_number", "612 345 678", None),
+    ("моя почта ivan@mail.ru", "contact_email", "ivan@mail.ru", None),
     # Thanks said to someone: the one word after the thanks is who is thanked, not a thing liked.
     ("ok cảm ơn shop 👍", "opinion:shop", "likes", "quote_is_pleasantry"),
     ("makasih min 🙏", "opinion:min", "likes", "quote_is_pleasantry"),
