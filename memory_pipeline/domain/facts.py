@@ -339,11 +339,13 @@ def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[Ex
     of the conversation holds the value (`names_a_thing`: a word or a character of a script without spaces),
     the fact quoted from that sentence instead, which the gates then judge; else the fact as given. A 1.5B
     model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue 25): the value is
-    the user's words, only the citation is wrong. Client info only: a name, place, job or address is a named
+    the user's words, only the citation is wrong. `turn` None: the quote is no user's words (the assistant's
+    question "بأي مدينة ساكنة؟" cited for the home said in the reply); (fact, None) when no one sentence holds the
+    value. Client info only: a name, place, job or address is a named
     thing; a liking or a decision read from another sentence would be a new fact, not a citation fixed. Not a
     home in a language without living words (`gates.reads`): a place visited would pass as one."""
     value = extracted.value or ""
-    if not names_a_thing(value) or supported(value, normalize_for_quote(extracted.quote)):
+    if not names_a_thing(value) or (turn is not None and supported(value, normalize_for_quote(extracted.quote))):
         return extracted, turn
     found = sources.sentences_holding(value)
     if len(found) != 1:
@@ -383,6 +385,12 @@ def validate_candidate(
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
                                     partial(backs_value, extracted.value, extracted.attribute))
+    if category == "client_info" and reason in ("quote_not_from_user", "quote_not_found"):
+        # The value said by the user, cited from the assistant's line that asked for it or from words no line
+        # holds: quoted from the one user sentence holding the value, as below (`_requoted`).
+        requoted, found = _requoted(extracted, sources or QuoteSources(conversation), None)
+        if found is not None:
+            extracted, turn, reason = requoted, found, None
     if turn is not None:
         if category == "client_info":
             extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)

@@ -70,6 +70,9 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
   prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
   this way). Said of the fact's text, not the quote: a model may resolve the quote's pronoun;
+- `fact_is_a_wish`: a job, home or order whose fact's own text says the user wants, asks or plans it
+  (`fact_wish`: "The user requests a late night tea." as a job, of a Thai "I'd like to order an iced latte"; "The
+  user is asking about a pet insurance."): a request is no state the user is in, in a chat of any language;
 - `not_confirmed`: the optional verification pass (MEMORY_PIPELINE_LLM_VERIFY) denied the fact.
 """
 
@@ -94,7 +97,7 @@ GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_a
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
                 "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
                 "name_not_stated", "home_not_stated", "value_is_greeting",
-                "fact_hangs_on_pronoun", "not_confirmed")
+                "fact_hangs_on_pronoun", "fact_is_a_wish", "not_confirmed")
 
 # Slot names (the prompt's vocabulary, English in every language) under which a model files a speech act, not a
 # fact, and the rejection each gets (a 1.5B model: `question` = "billing", `question` = a Croatian question).
@@ -137,6 +140,11 @@ _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = lexicon.pattern("user_subject")
 _FACT_OTHER = lexicon.pattern("fact_other_person")
+_FACT_WISH = lexicon.pattern("fact_wish")
+# Slots of a state the user is in (work, an order placed): with the home slots, what no wish can be (a name can:
+# "The user wants to be called Jack" is a preferred name).
+_WORK_SLOT = re.compile(r"^(?:job|job_title|occupation|profession|role|position|work|employer|company|workplace|"
+                        r"order)$", re.IGNORECASE)
 _SENTENCE_END = re.compile(rf"[{speech.SENTENCE_ENDS};\n；]")  # and a semicolon or a line break
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
@@ -419,6 +427,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "value_is_greeting"
     if fact and _FACT_OTHER.search(fact):
         return "quote_about_other_person"  # the model's own fact says whose it is, in a chat of any language
+    if fact and any(p.match(slot.strip()) for p in (_WORK_SLOT, _HOME_SLOT)) and _FACT_WISH.search(fact):
+        return "fact_is_a_wish"  # the model's own fact says the user wants or asks it, in a chat of any language
     if fact and hangs_on_pronoun(fact):
         return "fact_hangs_on_pronoun"
     if verified is False:

@@ -13,7 +13,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");
 - gates (domain/gates.py): `naming`, `weak_naming` and `weak_naming_after` (alternations put next to the value),
   `living`, `stance`, `assent`, `decided` (a decision said to be made: "zdecydowałem się", "c'est décidé"),
-  `user_subject`, `fact_other_person` (a fact whose subject is a relative or friend of the user), `fact_pronoun`, `predicate_suffix` (an ending that makes a one-word value a statement:
+  `user_subject`, `fact_other_person` (a fact whose subject is a relative or friend of the user), `fact_wish` (a fact
+  saying the user wants, asks or plans something), `fact_pronoun`, `predicate_suffix` (an ending that makes a one-word value a statement:
   Turkish "yazılımcı-yım"), word lists `stopwords`, `date_words`;
 - forget requests (domain/retractions.py): `forget_nouns` (slot -> noun alternation), `possessive`, `forget_verb`,
   `forget_verb_after`, `forget_about` (alternations), `forget_not` (a tuple of fixed strings);

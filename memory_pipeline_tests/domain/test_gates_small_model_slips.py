@@ -147,6 +147,23 @@ def test_a_value_cited_from_the_wrong_line_is_quoted_from_the_line_that_holds_it
     assert candidate.quote == "大阪の天王寺に住んでいます。" and candidate.quote_message_id == 3
 
 
+@pytest.mark.parametrize("cited,reason", [
+    ("أهلاً! يسعدنا ذلك. بأي مدينة ساكنة؟", "quote_not_from_user"),  # the assistant's question, cited for its answer
+    ("أنا ساكن في عمان", "quote_not_found"),                           # words no line holds
+])
+def test_a_value_the_user_said_cited_from_no_user_line_is_quoted_from_the_line_that_holds_it(cited, reason):
+    # A 1.5B model (session 19) cited the assistant's "In which city do you live?" for the home said in the reply.
+    chat = conversation(("human", "مرحبا، بدي أعمل اشتراك بخدمة توصيل الأدوية"),
+                        ("ai", "أهلاً! يسعدنا ذلك. بأي مدينة ساكنة؟"), ("human", "أنا ساكنة في عمّان"))
+    fact = ExtractedFact(category="client_info", fact="The user lives in Amman.", attribute="home_location",
+                         value="عمّان", quote=cited, quote_message_id=None)
+    candidate = validate_candidate(fact, chat, 0)
+    assert candidate.status == "accepted" and candidate.quote == "أنا ساكنة في عمّان"
+    # A value no user line holds keeps the rejection of its quote.
+    elsewhere = fact.model_copy(update={"value": "دبي", "fact": "The user lives in Dubai."})
+    assert validate_candidate(elsewhere, chat, 0).reason == reason
+
+
 def test_a_requoted_value_meets_the_gates_of_the_line_that_holds_it():
     asked = conversation(("human", "週末に行けるカフェを探しています。"), ("human", "大阪でおすすめのカフェはどこですか？"))
     fact = ExtractedFact(category="client_info", fact="ユーザーは大阪に住んでいる。", attribute="home_location",
@@ -206,3 +223,21 @@ def test_a_language_of_a_script_of_its_own_is_told_and_not_read_by_a_neighbours_
     assert identify("केही छैन, त्यसै हेलो भन्न आएको, हिजो धेरै मद्दत गर्यौ") == "ne"  # not Hindi
     assert identify("Привет, как дела? Я живу в Москве.") == "ru"
     assert identify("नमस्ते, मेरा नाम राहुल है और मैं दिल्ली में रहता हूँ") == "hi"
+
+
+@pytest.mark.parametrize("quote,attribute,value,fact,reason", [
+    # A 1.5B model (prompt llm-v5) copied a request's words as a job; its own fact said it was a request.
+    ("สวัสดีค่ะ ขอสั่งลาเต้เย็นหนึ่งแก้วค่ะ", "job", "สั่งลาเต้", "The user requests a late night tea.", "fact_is_a_wish"),
+    ("안녕하세요, 반려동물 보험 문의드려요", "job", "반려동물 보험", "The user is asking about a pet insurance.",
+     "fact_is_a_wish"),
+    ("szia! hétvégén túrázni mennék a Bükkbe", "job", "túrázni", "The user plans to go hiking.", "fact_is_a_wish"),
+    ("Je cherche un poste de graphiste.", "job", "graphiste", "L'utilisateur cherche un poste de graphiste.",
+     "fact_is_a_wish"),
+    # A job or a home stated, and a name the user wants to be called, stand.
+    ("кстати, работаю пекарем", "job", "пекарем", "Пользователь работает пекарем.", None),
+    ("I work as a nurse.", "job", "nurse", "The user works as a nurse.", None),
+    ("Call me Jack from now on.", "preferred_name", "Jack", "The user wants to be called Jack.", None),
+    ("Please send invoices as PDF.", "delivery_instruction", "PDF", "The user wants invoices as PDF.", None),
+])
+def test_a_job_or_home_whose_fact_says_the_user_wants_or_asks_it_is_a_wish(quote, attribute, value, fact, reason):
+    assert gate(quote, quote, attribute, value, False, fact=fact) == reason

@@ -34,6 +34,7 @@ LEXICON = {
     "weak_naming": r"ich bin",
     "living": r"\b(?:wohne|wohnen|wohnst|lebe|leben|lebst|umgezogen|gezogen|ziehe|ziehen|zuhause|zu hause|daheim)\b",
     "stance": r"\b(?:mag|mög|liebe|hass|gern|lieblings)",
+    "fact_wish": r"^\s*(?:der\s+|die\s+)?(?:be)?nutzer(?:in)?\s+(?:möchte|will|sucht|fragt|plant|bestellt|braucht)\b",
     "user_subject": r"^\s*(?:der\s+)?(?:be)?nutzer(?:in)?\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:dies|dieses)(?![\w'@/-])",
     "forget_nouns": {

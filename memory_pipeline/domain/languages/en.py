@@ -94,6 +94,11 @@ LEXICON = {
     # A fact whose subject is a relative or friend of the user ("The user's sister moved to Koper.": a 1.5B model's
     # fact of "moja sestra se je preselila v Koper", filed as the user's home). Not a manager or a team: "The user's
     # manager is Anna" is the user's own.
+    # A fact whose own text says the user wants, asks or plans something: no job, home or name is a wish ("The user
+    # requests a late night tea." filed as a job, "The user plans to travel to Bükk.": a 1.5B model, session 19).
+    "fact_wish": r"^\s*(?:the\s+)?user\s+(?:wants|would\s+like|wishes|plans|intends|is\s+planning|is\s+looking\s+for|"
+                 r"looks\s+for|is\s+searching\s+for|is\s+asking|asks|asked|requests|requested|is\s+requesting|"
+                 r"inquires|is\s+inquiring|orders|ordered|is\s+ordering|needs)\b",
     "fact_other_person": r"^\s*(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:friends?|wife|husband|partner|mom|mum|mother|dad|"
                          r"father|brothers?|sisters?|sons?|daughters?|kids?|child|children|parents|neighbou?rs?|"
                          r"girlfriend|boyfriend|cousins?|aunt|uncle|grand\w*|roommate|flatmate|colleagues?|coworkers?)\b",

@@ -33,6 +33,7 @@ LEXICON = {
     "weak_naming": r"soy",
     "living": r"\b(?:vivo|vivimos|vives|resido|mudé|mudamos|me mudo|me he mudado|bivo|en casa|desde casa|mi casa|mi piso)\b",
     "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
+    "fact_wish": r"^\s*(?:el\s+|la\s+)?usuari[oa]\s+(?:quiere|desea|busca|pregunta|planea|pide|necesita)\b",
     "user_subject": r"^\s*(?:el\s+|la\s+)?usuari[oa]\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:eso|esto|ello)(?![\w'@/-])",
     "forget_nouns": {

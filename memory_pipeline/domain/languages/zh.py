@@ -31,6 +31,7 @@ LEXICON = {
     "living": r"住|搬",
     "stance": r"喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
     "assent": r"^\s*(?:好|可以)\b",
+    "fact_wish": r"^\s*用户(?:想要|想|希望|打算|在找|询问|问|要订|订了|点了)",
     "user_subject": r"^\s*用户",
     "fact_pronoun": r"它",
     "forget_nouns": {
