@@ -82,6 +82,13 @@ SLIPS = [
     ("makasih min 🙏", "opinion:min", "likes", "quote_is_pleasantry"),
     ("thanks bro", "opinion:bro", "likes", "quote_is_pleasantry"),
     ("I love this shop", "opinion:shop", "likes", None),
+    # Right answers of session 19's unseen set (holdout5) the gates dropped: Greek typed without accents, Spanish
+    # "si" for "sí" (yes) before an assent word, Swiss German "wohn".
+    ("μενω Θεσσαλονικη", "home_location", "Θεσσαλονικη", None),
+    ("si claro, es el MX-2231", "customer_number", "MX-2231", None),
+    ("Si me mudo a Monterrey, ¿cuánto cuesta?", "home_location", "Monterrey", "quote_is_hypothetical"),
+    ("ich wohn übrigens z Winterthur", "home_location", "Winterthur", None),
+    ("αν μετακομίσω στην Πάτρα, πόσο κοστίζει;", "home_location", "Πάτρα", "quote_is_hypothetical"),
     # Hungarian and Telugu as data (session 19): a girlfriend's fear of heights, a sister's job.
     ("a barátnőm Zsófi is jön, ő kicsit tériszonyos", "opinion:tériszony", "dislikes", "quote_about_other_person"),
     ("nem szeretem a tériszonyt", "opinion:tériszony", "dislikes", None),

@@ -1,5 +1,5 @@
 """Letters with marks, read also without them: casual chat in the languages written with them drops them ("zivim"
-for "živim", "traiesc" for "trăiesc", "dzivoju" for "dzīvoju"), and Romanian is typed with a cedilla as often as
+for "živim", "traiesc" for "trăiesc", "dzivoju" for "dzīvoju", Greek "μενω" for "μένω"), and Romanian is typed with a cedilla as often as
 with the comma below ("ş", "ţ"). Used by the language modules to write a word once, with its marks. Not a language
 module (domain/lexicon.py skips a name starting with "_")."""
 
@@ -14,6 +14,8 @@ _EITHER = {
     "č": "[čc]", "ć": "[ćc]", "š": "[šs]", "ž": "[žz]", "đ": "(?:đ|dj|d)",
     "ā": "[āa]", "ē": "[ēe]", "ģ": "[ģg]", "ī": "[īi]", "ķ": "[ķk]", "ļ": "[ļl]", "ņ": "[ņn]", "ū": "[ūu]",
     "ą": "[ąa]", "ę": "[ęe]", "ė": "[ėe]", "į": "[įi]", "ų": "[ųu]",
+    # Greek typed without its accent (tonos) or diaeresis: "μενω" for "μένω".
+    "ά": "[άα]", "έ": "[έε]", "ή": "[ήη]", "ί": "[ίϊΐι]", "ό": "[όο]", "ύ": "[ύϋΰυ]", "ώ": "[ώω]",
 }
 # ... and its bare letter alone, for word lists: the letter without its mark (Serbo-Croatian "đ" as "dj").
 _BARE = {letter: "dj" if letter == "đ" else unicodedata.normalize("NFD", letter)[0] for letter in _EITHER}

@@ -1,7 +1,10 @@
 """Greek: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
-stance words: the gates that reject for a missing one let Greek through to the checks of every language."""
+stance words: the gates that reject for a missing one let Greek through to the checks of every language. Words are
+written with their accents and read without them too (`either`: "μενω Θεσσαλονικη", session 19's unseen set)."""
 
-LEXICON = {
+from memory_pipeline.domain.languages._letters import either, with_bare
+
+_LEXICON = {
     "companion": r"(?:\bμε|\bμαζί με)",
     "reported_speech": r"\b(?:είπε ότι|λέει ότι|μου είπε)\b",
     # The possessive follows the noun: "ο άντρας μου" is "my husband".
@@ -20,3 +23,5 @@ LEXICON = {
     "clause_joiner": r"\s+(?:και|αλλά|ενώ)\s+",
     "decided": r"(?:αποφάσισα|αποφασίσαμε)",
 }
+
+LEXICON = {kind: with_bare(entry) if kind == "pleasantry_words" else either(entry) for kind, entry in _LEXICON.items()}

@@ -14,7 +14,9 @@ LEXICON = {
     "self": r"\b(?:yo|nosotr[oa]s)\b",
     "sarcasm": r"^\W*qué bien\b",
     "kidding": r"\b(?:es broma|era broma|bromeo|estoy bromeando)\b",
-    "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,)",
+    # "si" typed for "sí" (yes) before an assent word opens no condition: "si claro, es el MX-2231".
+    "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,|\s+(?:claro|señor|señora|gracias|ok|vale|perfecto|exacto|correcto|"
+                   r"bueno|porfa|por\s+favor)\b)",
     "hedge": r"\b(?:quizás|quizá|tal vez|ojalá)\b",
     "assent": r"^\s*(?:sí|vale|claro|adelante|de acuerdo|ok|hazlo)\b",
     "undecided": r"\b(?:lo (?:voy a )?pensar[ée]?|voy a pensarlo|lo pensaré|dudo entre|estoy dudando|no (?:lo )?he "
