@@ -51,7 +51,9 @@ def test_a_users_gold_file_is_scored_and_its_wrong_and_missed_facts_are_printed_
         tmp_path, monkeypatch, capsys):
     path = write_cases(tmp_path / "support_desk.jsonl", SUPPORT)
     # The model: Lyon with a quote the user never wrote (rejected), jazz (accepted: no gold holds it), no tea.
-    answer = fact_answer(fact("I live in Lyon", 1, "home_location", "Lyon", "client_info", "The user lives in Lyon."),
+    # (A value the user said would be requoted from the line holding it: "Lyon, France" is said nowhere.)
+    answer = fact_answer(fact("I live in Lyon", 1, "home_location", "Lyon, France", "client_info",
+                              "The user lives in Lyon."),
                          fact("I love jazz.", 3, "opinion:jazz", "loves", "preference", "The user loves jazz."))
     with ScriptedOpenAIServer(answer) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
@@ -77,7 +79,7 @@ def test_a_users_gold_file_is_scored_and_its_wrong_and_missed_facts_are_printed_
     assert '-- support_desk / support-desk: not passed' in block
     assert re.search(r'wrong +preference \[opinion:jazz = loves\] "The user loves jazz\." quote "I love jazz\."', block)
     assert re.search(r'missed +client_info:Lyon quote "I moved to Lyon last year\.": quote_not_found\n +rejected '
-                     r'client_info \[home_location = Lyon\] "The user lives in Lyon\." quote "I live in Lyon": '
+                     r'client_info \[home_location = Lyon, France\] "The user lives in Lyon\." quote "I live in Lyon": '
                      r'quote_not_found', block)
     assert re.search(r'missed +preference:tea quote "I drink green tea every morning\.": not proposed', block)
 
