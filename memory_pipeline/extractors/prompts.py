@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.extractors import slots
 
-PROMPT_VERSION = "llm-v5"  # v5: values copied in the quote's language, shown by a line in Russian (issue 25)
+PROMPT_VERSION = "llm-v4"  # v4: the summary is 3 to 5 decision-oriented sentences (issue 27)
 
 SPEAKERS = {"human": "user", "ai": "assistant", "tool": "tool"}
 TOOL_TEXT_CHARS = 400  # tool output is context for the assistant's turn, never a quote: a short excerpt will do
@@ -37,7 +37,7 @@ RULES = {
     "empty_ok": 'No fact is a normal answer: {"facts": []}.',
     "verbatim": "quote: words copied exactly from one user line; message_id: that line's id.",
     "slots": f"attribute: one of {slots.prompt_list()}.",
-    "value": "value: the attribute's value copied from the quote, in its language, never translated.",
+    "value": "value: the attribute's value in the quote's words.",
     "fact": "fact: one short sentence about the user.",
     "language": "Write each fact in the language the user wrote it in.",
     "relative_dates": (
@@ -63,16 +63,13 @@ EXAMPLE = "\n".join([
     "[901|2031-01-02 10:00 Thu|user] I moved to Quito last year.",
     "[-|2031-01-02 10:01 Thu|assistant] Shall I cancel the paper invoices?",
     "[903|2031-01-02 10:02 Thu|user] sure, go ahead. I can't stand tango, my cousin loves it.",
-    "[904|2031-01-02 10:03 Thu|user] кстати, работаю пекарем.",
     "Example answer:",
     '{"facts": [{"message_id": 901, "quote": "I moved to Quito last year", "attribute": "home_location", '
     '"value": "Quito", "category": "client_info", "fact": "The user lives in Quito.", "retraction": false}, '
     '{"message_id": 903, "quote": "sure, go ahead", "attribute": "decision:paper_invoices", "value": "cancel", '
     '"category": "decision", "fact": "The user cancels paper invoices.", "retraction": false}, '
     '{"message_id": 903, "quote": "I can\'t stand tango", "attribute": "opinion:tango", "value": "dislikes", '
-    '"category": "preference", "fact": "The user dislikes tango.", "retraction": false}, '
-    '{"message_id": 904, "quote": "работаю пекарем", "attribute": "job", "value": "пекарем", '
-    '"category": "client_info", "fact": "Пользователь работает пекарем.", "retraction": false}]}',
+    '"category": "preference", "fact": "The user dislikes tango.", "retraction": false}]}',
 ])
 
 _CATEGORIES = ("category: preference (likes, habits, standing instructions such as \"always ...\" or \"from now on "
