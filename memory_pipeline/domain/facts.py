@@ -385,15 +385,12 @@ def validate_candidate(
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
                                     partial(backs_value, extracted.value, extracted.attribute))
-    if category == "client_info" and reason in ("quote_not_from_user", "quote_not_found"):
-        # The value said by the user, cited from the assistant's line that asked for it or from words no line
-        # holds: quoted from the one user sentence holding the value, as below (`_requoted`).
-        requoted, found = _requoted(extracted, sources or QuoteSources(conversation), None)
-        if found is not None:
-            extracted, turn, reason = requoted, found, None
+    if category == "client_info" and (turn is not None or reason in ("quote_not_from_user", "quote_not_found")):
+        # A value cited from the wrong line, from the assistant's line that asked for it, or from words no line
+        # holds: quoted from the one user sentence holding it (`_requoted`).
+        extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)
+        reason = None if turn is not None else reason
     if turn is not None:
-        if category == "client_info":
-            extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)
         reason = _gate(extracted, conversation, turn)
         turn = None if reason else turn
     if turn is not None and not extracted.retraction:

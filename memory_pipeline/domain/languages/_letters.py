@@ -1,6 +1,6 @@
 """Letters with marks, read also without them: casual chat in the languages written with them drops them ("zivim"
-for "živim", "traiesc" for "trăiesc", "dzivoju" for "dzīvoju", Greek "μενω" for "μένω"), and Romanian is typed with a cedilla as often as
-with the comma below ("ş", "ţ"). Used by the language modules to write a word once, with its marks. Not a language
+for "živim", "traiesc" for "trăiesc", "dzivoju" for "dzīvoju", Greek "μενω" for "μένω"), and Romanian is typed with
+a cedilla as often as with the comma below ("ş", "ţ"). Used by the language modules to write a word once, with its marks. Not a language
 module (domain/lexicon.py skips a name starting with "_")."""
 
 from __future__ import annotations

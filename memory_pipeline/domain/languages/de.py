@@ -32,7 +32,8 @@ LEXICON = {
     "clause_joiner": r"\s+(?:und|aber)\s+",
     "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
     "weak_naming": r"ich bin",
-    "living": r"\b(?:wohne|wohnen|wohnst|wohn|wohni|lebe|leben|lebst|umgezogen|gezogen|ziehe|ziehen|zuhause|zu hause|daheim)\b",
+    "living": r"\b(?:wohne|wohnen|wohnst|wohn|wohni|lebe|leben|lebst|umgezogen|gezogen|ziehe|ziehen|zuhause|zu hause|"
+              r"daheim)\b",
     "stance": r"\b(?:mag|mög|liebe|hass|gern|lieblings)",
     "fact_wish": r"^\s*(?:der\s+|die\s+)?(?:be)?nutzer(?:in)?\s+(?:möchte|will|sucht|fragt|plant|bestellt|braucht)\b",
     "user_subject": r"^\s*(?:der\s+)?(?:be)?nutzer(?:in)?\b",

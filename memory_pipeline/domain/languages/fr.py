@@ -35,7 +35,8 @@ LEXICON = {
     "living": r"\b(?:habite|habitons|habitez|habites|vivez|vis|vit|installée?s?|déménagée?s?|chez moi|chez nous)\b",
     "stance": r"\b(?:aim|ador|détest|deteste|préf|pref)",
     "assent": r"^\s*(?:oui|d'accord)\b",
-    "fact_wish": r"^\s*l'utilisat(?:eur|rice)\s+(?:veut|voudrait|souhaite|cherche|demande|prévoit|commande|a\s+besoin)\b",
+    "fact_wish": r"^\s*l'utilisat(?:eur|rice)\s+(?:veut|voudrait|souhaite|cherche|demande|prévoit|commande|"
+                 r"a\s+besoin)\b",
     "user_subject": r"^\s*l'utilisateur(?:rice)?\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:ça|cela|ceci)(?![\w'@/-])",
     "stopwords": "de la le les du des et en un une au aux",

@@ -21,7 +21,8 @@ LEXICON = {
                      r"bisa|boleh|bolehkah|dapatkah|maukah|tolong)\b",
     "request": r"^\W*(?:tolong\s+)?(?:bisa|bisakah|boleh|bolehkah|dapatkah|tolong)\b",
     "standing": r"\b(?:mulai sekarang|mulai hari ini|seterusnya|ke depannya|selalu)\b",
-    "pleasantry_words": "terima kasih makasih makasi mksh trims banyak halo hai selamat pagi siang sore malam sampai jumpa",
+    "pleasantry_words": "terima kasih makasih makasi mksh trims banyak halo hai selamat pagi siang sore malam "
+                        "sampai jumpa",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
     "decided": r"\b(?:memutuskan|diputuskan|putuskan)\b",
 }
