@@ -197,17 +197,22 @@ def reads(kind: str, text: str) -> bool:
 _NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(speech.MARKS) + r"]|[ .'’-])+$")
 
 
+# Letters with a capital in Unicode that their script's ordinary text never uses: Georgian Mkhedruli (its
+# Mtavruli capitals, encoded since Unicode 11, are for all-caps titles), so "ნინო ბერიძე" is written as a name is.
+_UNICAMERAL = re.compile("[\u10d0-\u10ff]")
+
+
 def looks_like_name(value: str, quote: str, message: str = "") -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
-    its script has no case (Arabic, Thai, Han ...) or the user writes in lower case only (`message` holds no
+    its script has no case (Arabic, Thai, Han ...; Georgian in use, `_UNICAMERAL`) or the user writes in lower case only (`message` holds no
     capital letter) and the name follows a self or weak naming word ("selam ben emre izmirde yaşıyorum"; not
     "stanco morto")."""
     name = " ".join(value.split())
     if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
         return False
     first = next(c for c in name if c.isalpha())
-    if first.isupper() or first.lower() == first.upper():
+    if first.isupper() or first.lower() == first.upper() or _UNICAMERAL.match(first):
         return True
     # Lower case only: a user who writes no capital letter, the name right after "I" or "I'm" in some language.
     at = fold(quote).find(fold(name))

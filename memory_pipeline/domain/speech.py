@@ -43,11 +43,18 @@ def _reported_speech(codes: Codes) -> re.Pattern[str]:
                      + lexicon.alternation("quoted_first_person", codes) + ")")
 
 
+# Scripts written with an alphabet (an abugida) and without spaces between words: Thai, Lao, Myanmar, Khmer. A
+# space between two runs of them parts phrases, as a comma does elsewhere ("ខ្ញុំរស់នៅភ្នំពេញ ផ្ញើមកផ្ទះ...បានទេ?":
+# I live in Phnom Penh, can you deliver ...?).
+ABUGIDA_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+
+
 def _clause_break(codes: Codes) -> re.Pattern[str]:
     """Where a clause ends: punctuation (Arabic and ideographic commas too), a sentence's end (a quote may hold two
-    sentences: "Bydlím v Brně. Kde je dobrá kavárna?"), or a joining word (`clause_joiner`: "My sister lives in
-    Rome and I live in Lyon")."""
+    sentences: "Bydlím v Brně. Kde je dobrá kavárna?"), a space between two runs of a script written without
+    spaces (`ABUGIDA_CHARS`), or a joining word (`clause_joiner`: "My sister lives in Rome and I live in Lyon")."""
     return _compiled(r"[,;:，；：\u060c\u061b、]\s*|(?<=[.!?])\s+|(?<=[。！？\u061f\u06d4\u0964])\s*|"
+                     rf"(?<=[{ABUGIDA_CHARS}])\s+(?=[{ABUGIDA_CHARS}])|"
                      + lexicon.alternation("clause_joiner", codes))
 
 

@@ -20,7 +20,7 @@ _WORD = speech.WORD
 # Scripts written without spaces between words: those written with an alphabet (an abugida: Thai, Lao, Myanmar,
 # Khmer), then kana and Han. SPACELESS_CHARS is the one list of them, read by the quote check (domain.facts) and
 # the gold sets' keywords (evaluation.gold) too.
-_ABUGIDA_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_ABUGIDA_CHARS = speech.ABUGIDA_CHARS
 SPACELESS_CHARS = _ABUGIDA_CHARS + "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _HANGUL_CHARS = "\uac00-\ud7af"  # syllables; `fold` may leave them as jamo (\u1100-\u11ff)
 # Scripts that join a preposition or article to the next word (Hebrew, Arabic: "בחיפה" is "in Haifa").

@@ -363,3 +363,24 @@ def test_a_korean_value_is_found_as_its_syllables_in_a_row_not_as_letters_apart(
     assert supported("카톡", "연락은 카톡으로 주세요")
     assert not supported("대전", "혹시 나중에 제주도로 이사 가게 되면 보험은 그대로 유지되나요?")
     assert not supported("카톡", "전화는 잘 못 받아요, 톡으로 주세요")
+
+
+def test_a_georgian_name_in_its_usual_letters_looks_like_a_name():
+    # Mkhedruli has capitals in Unicode (Mtavruli) that ordinary Georgian never writes (holdout5, right answers)
+    assert looks_like_name("ნინო ბერიძე", "ნინო ბერიძე", "ნინო ბერიძე")
+    assert gate("ნინო ბერიძე", "ნინო ბერიძე", "full_name", "ნინო ბერიძე", False) is None
+    assert not looks_like_name("ნინო ბერიძე", "ნინო", "ნინო")  # still said in the quote
+
+
+def test_a_space_parts_phrases_in_a_script_written_without_spaces():
+    # Khmer: "I live in Phnom Penh" then "can you deliver home in the evening?" (holdout3, right answers)
+    message = "ខ្ញុំរស់នៅភ្នំពេញ ផ្ញើមកផ្ទះពេលល្ងាចបានទេ?"
+    assert gate("ខ្ញុំរស់នៅភ្នំពេញ", message, "city", "ភ្នំពេញ", False) is None
+    assert gate("ផ្ញើមកផ្ទះពេលល្ងាចបានទេ?", message, "delivery_instruction", "ផ្ញើមកផ្ទះ", False) == "quote_is_question"
+
+
+def test_a_thai_request_for_from_now_on_is_a_standing_instruction_not_a_question():
+    standing = "ต่อไปแจ้งโปรผ่านไลน์แทนได้ไหมคะ"  # from now on tell me the promotions on LINE instead, can you?
+    assert gate(standing, standing, "contact_channel", "ไลน์", False) is None
+    once = "ส่งทางอีเมลได้ไหมคะ"  # can you send it by email? (this once: a question)
+    assert gate(once, once, "contact_channel", "อีเมล", False) == "quote_is_question"

@@ -33,6 +33,11 @@ LEXICON = {
     "pleasantry_whole": r"^(?:ขอบคุณ|ขอบใจ|มาก|ค่ะ|คะ|ครับ|นะ|สวัสดี|ลาก่อน|โอเค|จ้า|จ้ะ)+$",
     "pleasantry_words": "ขอบคุณ ขอบคุณครับ ขอบคุณค่ะ ขอบคุณมาก ขอบคุณมากครับ ขอบคุณมากค่ะ สวัสดี สวัสดีครับ "
                         "สวัสดีค่ะ ครับ ค่ะ",
+    # A polite request ends in "can you?" ("...ได้ไหมคะ"), so the whole clause is matched from its start; a
+    # standing one says from now on, every time, always ("ต่อไปแจ้งโปรผ่านไลน์แทนได้ไหมคะ": from now on, tell me
+    # the promotions on LINE instead, can you?): an instruction, not a question (speech._standing_request).
+    "request": r"^\W*(?:ช่วย|รบกวน|.*ได้(?:ไหม|มั้ย|มั๊ย|หรือเปล่า)(?:คะ|ค่ะ|ครับ|คับ|นะ|\s)*$)",
+    "standing": r"ต่อไป|ต่อจากนี้|จากนี้ไป|ทุกครั้ง|เสมอ|ตลอด",
     "clause_joiner": r"\s+(?:แต่|ส่วน|และ|ขณะที่)\s*",
     "decided": r"(?:ตัดสินใจ)",
 }
