@@ -7,6 +7,7 @@ without spaces. Read by the gates (domain/gates.py), the quote check (domain/fac
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from anyascii import anyascii
@@ -78,7 +79,14 @@ def _similar(a: str, b: str) -> bool:
         if x != y:
             break
         common += 1
-    return common >= max(3, -(-3 * shorter // 4))
+    if common >= max(3, -(-3 * shorter // 4)):
+        return True
+    # A stem whose vowel changes as it inflects (Ukrainian "Львів" -> "у Львові", "Харків" -> "у Харкові"): the same
+    # start and most letters in common (SequenceMatcher's ratio; "Paris"/"Parma" 0.6 and "Berlin"/"Bergen" 0.67
+    # stay apart), in an alphabet with case. Not in a script of vowel signs, where a shared first syllable is
+    # most of a short word (Telugu "అమ్మకి", to mother, is not "అమ్మగారికి", to the lady: a 1.5B model's value).
+    return (common >= 3 and shorter >= 5 and a.islower() and b.islower()
+            and SequenceMatcher(None, a, b).ratio() >= 0.7)
 
 
 # Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").

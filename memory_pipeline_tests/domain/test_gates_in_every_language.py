@@ -384,3 +384,10 @@ def test_a_thai_request_for_from_now_on_is_a_standing_instruction_not_a_question
     assert gate(standing, standing, "contact_channel", "ไลน์", False) is None
     once = "ส่งทางอีเมลได้ไหมคะ"  # can you send it by email? (this once: a question)
     assert gate(once, once, "contact_channel", "อีเมล", False) == "quote_is_question"
+
+
+def test_a_stem_whose_vowel_changes_as_it_inflects_is_the_same_word_in_an_alphabet_with_case():
+    assert supported("Львів", "Я живу у Львові.")  # Ukrainian: і -> о before the ending (multilingual, right answers)
+    assert supported("Харків", "Ми жили в Харкові")
+    assert not supported("Paris", "I live in Parma") and not supported("Berlin", "Bergen is lovely")
+    assert not supported("అమ్మగారికి", "అమ్మకి తోటపని అంటే చాలా ఇష్టం")  # Telugu: one syllable shared is no word
