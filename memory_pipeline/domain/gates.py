@@ -395,6 +395,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         stance = fold(value.strip()) in _STANCES
         if colon and fold(thing) in _STANCES:
             return "value_not_in_quote"  # `opinion:love` for "I love it": a stance word names no object
+        if colon and speech.is_pleasantry(thing.replace("_", " "), codes):
+            return "quote_is_pleasantry"  # `opinion:supert` for "supert." (great.): a pleasantry names no object
         if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance on it

@@ -248,3 +248,14 @@ def test_a_language_of_a_script_of_its_own_is_told_and_not_read_by_a_neighbours_
 ])
 def test_a_job_or_home_whose_fact_says_the_user_wants_or_asks_it_is_a_wish(quote, attribute, value, fact, reason):
     assert gate(quote, quote, attribute, value, False, fact=fact) == reason
+
+
+@pytest.mark.parametrize("quote, attribute", [
+    ("süper tşk", "opinion:tşk"),                                # Turkish chat thanks (holdout5, the 1.5B model)
+    ("supert. gleder meg sikkert like mye som sist", "opinion:supert"),  # Norwegian "great." (holdout4)
+    ("thanks so much", "favourite:thanks"),
+])
+def test_a_stance_on_a_pleasantry_word_is_a_pleasantry_not_a_liking(quote, attribute):
+    assert gate(quote, quote, attribute, "likes", False) == "quote_is_pleasantry"
+    assert gate("süper, kahveyi çok seviyorum", "süper, kahveyi çok seviyorum", "opinion:kahve", "likes",
+                False) is None  # a thing liked, beside a pleasantry word

@@ -15,7 +15,9 @@ LEXICON = {
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
     "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
-    "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal",
+    # chat spellings too: "tşk", "tşkler", "saol" (thanks), "süper" ("süper tşk" is thanks, not a liking of "tşk")
+    "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal tşk tşkler tsk "
+                        "tesekkurler sagol saol sağol eyvallah eyv süper super harika tamam",
     "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
     "decided": r"\b(?:karar verdim|karar verdik|karar verdi)\b",
     # A value made a statement by its ending: "yazılımcıyım" (I am a software developer), "öğretmeniz" (we are
