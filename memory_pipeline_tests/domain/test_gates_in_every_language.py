@@ -368,7 +368,9 @@ def test_a_korean_value_is_found_as_its_syllables_in_a_row_not_as_letters_apart(
 def test_a_georgian_name_in_its_usual_letters_looks_like_a_name():
     # Mkhedruli has capitals in Unicode (Mtavruli) that ordinary Georgian never writes (holdout5, right answers)
     assert looks_like_name("ნინო ბერიძე", "ნინო ბერიძე", "ნინო ბერიძე")
-    assert gate("ნინო ბერიძე", "ნინო ბერიძე", "full_name", "ნინო ბერიძე", False) is None
+    asked = ["გთხოვთ, მითხრათ თქვენი სახელი და გვარი."]  # please tell me your name and surname
+    assert gate("ნინო ბერიძე", "ნინო ბერიძე", "full_name", "ნინო ბერიძე", False, answered=asked) is None
+    assert gate("ნინო ბერიძე", "ნინო ბერიძე", "full_name", "ნინო ბერიძე", False) == "name_not_stated"  # unasked
     assert not looks_like_name("ნინო ბერიძე", "ნინო", "ნინო")  # still said in the quote
 
 

@@ -259,3 +259,11 @@ def test_a_stance_on_a_pleasantry_word_is_a_pleasantry_not_a_liking(quote, attri
     assert gate(quote, quote, attribute, "likes", False) == "quote_is_pleasantry"
     assert gate("süper, kahveyi çok seviyorum", "süper, kahveyi çok seviyorum", "opinion:kahve", "likes",
                 False) is None  # a thing liked, beside a pleasantry word
+
+
+def test_a_georgian_home_needs_a_living_word_now_that_georgian_is_data():
+    # "hello, I blocked my card by accident": the 1.5B model filed "card" as the home (holdout5)
+    card = "გამარჯობა, ბარათი შემთხვევით დავბლოკე 😅"
+    assert gate("ბარათი შემთხვევით დავბლოკე", card, "home_location", "ბარათი", False) == "home_not_stated"
+    batumi = "და ახალ ბარათს ბათუმის ფილიალში ავიღებ, იქ ვცხოვრობ"  # "... at the Batumi branch, I live there"
+    assert gate("ბათუმის ფილიალში ავიღებ, იქ ვცხოვრობ", batumi, "home_city", "ბათუმის", False) is None
