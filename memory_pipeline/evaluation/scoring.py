@@ -158,7 +158,7 @@ def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
 
     if expect.checks_reconciliation:
         score.versions = reconcile(accepted, run.relations)
-        checks = _reconciliation_checks(case, score.versions)
+        checks = _reconciliation_checks(case, score.versions, {c.fact for c in score.wrong_facts})
         score.updates.update(outcome for outcome, _ in checks)
         score.failed_checks = [why for outcome, why in checks if outcome != "right"]
         score.resolved = not score.failed_checks
@@ -166,21 +166,26 @@ def score_case(case: GoldCase, run: ExtractionRun) -> CaseScore:
     return score
 
 
-def _reconciliation_checks(case: GoldCase, versions: list[FactVersion]) -> list[tuple[str, str]]:
+def _reconciliation_checks(case: GoldCase, versions: list[FactVersion], wrong: set[str] = frozenset()
+                           ) -> list[tuple[str, str]]:
     """(outcome in UPDATE_OUTCOMES, why when not right) per expected state of the case after reconciliation
-    (`versions`: the case's reconciled fact versions)."""
+    (`versions`: the case's reconciled fact versions). `wrong`: the fact texts of the case's wrong facts, which
+    the counts (`active_count`, `active_min`) leave out: a wrong fact standing in for a right one is no update
+    resolved (a 1.5B model's wrong job once made "1 active fact, expected 1" right)."""
     expect = case.expect
     active = [v.fact for v in versions if v.is_active]
     superseded = [v.fact for v in versions if not v.is_active]
+    counted = [f for f in active if f not in wrong]
+    note = f" ({len(active) - len(counted)} wrong not counted)" if len(counted) < len(active) else ""
     checks: list[tuple[str, str]] = []
     if expect.active_count is not None:
-        n = len(active)
+        n = len(counted)
         outcome = "right" if n == expect.active_count else ("missed_update" if n > expect.active_count else "wrong")
-        checks.append((outcome, f"{n} active facts, expected {expect.active_count}"))
+        checks.append((outcome, f"{n} active facts, expected {expect.active_count}{note}"))
     if expect.active_min is not None:
-        n = len(active)
+        n = len(counted)
         checks.append(("right" if n >= expect.active_min else "missed_extraction",
-                       f"{n} active facts, expected at least {expect.active_min}"))
+                       f"{n} active facts, expected at least {expect.active_min}{note}"))
     for keywords in expect.active_facts:
         name = "+".join(keywords)
         if any(keywords_found(keywords, f) for f in active):

@@ -187,6 +187,22 @@ def test_one_sentence_with_two_gold_facts_needs_two_candidates():
     assert sum(score.recalled.values()) == 1 and score.missed == ["preference:Rome"]
 
 
+def test_a_count_of_active_facts_leaves_out_wrong_facts():
+    case = parse_behaviour_cases(json.dumps({"case": "count", "sessions": [{"session_id": "u", "messages": [
+        {"role": "human", "content": "I work as a nurse.", "at": "2025-03-04T10:00:00Z"},
+        {"role": "human", "content": "I love opera.", "at": "2025-03-04T10:01:00Z"}]}],
+        "expect": {"gold": [{"category": "client_info", "keywords": ["nurse"], "quote": "I work as a nurse."}],
+                   "active_count": 1}}))[0]
+    right = ExtractedFact(category="client_info", fact="User is a nurse.", quote="I work as a nurse.",
+                          attribute="job", value="nurse")
+    wrong = ExtractedFact(category="client_info", fact="User is an opera singer.", quote="I love opera.",
+                          attribute="job", value="opera")
+    assert score_case(case, extract(ScriptedExtractor(lambda c: [right]), case.rows)).resolved
+    # A wrong job standing in for the right one is no update resolved, though one fact is active.
+    alone = score_case(case, extract(ScriptedExtractor(lambda c: [wrong]), case.rows))
+    assert not alone.resolved and alone.failed_checks == ["0 active facts, expected 1 (1 wrong not counted)"]
+
+
 def test_malformed_gold_is_a_clear_error():
     with pytest.raises(GoldSetError, match="line 1"):
         parse_behaviour_cases('{"case": "x", "sessions": [], "expect": {}}')
