@@ -307,17 +307,23 @@ def why_not_found(needle: str, turns: Sequence) -> str:
 
 def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | None:
     """`gates.gate` for a fact whose quote was found in `turn`: the assistant lines right before it are what a
-    short assent ("yes, do that") answers."""
+    short assent ("yes, do that") answers; those right after it, how the assistant took it ("Aitäh, Kadri.")."""
     index = next(i for i, t in enumerate(conversation.turns) if t is turn)
-    answered = []
-    for earlier in reversed(conversation.turns[:index]):
-        if earlier.role == "human":
-            break
-        if earlier.role == "ai":
-            answered.append(earlier.text)
     return gate(normalize_for_quote(extracted.quote), quotable_text(turn, keep_lines=True), extracted.attribute,
-                extracted.value, extracted.retraction, extracted.verified, answered,
-                fact=normalize_whitespace(extracted.fact))
+                extracted.value, extracted.retraction, extracted.verified,
+                _assistant_lines(reversed(conversation.turns[:index])), fact=normalize_whitespace(extracted.fact),
+                replied=_assistant_lines(conversation.turns[index + 1:]))
+
+
+def _assistant_lines(turns) -> list[str]:
+    """The texts of the assistant turns of `turns` up to the first user turn."""
+    lines = []
+    for turn in turns:
+        if turn.role == "human":
+            break
+        if turn.role == "ai":
+            lines.append(turn.text)
+    return lines
 
 
 # A value said exactly, which no paraphrase carries: a number (phone, amount, order) or an address.

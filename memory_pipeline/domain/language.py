@@ -46,7 +46,7 @@ IDENTIFIABLE = tuple(
     "id ms tl sw ca eu gl hr sr sl lt lv et is ga cy "
     # ... and of the Latin script, so that an Uzbek line is not read with every language's words (untold), an
     # Albanian or Bosnian one not as its neighbour by chance.
-    "uz az tk sq bs mt jv so ha yo zu "
+    "uz az tk sq bs mt jv so ha yo zu ku "
     # Languages of a script of their own, told so that another language's word lists never read them (Kazakh was
     # read as Russian, Nepali as Hindi: their question words, not Kazakh's or Nepali's, decided what asks).
     "kk ky mn mk be ka hy am ne si pa gu kn ml km lo ps my tg tt".split())

@@ -393,3 +393,36 @@ def test_a_stem_whose_vowel_changes_as_it_inflects_is_the_same_word_in_an_alphab
     assert supported("Харків", "Ми жили в Харкові")
     assert not supported("Paris", "I live in Parma") and not supported("Berlin", "Bergen is lovely")
     assert not supported("అమ్మగారికి", "అమ్మకి తోటపని అంటే చాలా ఇష్టం")  # Telugu: one syllable shared is no word
+
+
+@pytest.mark.parametrize("message, value, fact", [
+    ("naitwa wanjiru kamau, naishi kasarani hapa nairobi", "wanjiru kamau", "Mtumiaji anaitwa Wanjiru Kamau."),
+    ("ég heiti sigrún björk, er nýflutt í hafnarfjörð", "sigrún björk", "Notandinn heitir Sigrún Björk."),
+    ("igama lami ngu thandiwe mkhize", "thandiwe mkhize", "Igama lomsebenzisi ngu-Thandiwe Mkhize."),
+])
+def test_a_name_typed_in_lower_case_is_a_name_when_the_models_fact_writes_it_as_one(message, value, fact):
+    # holdout6, right answers: users type names in lower case in every language
+    assert gate(message.split(",")[0], message, "name", value, False, fact=fact) is None
+    assert gate(message.split(",")[0], message, "name", value, False, fact=f"The user is {value}.") == (
+        "name_not_stated")  # the model did not write it as a name
+
+
+def test_a_bare_name_is_a_name_when_the_assistant_asked_for_it_or_calls_the_user_so():
+    message = "kadri tamm, 5123 4567"
+    asked = ["Tere! Palun öelge oma nimi ja telefoninumber."]  # Estonian, no data: the request has no "?"
+    assert gate("kadri tamm", message, "name", "kadri tamm", False, answered=asked,
+                replied=["Aitäh, Kadri. Kust kuller paki peale võtab?"]) is None
+    assert gate("kadri tamm", message, "name", "kadri tamm", False, answered=asked) == "name_not_stated"
+    # Nepali knows the name noun: a request for it ("... give your name and order number") asks for a name
+    nepali = ["नमस्ते! माफ गर्नुहोस्। तपाईंको नाम र order नम्बर दिनुहोस्।"]
+    assert gate("सुजिता गुरुङ", "सुजिता गुरुङ, order नं. NP-88213", "name", "सुजिता गुरुङ", False,
+                answered=nepali) is None
+    # An echoed greeting opens the reply: it names nobody
+    assert gate("labdien", "labdien, atkal es", "name", "labdien", False, replied=["Labdien! Kā varu palīdzēt?"]) == (
+        "name_not_stated")
+
+
+def test_letters_without_a_decomposition_fold_to_the_plain_letter_users_type():
+    from memory_pipeline.domain.folding import fold
+    assert fold("Məmmədova acı") == "memmedova aci" and fold("Łódź") == "lodz" and fold("København") == "kobenhavn"
+    assert supported("acı", "daha aci yemirem")

@@ -14,4 +14,7 @@ LEXICON = {
     "interrogative": r"^\W*(?:не|қайда|қашан|неге|неліктен|кім|қандай|қалай|қанша|қай)(?!\w)",
     "pleasantry_words": "рахмет көп сәлем сәлеметсіз бе сау болыңыз",
     "clause_joiner": r"\s+(?:және|бірақ|ал)\s+",
+    # The name noun, for an assistant's request for it ("Атыңыз бен қалаңызды жазыңызшы."): a word start, since
+    # "Алматы" holds "аты".
+    "forget_nouns": {"name": r"(?<!\w)(?:аты|есім)"},
 }
