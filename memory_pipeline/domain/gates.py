@@ -6,7 +6,7 @@ said by the user; these check that the words back this fact about this user (iss
 a fact stands on the clauses that state something of the user (not about someone else, not hedged, not asking); "My
 sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rejects for a missing word
 (`name_not_stated`, `home_not_stated`, a stance word) reads only the languages whose data holds that word list
-(`reads`); in any other, a name must be in the quote and look like one (`looks_like_name`), a home be a place
+(`reads`); in any other, a name must be in the quote and look like one (domain/naming.py), a home be a place
 (`looks_like_place`): "Mi chiamo Giulia", "Меня зовут Алексей" stand.
 - `retraction_without_attribute`: a retraction must name the slot it ends (reconciliation has nothing else);
 - `quote_is_instruction`: the message holding the quote tells the assistant what to remember or to ignore its
@@ -80,9 +80,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
 from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain.naming import (
+    QUESTIONS, addressed_by, asks_for_a_name, greets_with, is_proper_noun_phrase, looks_like_name, opens_with,
+    states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
     decides,
@@ -115,23 +117,13 @@ _SHAPED_SLOTS = (
     (re.compile(r"^(?:\w+_)?(?:phone|mobile|telephone|cell|cell_phone)(?:_?number)?$"), re.compile(r"\d(?:\D?\d){4}")),
 )
 
-# Slots that hold a name, and the phrases by which people state one (domain/languages/: `naming`): strong ones
-# anywhere in the quote, weak ones only right next to the value.
+# Slots that hold a name (whether it was stated: domain/naming.py).
 _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|display_|user_?|sur|nick)?name$",
                         re.IGNORECASE)
-_NAMING = lexicon.pattern("naming")
-_WEAK_NAMING = "(?:" + lexicon.alternation("weak_naming") + ")"
-_WEAK_NAMING_AFTER = "(?:" + lexicon.alternation("weak_naming_after") + ")"
 _DECIDED = lexicon.pattern("decided")
 # Where a condition may open what follows: a sentence's start, after a sentence end ("Caspita. E se lavorassi
 # ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."); the part holding the value is read.
 _CONDITION_OPENS = re.compile(r"(?<=[.!?:;。！？：；])\s+")
-# No word boundaries: "你叫什么名字？" joins the noun to its neighbours (a word holding "name", "username", still
-# needs an answer that looks like a name).
-_NAME_NOUN = re.compile(dict(lexicon.table("forget_nouns"))["name"], re.IGNORECASE)
-# Words a lower-case name may follow to be read as one ("ben emre", "soy ana"): the self and weak naming words.
-_SELF_BEFORE = re.compile(r"(?:" + lexicon.alternation("self") + "|" + lexicon.alternation("weak_naming")
-                          + r")\s+$", re.IGNORECASE)
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
@@ -162,19 +154,6 @@ def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (before[-1] if before else 0), (after.end() if after else len(text))
 
 
-def states_a_name(quote: str, value: str | None) -> bool:
-    """True when `quote` holds a phrase stating a name (`_NAMING`), or a weak one right next to a capitalised
-    `value` ("I'm Jack", "Jack here")."""
-    if _NAMING.search(quote):
-        return True
-    name = (value or "").strip()
-    if not name or (name[0].isalpha() and name[0].isascii() and not name[0].isupper()):
-        return False
-    named = re.escape(name)
-    return re.search(rf"{_WEAK_NAMING}\s+{named}(?!\w)|(?<!\w){named}\s+{_WEAK_NAMING_AFTER}\b", quote,
-                     re.IGNORECASE) is not None
-
-
 def hangs_on_pronoun(fact: str) -> bool:
     """True when the fact's text, past its "The user" subject, holds a pronoun (`_FACT_PRONOUN`) with fewer than
     `_ANTECEDENT_ROOM` content words before it, too few to have named what it stands for ("The user loves it.",
@@ -203,108 +182,9 @@ def reads(kind: str, text: str) -> bool:
     return _knows(kind, language.identify(text))
 
 
-# A name in a language whose naming phrases are not known: letters (with their marks), spaces, hyphens,
-# apostrophes and dots, at most four words, starting with a capital where the script has case.
-_NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(speech.MARKS) + r"]|[ .'’-])+$")
-
-
-# Letters with a capital in Unicode that their script's ordinary text never uses: Georgian Mkhedruli (its
-# Mtavruli capitals, encoded since Unicode 11, are for all-caps titles), so "ნინო ბერიძე" is written as a name is.
-_UNICAMERAL = re.compile("[\u10d0-\u10ff]")
-
-
-def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", addressed: bool = False) -> bool:
-    """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
-    letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
-    its script has no case (Arabic, Thai, Han ...; Georgian in use, `_UNICAMERAL`) or the user writes in lower case
-    only (`message` holds no capital letter) and either the name follows a self or weak naming word ("selam ben
-    emre izmirde yaşıyorum"; not "stanco morto") or the model's own `fact` writes it as a name, each word
-    capitalised ("naitwa wanjiru kamau" -> "Mtumiaji anaitwa Wanjiru Kamau."; "em dic jordi puig": users type names
-    in lower case in every language, and a model that read a name writes it so: on holdout6, 14 right names in
-    lower case were lost to this gate) or the assistant called the user so right after (`addressed`)."""
-    name = " ".join(value.split())
-    if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
-        return False
-    first = next(c for c in name if c.isalpha())
-    if first.isupper() or first.lower() == first.upper() or _UNICAMERAL.match(first):
-        return True
-    # Lower case only: a user who writes no capital letter, the name right after "I" or "I'm" in some language,
-    # or capitalised in the model's fact.
-    if any(c.isupper() for c in message or quote):
-        return False
-    at = fold(quote).find(fold(name))
-    return addressed or _SELF_BEFORE.search(quote[:at]) is not None or _capitalised_in(name, fact)
-
-
-def addressed_by(value: str, replied: Sequence[str]) -> bool:
-    """True when an assistant line of `replied` calls the user by the first word of `value`, written as a name (a
-    capital where the script has case) and not as the line's first word, which may echo a greeting ("Labdien!"):
-    "Aitäh, Kadri." after "kadri tamm, 5123 4567", "Təşəkkürlər, Leyla xanım!" (in any language)."""
-    first = fold(value.split()[0]) if value.split() else ""
-    if len(first) < 2:
-        return False
-    return any(fold(word) == first and (word[0].isupper() or word[0].lower() == word[0].upper())
-               for text in replied for word in speech.WORD.findall(text)[1:])
-
-
-def _capitalised_in(name: str, fact: str) -> bool:
-    """True when `fact` holds the words of `name` in a row, each starting with a capital, spelt alike (hyphens part
-    words: "ngu-Thandiwe"; a letter or two of the language the user typed without: "айгерим" for "Айгерім")."""
-    said = [w.strip(".,;:!?\"'()«»“”") for w in re.split(r"[\s\-]+", fact)]
-    wanted = fold(name)
-    size = len(name.split())
-    for start in range(len(said) - size + 1):
-        run = said[start:start + size]
-        if all(w[:1].isupper() for w in run) and SequenceMatcher(None, fold(" ".join(run)), wanted).ratio() >= 0.8:
-            return True
-    return False
-
-
-# The questions of an assistant line: each run ending with "?", "？" or "؟".
-_QUESTIONS = re.compile(r"[^.!?。！？؟\n]*[?？؟]")
-
-
-def asks_for_a_name(line: str) -> bool:
-    """True when the assistant's `line` asks for the user's name: a question ("?", "？", "؟") or the line's last
-    sentence (a request: "Palun öelge oma nimi ja telefoninumber.", "तपाईंको नाम र order नम्बर दिनुहोस्।") naming a
-    name in a language whose data has the noun (`forget_nouns`: "Können Sie mir Ihren Namen nennen?")."""
-    said = speech.sentences(line)
-    return any(_NAME_NOUN.search(q) for q in (*_QUESTIONS.findall(line), *said[-1:]))
-
-
 def is_home_slot(attribute: str | None) -> bool:
     """True for a slot that holds where the user lives (`home_location`, `current_city` ...)."""
     return bool(attribute) and _HOME_SLOT.match(attribute.strip()) is not None
-
-
-def greets_with(value: str, message: str) -> bool:
-    """True when `value` is the whole first sentence of `message`, ended by "!", and more follows: an opening
-    greeting ("Bună! Prefer ...", "வணக்கம்! என் பெயர் ...", "سلام! من ..."), in any language, which a 1.5B model
-    filed as the user's name (issue 25). Not a comma: "Jack, nice to meet you" answers a name question."""
-    return _opening_is(value, message, "!！")
-
-
-def opens_with(value: str, message: str) -> bool:
-    """True when `value` is all `message` says before its first "!" or comma, and more follows: an opening
-    greeting, interjection or address ("labdien, atkal es par plauktiem", "हुन्छ, शुभ दिन!", "Сәлем! ..."), which a
-    1.5B model filed as an employer, a home and a name on unseen chats (session 17). Said unasked, no language has
-    a fact there; an answer to the assistant's question ("Oslo, since May.") is read by the caller."""
-    return _opening_is(value, message, "!！,，،")
-
-
-def _opening_is(value: str, message: str, marks: str) -> bool:
-    said = " ".join(value.split())
-    opening = re.match(rf"\s*(.+?)\s*[{marks}]\s*\S", message, re.DOTALL)
-    return bool(said) and opening is not None and fold(opening.group(1)) == fold(said)
-
-
-def is_proper_noun_phrase(value: str) -> bool:
-    """True when `value` is two to four words, each starting with a capital letter ("Kadri Tamm", "Buenos Aires"):
-    a name, in any script with case, and no greeting ("Good morning", "labdien"). An answer to a request that asks
-    without a question mark ("Palun öelge oma nimi ja isikukood." - please tell your name and ID code) opens with
-    it, before a comma."""
-    parts = value.split()
-    return 2 <= len(parts) <= 4 and all(p[0].isupper() for p in parts)
 
 
 def looks_like_place(value: str) -> bool:
@@ -473,7 +353,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "name_not_stated"
     if _HOME_SLOT.match(slot.strip()):
         # A bare place answering "Where do you live?" ("Kje živite?" -> "V Mariboru."): the question says it.
-        asked = any(_LIVING.search(q) for text in answered for q in _QUESTIONS.findall(text))
+        asked = any(_LIVING.search(q) for text in answered for q in QUESTIONS.findall(text))
         if not names_a_thing(value or "") or not (
                 (_LIVING.search(backing) or asked and looks_like_place(value or "")) if _knows("living", told)
                 else looks_like_place(value or "")):

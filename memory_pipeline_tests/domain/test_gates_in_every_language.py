@@ -3,7 +3,8 @@ words they know (issue 25): a gate that rejects for a missing word reads only th
 
 import pytest
 
-from memory_pipeline.domain.gates import gate, looks_like_name, reads
+from memory_pipeline.domain.gates import gate, reads
+from memory_pipeline.domain.naming import looks_like_name
 from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.language import identify
 from memory_pipeline.domain.lexicon import knowing
