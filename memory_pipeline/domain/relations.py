@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.owners import is_multi_valued, known_slot, owners, polarity, same_value, words
+from memory_pipeline.domain.owners import KINDS, is_multi_valued, known_slot, owners, polarity, same_value, words
 
 VERDICTS = ("update", "same", "different")
 
@@ -88,12 +88,24 @@ def may_relate(older: Stated, newer: Stated) -> bool:
         return False
     if topic_words(older) & topic_words(newer):
         return True
+    # A favourite given a value ("favourite:series" = The Expanse) and another thing said to be the favourite as a
+    # liking ("favourite:severance" = likes, of "My current favourite is Severance"): one superlative, maybe
+    # replaced, which only the words can tell (the cases set, the 1.5B model's answers).
+    if _is_favourite(older) and _is_favourite(newer) and (
+            (polarity(older.value) is None) != (polarity(newer.value) is None)):
+        return True
     # Named apart, the pair may still give one thing two values: asked unless a value is a stance, whose thing is
     # its slot's object ("favourite:pizza" = likes and "favourite:sushi" = likes are two things), or both names are
     # slots the rules know apart (the 1.5B model judged "works at Bankinter" an update of "lives in Alicante").
     if polarity(older.value) is not None or polarity(newer.value) is not None:
         return False
     return known_slot(older.attribute) is None or known_slot(newer.attribute) is None
+
+
+def _is_favourite(fact: Stated) -> bool:
+    """True for a `favourite:<thing>` fact (`favorite:`, `fav:` too)."""
+    kind, colon, _ = (fact.attribute or "").strip().casefold().partition(":")
+    return bool(colon) and KINDS.get(kind) == "favourite"
 
 
 def pairs_to_judge(earlier: Sequence[Stated], later: Sequence[Stated]) -> list[tuple[Stated, Stated]]:

@@ -49,6 +49,13 @@ def test_two_values_under_names_that_share_no_word_are_asked_about():
                       said("2", 9, "food_preference", "菜食主義者", "ユーザーは菜食主義者である。"))
 
 
+def test_a_favourite_given_a_value_and_another_thing_liked_as_the_favourite_are_asked_about():
+    # "My favourite series is The Expanse." ... "My current favourite is Severance" (the cases set, 1.5B model)
+    series = said("1", 0, "favourite:series", "The Expanse", "User's favourite series is The Expanse.")
+    assert may_relate(series, said("2", 3, "favourite:severance", "likes", "User likes Severance."))
+    assert not may_relate(series, said("2", 3, "opinion:severance", "likes", "User likes Severance."))  # no favourite
+
+
 def test_pairs_the_rules_settle_or_that_cannot_clash_are_not_asked_about():
     # two slots the rules know apart: the 1.5B model judged a job an update of a home
     assert not may_relate(said("1", 0, "home_location", "Alicante", "User lives in Alicante.", "client_info"),
