@@ -163,12 +163,6 @@ def hangs_on_pronoun(fact: str) -> bool:
     return first is not None and sum(w not in STOPWORDS for w in words(rest[:first.start()])) < _ANTECEDENT_ROOM
 
 
-def _told(message: str, answered: Sequence[str]) -> str | None:
-    """The language of `message` (`language.identify`), or, when a short line cannot be told alone ("kadri tamm,
-    5123 4567"), of the assistant lines it answers and the message together."""
-    return language.identify(message) or (language.identify(" ".join((*answered, message))) if answered else None)
-
-
 def _knows(kind: str, code: str | None) -> bool:
     """True when the language `code` is one whose data holds `kind`, or is not told (`reads`)."""
     return code is None or code in lexicon.knowing(kind)
@@ -344,9 +338,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "name_not_stated"
         if named_before:
             pass
-        # A bare answer ("kadri tamm, 5123 4567") is too short to tell alone: its language is told with the
-        # assistant's line it answers. A bare answer to "Ihren Namen?" must look like a name.
-        elif not _knows("naming", _told(message, answered)) or asked:
+        elif not _knows("naming", told) or asked:  # a bare answer to "Ihren Namen?" must look like a name
             if not looks_like_name(value or "", quote, message, fact, addressed):
                 return "name_not_stated"
         elif not states_a_name(quote, value):
