@@ -74,13 +74,12 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
 
 
 def addressed_by(value: str, replied: Sequence[str]) -> bool:
-    """True when an assistant line of `replied` calls the user by the first word of `value`, written as a name (a
-    capital where the script has case) and not as the line's first word, which may echo a greeting ("Labdien!"):
-    "Aitäh, Kadri." after "kadri tamm, 5123 4567", "Təşəkkürlər, Leyla xanım!" (in any language)."""
-    first = fold(value.split()[0]) if value.split() else ""
-    if len(first) < 2:
-        return False
-    return any(fold(word) == first and (word[0].isupper() or word[0].lower() == word[0].upper())
+    """True when an assistant line of `replied` calls the user by a word of `value` (a first name or a surname),
+    written as a name (a capital where the script has case) and not as the line's first word, which may echo a
+    greeting ("Labdien!"): "Aitäh, Kadri." after "kadri tamm, 5123 4567", "Grazie, signor Ferri." after "Marco
+    Ferri", "Təşəkkürlər, Leyla xanım!" (in any language)."""
+    names = {fold(w) for w in speech.WORD.findall(value) if len(w) >= 2}
+    return any(fold(word) in names and (word[0].isupper() or word[0].lower() == word[0].upper())
                for text in replied for word in speech.WORD.findall(text)[1:])
 
 

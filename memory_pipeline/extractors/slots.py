@@ -14,13 +14,15 @@ import re
 from memory_pipeline.domain.owners import slot_of
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 
-# Slot -> the category it fixes. Single-valued unless in the reconciler's MULTI_VALUED_ATTRIBUTES.
+# Slot -> the category it fixes. Single-valued unless in the reconciler's MULTI_VALUED_ATTRIBUTES. A name the user
+# goes by is client info, as the name is ("everyone calls me Bobby", "You can call me Tom": every gold set's writer
+# filed it so). The order is the prompt's (`prompt_list`).
 FIXED = {
     "name": "client_info", "home_location": "client_info", "hometown": "client_info", "job": "client_info",
     "employer": "client_info", "email": "client_info", "phone_number": "client_info",
     "shipping_address": "client_info", "skill": "client_info", "spoken_language": "client_info",
     "purchase": "client_info",
-    "preferred_name": "preference", "contact_channel": "preference", "diet": "preference",
+    "preferred_name": "client_info", "contact_channel": "preference", "diet": "preference",
     "delivery_instruction": "preference", "hobby": "preference", "interest": "preference",
     "activity": "preference",
 }

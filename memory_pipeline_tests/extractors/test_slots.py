@@ -18,3 +18,8 @@ def test_a_listed_slot_with_an_object_of_the_models_own_keeps_its_category():
 
 def test_an_unknown_slot_leaves_the_models_category():
     assert category_of("ticket") is None and category_of("foo:bar") is None and category_of(None) is None
+
+
+def test_a_name_the_user_goes_by_is_client_info_as_the_name_is():
+    # "everyone calls me Bobby", "You can call me Tom": every gold set's writer filed it as client info
+    assert category_of("preferred_name") == category_of("nickname") == category_of("name") == "client_info"

@@ -16,7 +16,8 @@ LEXICON = {
     "kidding": r"\b(?:nur spaß|nur ein scherz|war nur ein witz|war ein scherz)\b",
     "conditional": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\b(?!,)",
     "hedge": r"\b(?:vielleicht|ob)\b",  # "ob": whether
-    "assent": r"^\s*(?:ja|jawohl|klar|gerne|gern|okay|ok|einverstanden|mach das|machen sie das)\b",
+    "assent": r"^\s*(?:ja|jawohl|klar|gerne|gern|okay|ok|einverstanden|mach das|machen sie das|passt|alles klar|"
+              r"machen wir|nehm ich|nehme ich|gebongt)\b",
     "undecided": r"\b(?:ich (?:überlege|muss (?:noch )?(?:überlegen|nachdenken)|denke (?:noch )?darüber nach|werde "
                  r"(?:darüber nachdenken|mich (?:später|nächste woche) entscheiden))|ich schwanke|unschlüssig|"
                  r"noch nicht entschieden|ich entscheide (?:mich )?(?:später|nächste woche|morgen))\b",

@@ -32,7 +32,7 @@ LEXICON = {
     "clause_joiner": r"\s+(?:y|pero)\s+",
     # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
     "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",
-    "weak_naming": r"soy",
+    "weak_naming": r"soy(?:\s+(?:la|el))?",  # "Soy la Vero": an article before a first name, as Spain says it
     "living": r"\b(?:vivo|vivimos|vives|resido|mudé|mudamos|me mudo|me he mudado|bivo|en casa|desde casa|mi casa|mi piso)\b",
     "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
     "fact_wish": r"^\s*(?:el\s+|la\s+)?usuari[oa]\s+(?:quiere|desea|busca|pregunta|planea|pide|necesita)\b",

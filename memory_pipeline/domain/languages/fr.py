@@ -32,8 +32,10 @@ LEXICON = {
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",
-    "living": r"\b(?:habite|habitons|habitez|habites|vivez|vis|vit|installée?s?|déménagée?s?|chez moi|chez nous)\b",
-    "stance": r"\b(?:aim|ador|détest|deteste|préf|pref)",
+    # "je suis sur Lyon": colloquial for living or working in a city.
+    "living": r"\b(?:habite|habitons|habitez|habites|vivez|vis|vit|installée?s?|déménagée?s?|chez moi|chez nous|"
+              r"basée?s?|suis sur|sommes sur|on est sur)\b",
+    "stance": r"\b(?:aim|ador|détest|deteste|préf|pref|fan\b|supporte pas|évite|très peu pour moi|pas pour moi)",
     "assent": r"^\s*(?:oui|d'accord)\b",
     "fact_wish": r"^\s*l'utilisat(?:eur|rice)\s+(?:veut|voudrait|souhaite|cherche|demande|prévoit|commande|"
                  r"a\s+besoin)\b",
