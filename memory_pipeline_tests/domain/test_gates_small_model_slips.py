@@ -267,3 +267,10 @@ def test_a_georgian_home_needs_a_living_word_now_that_georgian_is_data():
     assert gate("ბარათი შემთხვევით დავბლოკე", card, "home_location", "ბარათი", False) == "home_not_stated"
     batumi = "და ახალ ბარათს ბათუმის ფილიალში ავიღებ, იქ ვცხოვრობ"  # "... at the Batumi branch, I live there"
     assert gate("ბათუმის ფილიალში ავიღებ, იქ ვცხოვრობ", batumi, "home_city", "ბათუმის", False) is None
+
+
+def test_loving_an_ordeal_is_sarcasm_in_the_scandinavian_languages_too():
+    # "yeah right, I really love sitting at home all day waiting for a car that never comes" (holdout4, 1.5B model)
+    quote = "jada, jeg elsker virkelig å sitte hjemme og vente hele dagen på en bil som aldri kommer"
+    assert gate(quote, quote, "opinion:bil", "likes", False) == "quote_is_sarcasm"
+    assert gate("jeg elsker å lese krim", "jeg elsker å lese krim", "opinion:krim", "likes", False) is None

@@ -5,6 +5,8 @@ with Norwegian Bokmål (`READ_WITH`): a short line scores both nearly alike."""
 READ_WITH = ("nb",)
 
 LEXICON = {
+    # Mock enthusiasm: loving an ordeal ("jeg elsker bare at vente i kø"), as in Norwegian and English.
+    "sarcasm": r"\belsker\s+(?:\w+\s+){0,2}at\s+(?:\w+\s+){0,4}(?:vente|venter|stå\s+i\s+kø|kø)\b",
     "companion": r"\b(?:med|sammen med)",
     "reported_speech": r"\b(?:sagde at|siger at|fortalte at|fortalte mig at)\b",
     "other_person":

@@ -5,6 +5,9 @@ language. Read with Danish (`READ_WITH`): a short line scores both nearly alike.
 READ_WITH = ("da",)
 
 LEXICON = {
+    # Mock enthusiasm, as English "yeah right" and loving an ordeal ("jada, jeg elsker virkelig å sitte hjemme og
+    # vente hele dagen på en bil som aldri kommer": a 1.5B model's liking, holdout4).
+    "sarcasm": r"^\W*jada\b|\belsker\s+(?:\w+\s+){0,2}å\s+(?:\w+\s+){0,4}(?:vente|venter|stå\s+i\s+kø|kø)\b",
     "companion": r"\b(?:med|sammen med)",
     "reported_speech": r"\b(?:sa at|sier at|fortalte at|fortalte meg at)\b",
     # The possessive comes before the noun or, more often in speech, after it in the definite form

@@ -2,6 +2,8 @@
 stance words: the gates that reject for a missing one let Swedish through to the checks of every language."""
 
 LEXICON = {
+    # Mock enthusiasm: loving an ordeal ("jag älskar verkligen att vänta hela dagen"), as in Norwegian and English.
+    "sarcasm": r"\bälskar\s+(?:\w+\s+){0,2}att\s+(?:\w+\s+){0,4}(?:vänta|väntar|stå\s+i\s+kö|köa)\b",
     "companion": r"\b(?:med|tillsammans med)",
     "reported_speech": r"\b(?:sa att|sade att|säger att|berättade att)\b",
     "other_person":
