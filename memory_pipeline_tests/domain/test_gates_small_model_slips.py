@@ -274,3 +274,11 @@ def test_loving_an_ordeal_is_sarcasm_in_the_scandinavian_languages_too():
     quote = "jada, jeg elsker virkelig å sitte hjemme og vente hele dagen på en bil som aldri kommer"
     assert gate(quote, quote, "opinion:bil", "likes", False) == "quote_is_sarcasm"
     assert gate("jeg elsker å lese krim", "jeg elsker å lese krim", "opinion:krim", "likes", False) is None
+
+
+def test_a_yoruba_greeting_is_no_hometown_and_a_swedish_maybe_no_dislike():
+    # holdout5, the 1.5B model: "good morning" as a hometown; "premium sounds nice but basic may do" as a dislike
+    assert gate("ẹ kú àárọ̀ o", "ẹ kú àárọ̀ o", "hometown", "ẹ kú àárọ̀", False) == "quote_is_pleasantry"
+    maybe = "hmm, premium låter nice men bas kanske räcker... vet inte riktigt"
+    assert gate(maybe, maybe, "opinion:premium", "dislikes", False) == "value_not_in_quote"
+    assert gate("jag gillar inte premium", "jag gillar inte premium", "opinion:premium", "dislikes", False) is None

@@ -1,5 +1,7 @@
-"""Swedish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
-stance words: the gates that reject for a missing one let Swedish through to the checks of every language."""
+"""Swedish: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living and stance words
+but no naming words: the naming gate lets Swedish through to the checks of every language. Stance words since
+session 20: a 1.5B model read "premium låter nice men bas kanske räcker" (premium sounds nice but basic may do)
+as a dislike of premium."""
 
 LEXICON = {
     # Mock enthusiasm: loving an ordeal ("jag älskar verkligen att vänta hela dagen"), as in Norwegian and English.
@@ -15,8 +17,9 @@ LEXICON = {
     "hedge": r"\b(?:kanske|förmodligen|troligen|inte säker|osäker)\b",
     "assent": r"^\s*(?:ja|gärna|okej|ok|absolut|gör det)\b",
     "undecided": r"\b(?:ska fundera|funderar på|får fundera|har inte bestämt|bestämmer mig senare|velar mellan|"
-                 r"tvekar mellan)\b",
+                 r"tvekar mellan|vet inte riktigt)\b",
     "living": r"\b(?:bor|flyttade|flyttat|flyttar|hemma)\b",
+    "stance": r"\b(?:gillar|gilla|älskar|avskyr|hatar|föredrar|favorit|tycker om|tycker inte om|tål inte|står inte ut)",
     "interrogative": r"^\W*(?:vad|var|när|varför|vem|vilken|vilket|vilka|hur|kan|kommer|finns)\b",
     "pleasantry_words": "tack så mycket hej hejdå god morgon",
     "clause_joiner": r"\s+(?:och|men|medan)\s+",
