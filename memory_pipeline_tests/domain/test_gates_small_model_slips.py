@@ -282,3 +282,13 @@ def test_a_yoruba_greeting_is_no_hometown_and_a_swedish_maybe_no_dislike():
     maybe = "hmm, premium låter nice men bas kanske räcker... vet inte riktigt"
     assert gate(maybe, maybe, "opinion:premium", "dislikes", False) == "value_not_in_quote"
     assert gate("jag gillar inte premium", "jag gillar inte premium", "opinion:premium", "dislikes", False) is None
+
+
+@pytest.mark.parametrize("quote, attribute, value, reason", [
+    # holdout4, the 1.5B model: a Croatian farewell, a Dutch "no idea, no receipt" as a dislike
+    ("hvala puno, vidimo se sutra", "decision", "vidimo se sutra", "quote_is_pleasantry"),
+    ("geen idee eigenlijk, heb de bon niet meer denk ik", "opinion:bon", "dislikes", "value_not_in_quote"),
+    ("ik heb een hekel aan koriander", "opinion:koriander", "dislikes", None),
+])
+def test_a_farewell_and_a_stance_without_its_word_back_nothing(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason

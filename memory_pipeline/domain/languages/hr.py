@@ -52,7 +52,7 @@ LEXICON = {
     + r"|^\W*[^\W\d_]+(?:ate|ite|ete|aš|iš|eš)\b",
     "pleasantry_words": with_bare("hvala lijepa lipa puno vam ti zdravo bok bog pozdrav pozdravi pozdravljam "
                                   "doviđenja dovidenja vidimo se ćao čao ok okej super dobar dan jutro večer laku "
-                                  "noć molim"),
+                                  "noć molim sutra čujemo"),  # "hvala puno, vidimo se sutra": a farewell
     "clause_joiner": r"\s+(?:i|a|ali)\s+",
     "assent": either(r"^\s*(?:da(?=\s*[,.!]|\s*$)|može|naravno|svakako|u\s+redu|dogovoreno|okej|ok|važi|"
                      r"slažem\s+se|samo\s+naprijed|napravite\s+to|učinite\s+to)\b"),

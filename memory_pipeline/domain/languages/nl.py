@@ -1,5 +1,5 @@
-"""Dutch: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living words but no naming or
-stance words: the gates that reject for a missing one let Dutch through to the checks of every language."""
+"""Dutch: what the speech-act reader knows of it, by kind (the kinds: domain/lexicon.py). Living and stance words but
+no naming words: the naming gate lets Dutch through to the checks of every language."""
 
 LEXICON = {
     "companion": r"\b(?:met|samen met)",
@@ -15,6 +15,9 @@ LEXICON = {
     "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"
                  r"beslis later|beslis volgende week)\b",
     "living": r"\b(?:woon|woont|wonen|verhuisd|verhuizen|thuis)\b",
+    # Stance words since session 20: a 1.5B model read "heb de bon niet meer denk ik" (I don't have the receipt any
+    # more, I think) as a dislike of the receipt.
+    "stance": r"\b(?:hou van|houd van|dol op|gek op|fan van|lekker|leuk|haat|hekel|favoriet|liever|kan niet tegen|vies)",
     "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",
