@@ -83,8 +83,8 @@ from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.naming import (
-    QUESTIONS, addressed_by, asks_for_a_name, greets_with, is_proper_noun_phrase, looks_like_name, opens_with,
-    states_a_name)
+    QUESTIONS, addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
+    opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
     decides,
@@ -246,11 +246,13 @@ def moved_away(value: str, message: str, backing: str, codes: lexicon.Codes) -> 
 
 
 def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
-    """True when `quote` is pleasantry words (`speech.is_pleasantry`) followed by one word, the slot's object
-    `thing`: who is thanked or greeted ("ok cảm ơn shop", "makasih min", "thanks bro"), not a thing liked."""
+    """True when `quote` is pleasantry words (`speech.is_pleasantry`) followed by `thing`, the slot's object or a
+    name: who is thanked or greeted ("ok cảm ơn shop", "makasih min", "thanks bro", "grazie mille giulia"), not a
+    thing liked nor the user's name."""
     said = speech.WORD.findall(quote.casefold())
-    return (len(said) >= 2 and words(thing.replace("_", " ")) == words(said[-1])
-            and speech.is_pleasantry(" ".join(said[:-1]), codes))
+    named = words(thing.replace("_", " "))
+    return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
+            and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
 
 
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
@@ -332,6 +334,10 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "value_moved_away"
     addressed = bool(_NAME_SLOT.match(slot.strip())) and addressed_by(value or "", replied)
     if _NAME_SLOT.match(slot.strip()):
+        if thanks_someone(quote, value or "", codes):
+            return "quote_is_pleasantry"  # "cheers dave", "grazie mille giulia": the one thanked, not the user
+        if value and not has_name_shape(value):
+            return "name_not_stated"  # "Giulia2", "emoji and RTL: 🙂": no name, whatever phrase stands before it
         named_before = any(states_a_name(text, None) for text in answered)
         asked = named_before or addressed or any(asks_for_a_name(text) for text in answered)
         if greets_with(value or "", message) and not asked:

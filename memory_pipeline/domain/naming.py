@@ -50,6 +50,13 @@ _NAME_CHARS = re.compile(r"^(?:[^\W\d_]|[" + re.escape(speech.MARKS) + r"]|[ .'�
 _UNICAMERAL = re.compile("[\u10d0-\u10ff]")
 
 
+def has_name_shape(value: str) -> bool:
+    """True when `value` is made as a name is: letters (with their marks), spaces, hyphens, apostrophes and dots,
+    one to four words (`_NAME_CHARS`): no digit, emoji, "@" or URL, in any language."""
+    name = " ".join(value.split())
+    return bool(name) and len(name.split()) <= 4 and _NAME_CHARS.match(name) is not None
+
+
 def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", addressed: bool = False) -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
@@ -60,27 +67,42 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
     in lower case in every language, and a model that read a name writes it so: on holdout6, 14 right names in
     lower case were lost to this gate) or the assistant called the user so right after (`addressed`)."""
     name = " ".join(value.split())
-    if not name or len(name.split()) > 4 or not _NAME_CHARS.match(name) or fold(name) not in fold(quote):
+    if not has_name_shape(name) or fold(name) not in fold(quote):
         return False
-    first = next(c for c in name if c.isalpha())
+    first = next((c for c in name if c.isalpha()), None)
+    if first is None:  # a vowel sign alone ("ा"): no letter to be a name
+        return False
     if first.isupper() or first.lower() == first.upper() or _UNICAMERAL.match(first):
         return True
     # Lower case only: a user who writes no capital letter, the name right after "I" or "I'm" in some language,
     # or capitalised in the model's fact.
     if any(c.isupper() for c in message or quote):
         return False
-    at = fold(quote).find(fold(name))
-    return addressed or _SELF_BEFORE.search(quote[:at]) is not None or _capitalised_in(name, fact)
+    folded = fold(quote)  # folding may change lengths ("æ" -> "ae"): the words before are read folded too
+    return (addressed or _SELF_BEFORE.search(folded[:folded.find(fold(name))]) is not None
+            or _capitalised_in(name, fact))
 
 
 def addressed_by(value: str, replied: Sequence[str]) -> bool:
-    """True when an assistant line of `replied` calls the user by a word of `value` (a first name or a surname),
-    written as a name (a capital where the script has case) and not as the line's first word, which may echo a
-    greeting ("Labdien!"): "Aitäh, Kadri." after "kadri tamm, 5123 4567", "Grazie, signor Ferri." after "Marco
-    Ferri", "Təşəkkürlər, Leyla xanım!" (in any language)."""
+    """True when an assistant line of `replied` opens by calling the user by a word of `value` (a first name or a
+    surname): in a first sentence of at most `_VOCATIVE_WORDS` words, not as its first word (which may echo a
+    greeting: "Labdien!"), written as a name (a capital where the script has case): "Aitäh, Kadri." after "kadri
+    tamm, 5123 4567", "Grazie, signor Ferri." after "Marco Ferri", "Təşəkkürlər, Leyla xanım!" (any language).
+    Not a name said further on ("Done! I've set Sarah Lee as the recipient.": someone the user named)."""
     names = {fold(w) for w in speech.WORD.findall(value) if len(w) >= 2}
-    return any(fold(word) in names and (word[0].isupper() or word[0].lower() == word[0].upper())
-               for text in replied for word in speech.WORD.findall(text)[1:])
+    for text in replied:
+        opening = speech.sentences(text)[:1]
+        said = speech.WORD.findall(opening[0]) if opening else []
+        if len(said) <= _VOCATIVE_WORDS and any(
+                fold(word) in names and (word[0].isupper() or word[0].lower() == word[0].upper())
+                for word in said[1:]):
+            return True
+    return False
+
+
+# Words of a reply's first sentence that calls the user by name: a thanks or greeting, a title, the name, an
+# honorific ("Təşəkkürlər, Leyla xanım!", "Grazie mille, signora Rossi!").
+_VOCATIVE_WORDS = 5
 
 
 def _capitalised_in(name: str, fact: str) -> bool:

@@ -9,8 +9,10 @@ no stance and one of whose names the rules do not know (`may_relate`: `courier` 
 `diet` then `food_preference` share no word; a helper's unseen set had 16 of 41 updates lost so, with right
 answers). It
 answers `update` (the newer fact changes what the older says), `same` (it says it again) or `different`. A
-language-agnostic rule checks the verdict (`checked`): either of the first two relates the facts, and the values
-decide which it is: one value (`owners.same_value`) a repeat, another an update.
+language-agnostic rule checks the verdict (`checked`): `same` is a repeat only when the values are one
+(`owners.same_value`; with other numbers it is an update, a moved date; with other words it relates nothing: a
+1.5B model called "dream job: astronaut" the same as "job: teacher", and superseding would end a true fact for a
+model's slip), and `update` is a repeat when the values are one.
 
 Verdicts are keyed by the two facts' content (`relation_key`), not by run or order: reconciliation stays a
 function of the set of candidates (a pair is judged once, whichever night it was first met, and a re-run reads
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
@@ -121,17 +124,22 @@ def pairs_to_judge(earlier: Sequence[Stated], later: Sequence[Stated]) -> list[t
     return list(pairs.values())
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def checked(verdict: str | None, older: Stated, newer: Stated) -> str | None:
-    """The model's verdict after the rule: "update", "same" or None (different, unknown or not asked). The model
-    says whether two facts are about one thing ("update" or "same"); their values say which: one value
-    (`owners.same_value`) is a repeat, another value an update, whichever of the two the model said ("19. června"
-    is not "12. června"; a restatement in other words, "ベジタリアン" then "菜食主義", leaves the newer wording
-    active, the older superseded with its history). Measured on the 1.5B model's recorded answers: its "same" for
-    another value was an update ("Silver" for "Gold"), once "dream job: astronaut" for "job: teacher", which this
-    supersedes too."""
+    """The model's verdict after the rule: "update", "same" or None (different, unknown or not asked). `same`
+    with other numbers in the values is an update ("19. června" is not "12. června"), with other words nothing
+    (not one value, `owners.same_value`); `update` with one value is a repeat."""
     if verdict not in ("update", "same"):
         return None
-    return "same" if same_value(older.value, newer.value) else "update"
+    one_value = same_value(older.value, newer.value)
+    if verdict == "same" and not one_value:
+        digits = set(_DIGITS.findall(older.value or "")) != set(_DIGITS.findall(newer.value or ""))
+        return "update" if digits else None
+    if verdict == "update" and one_value:
+        return "same"
+    return verdict
 
 
 def judge_from(verdicts: Mapping[str, str]) -> Judge:

@@ -49,12 +49,12 @@ def _reported_speech(codes: Codes) -> re.Pattern[str]:
 ABUGIDA_CHARS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
 
 
-def _clause_break(codes: Codes) -> re.Pattern[str]:
+def _clause_break(codes: Codes, phrases: bool = True) -> re.Pattern[str]:
     """Where a clause ends: punctuation (Arabic and ideographic commas too), a sentence's end (a quote may hold two
     sentences: "Bydlím v Brně. Kde je dobrá kavárna?"), a space between two runs of a script written without
     spaces (`ABUGIDA_CHARS`), or a joining word (`clause_joiner`: "My sister lives in Rome and I live in Lyon")."""
     return _compiled(r"[,;:，；：\u060c\u061b、]\s*|(?<=[.!?])\s+|(?<=[。！？\u061f\u06d4\u0964])\s*|"
-                     rf"(?<=[{ABUGIDA_CHARS}])\s+(?=[{ABUGIDA_CHARS}])|"
+                     + (rf"(?<=[{ABUGIDA_CHARS}])\s+(?=[{ABUGIDA_CHARS}])|" if phrases else "")
                      + lexicon.alternation("clause_joiner", codes))
 
 
@@ -68,9 +68,10 @@ def sentences(text: str) -> list[str]:
     return [s for s in (m.group(0).strip() for m in _SENTENCE.finditer(text)) if s.strip(" .!?。！？")]
 
 
-def clauses(sentence: str, codes: Codes = None) -> list[str]:
-    """The clauses of `sentence`, split at punctuation and joining words (`_clause_break`)."""
-    return [c for c in (part.strip() for part in _clause_break(codes).split(sentence)) if c]
+def clauses(sentence: str, codes: Codes = None, phrases: bool = True) -> list[str]:
+    """The clauses of `sentence`, split at punctuation and joining words (`_clause_break`), and with `phrases` at
+    the spaces of a script written without them."""
+    return [c for c in (part.strip() for part in _clause_break(codes, phrases).split(sentence)) if c]
 
 
 def is_instruction(message: str) -> bool:
@@ -161,7 +162,9 @@ def _asks_alone(sentence: str, codes: Codes) -> bool:
     if not sentence.endswith(QUESTION_MARKS):
         return False
     if not _knows_questions(codes):
-        return len(clauses(sentence, codes)) == 1  # "Ninaishi Mombasa, ... uko wapi?": its last clause asks
+        # "Ninaishi Mombasa, ... uko wapi?": its last clause asks. Phrases parted by a space in Lao or Khmer are
+        # one clause here: "ຮ້ານອາຫານເຈ ຢູ່ວຽງຈັນ ມີບໍ່?" asks as a whole.
+        return len(clauses(sentence, codes, phrases=False)) == 1
     return (_p("interrogative", codes).match(sentence) is not None
             or _p("question_particle", codes).search(sentence) is not None)
 

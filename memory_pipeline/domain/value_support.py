@@ -68,6 +68,10 @@ def content_words(value: str) -> list[str]:
     return [w for w in words(_DATE_OR_TIME.sub(" ", value)) if w not in STOPWORDS and len(w) >= 2]
 
 
+# Lower-case letters of the alphabets whose stems change a vowel as they inflect (Cyrillic, Greek, Armenian).
+_INFLECTED_ALPHABET = re.compile("^[\u0370-\u03ff\u0400-\u04ff\u0561-\u0587]+$")
+
+
 def _similar(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -83,10 +87,12 @@ def _similar(a: str, b: str) -> bool:
         return True
     # A stem whose vowel changes as it inflects (Ukrainian "Львів" -> "у Львові", "Харків" -> "у Харкові"): the same
     # start and most letters in common (SequenceMatcher's ratio; "Paris"/"Parma" 0.6 and "Berlin"/"Bergen" 0.67
-    # stay apart), in an alphabet with case. Not in a script of vowel signs, where a shared first syllable is
-    # most of a short word (Telugu "అమ్మకి", to mother, is not "అమ్మగారికి", to the lady: a 1.5B model's value).
-    return (common >= 3 and shorter >= 5 and a.islower() and b.islower()
-            and SequenceMatcher(None, a, b).ratio() >= 0.7)
+    # stay apart), in Cyrillic, Greek or Armenian. Not in Latin letters, where it would make places of others
+    # ("Slovenia" ~ "Slovakia", "Toronto" ~ "Torino", "Austria" ~ "Australia": a review's probes), nor in a script
+    # of vowel signs, where a shared first syllable is most of a short word (Telugu "అమ్మకి", to mother, is not
+    # "అమ్మగారికి", to the lady: a 1.5B model's value).
+    return (common >= 3 and shorter >= 5 and _INFLECTED_ALPHABET.match(a) is not None
+            and _INFLECTED_ALPHABET.match(b) is not None and SequenceMatcher(None, a, b).ratio() >= 0.7)
 
 
 # Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").

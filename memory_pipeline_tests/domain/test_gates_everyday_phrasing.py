@@ -37,3 +37,35 @@ def test_a_bare_name_is_taken_as_one_when_the_assistant_calls_the_user_by_the_su
     asked = ["Buongiorno, mi scusi per il disagio. Con chi ho il piacere di parlare?"]  # who am I speaking with?
     assert gate("Marco Ferri", "Marco Ferri", "name", "Marco Ferri", False, answered=asked,
                 replied=["Grazie, signor Ferri. Purtroppo il primo tecnico disponibile è tra 12 giorni."]) is None
+
+
+# A review's probes of this session's leniencies: each is a wrong fact a sloppy model could file.
+@pytest.mark.parametrize("quote, message, attribute, value, kwargs, reason", [
+    # someone the user names, echoed further on in the reply: no vocative
+    ("Please ship it to Sarah Lee", "Please ship it to Sarah Lee at 12 Park Road, Leeds.", "name", "Sarah Lee",
+     {"replied": ["Done! I've set Sarah Lee as the recipient for this order."]}, "name_not_stated"),
+    # the one thanked is not the user
+    ("grazie mille giulia", "grazie mille giulia, sei stata gentilissima", "name", "giulia",
+     {"fact": "L'utente si chiama Giulia."}, "quote_is_pleasantry"),
+    # a pet's name, now that Italian naming phrases are data (only the first person's name the user)
+    ("il mio cane si chiama rex", "ciao, il mio cane si chiama rex", "name", "rex",
+     {"fact": "Il cane dell'utente si chiama Rex."}, "name_not_stated"),
+    # a casual filler then a refusal accepts no offer
+    ("alright", "alright, I'll pass for now", "decision:upgrade", "Premium plan",
+     {"answered": ["I can upgrade you to the Premium plan for $20/month. Want me to do that?"]}, "value_not_in_quote"),
+    # a Thai permission asked ("can I pay by credit card every time?") is a question, not a standing instruction
+    ("ผมจ่ายด้วยบัตรเครดิตทุกครั้งได้ไหมครับ", "ผมจ่ายด้วยบัตรเครดิตทุกครั้งได้ไหมครับ", "payment_method", "บัตรเครดิต", {},
+     "quote_is_question"),
+    # a Lao question parted by spaces still asks as a whole ("is there a vegetarian restaurant in Vientiane?")
+    ("ຮ້ານອາຫານເຈ ຢູ່ວຽງຈັນ ມີບໍ່?", "ຮ້ານອາຫານເຈ ຢູ່ວຽງຈັນ ມີບໍ່?", "diet", "ອາຫານເຈ", {}, "quote_is_question"),
+    # a value of a vowel sign alone is no name (it raised StopIteration)
+    ("मेरा नाम राहुल है", "मेरा नाम राहुल है", "name", "ा", {}, "name_not_stated"),
+])
+def test_a_leniency_of_this_session_lets_no_wrong_fact_through(quote, message, attribute, value, kwargs, reason):
+    assert gate(quote, message, attribute, value, False, **kwargs) == reason
+
+
+def test_a_place_is_not_its_neighbour_in_latin_letters():
+    from memory_pipeline.domain.value_support import supported
+    assert not supported("Slovenia", "we ship to Slovakia") and not supported("Toronto", "I live in Torino")
+    assert supported("Львів", "Я живу у Львові.")

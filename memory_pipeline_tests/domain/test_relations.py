@@ -82,19 +82,18 @@ def test_every_pair_is_listed_once_older_first():
     assert pairs_to_judge([REPLY_EN], [REPLY_DE]) == [(REPLY_EN, REPLY_DE)]
 
 
-def test_the_values_decide_whether_related_facts_are_a_repeat_or_an_update():
+def test_the_rule_checks_the_verdict_by_numbers_and_values():
     old = said("1", 0, "decision:launch", "2026-06-12", "User launches on 2026-06-12.", "decision")
     moved = said("2", 3, "decision:product_launch", "2026-06-19", "User launches on 2026-06-19.", "decision")
     assert checked("same", old, moved) == "update"  # another date is a new value, whatever the model said
     again = said("2", 3, "decision:product_launch", "2026-06-12", "The launch is on 2026-06-12.", "decision")
     assert checked("update", old, again) == "same"
     assert checked("different", old, moved) is None and checked(None, old, moved) is None
-    # A restatement in other words, judged "same", leaves one active fact: the newer wording (ceiling, holdout3)
-    diet = said("1", 0, "diet", "ベジタリアン", "ユーザーはベジタリアンである。", "preference")
-    restated = said("2", 3, "food_preference", "菜食主義", "ユーザーは菜食主義者である。", "preference")
-    assert checked("same", diet, restated) == "update"
-    versions = fold([diet, restated], {relation_key(diet, restated): "same"})
-    assert active(versions) == [restated.fact]
+    # "same" for another value in words relates nothing (a 1.5B model: "dream job: astronaut" as "job: teacher";
+    # a review's probes: two allergies, a personal and a work email): superseding would end a true fact
+    job = said("1", 0, "job", "teacher", "User is a teacher.", "client_info")
+    dream = said("2", 3, "dream_job", "astronaut", "User dreams of being an astronaut.", "client_info")
+    assert checked("same", job, dream) is None
 
 
 def test_a_judged_update_supersedes_the_old_fact_and_says_so():

@@ -89,11 +89,11 @@ LEXICON = {
               r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",
-    # A casual one after a filler or two ("eh go for it", "aight bet, run it"; "bet", "run it": casual US English);
-    # not a hesitant "hmm okay" (before "I'll think about it").
-    "assent": r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good|aight|alright)\b|"
-              r"^\s*(?:(?:eh|ah|oh|well|aight|alright|ok|okay)[,.!]?\s+){0,2}"
-              r"(?:go for it|let's do it|let's go|works for me|deal|bet|run it)\b",
+    # A casual one after a filler or two ("eh go for it", "aight bet, run it"; casual US English): the filler alone
+    # is no assent ("alright, I'll pass for now", "aight nah im good"), nor is a hesitant "hmm okay".
+    "assent": r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good)\b|"
+              r"^\s*(?:(?:eh|ah|oh|well|aight|alright|ok|okay|bet)[,.!]?\s+){0,3}"
+              r"(?:go for it|let's do it|works for me|run it|do it|sounds good)\b",
     "user_subject": r"^\s*(?:the\s+)?user(?:'s)?\b",
     # A fact whose subject is a relative or friend of the user ("The user's sister moved to Koper.": a 1.5B model's
     # fact of "moja sestra se je preselila v Koper", filed as the user's home). Not a manager or a team: "The user's

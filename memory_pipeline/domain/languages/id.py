@@ -2,6 +2,11 @@
 stance words: the gates that reject for a missing one let Indonesian through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20 (a review's probes: "kak" filed as a name): the first person's phrases and the
+    # assistant's question ("Boleh tahu nama kakak?").
+    "naming": r"\b(?:nama saya|nama aku|namaku|nama sy|panggil saya|panggil aku|nama kakak|nama anda|namanya siapa)\b",
+    "weak_naming": r"saya|aku",
+    "forget_nouns": {"name": r"\bnama"},
     "companion": r"\b(?:dengan|bersama)",
     "reported_speech": r"\b(?:bilang bahwa|berkata bahwa|katanya|mengatakan)\b",
     # The possessive follows the noun: "suami saya" is "my husband".

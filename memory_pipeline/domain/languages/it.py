@@ -2,6 +2,11 @@
 stance words yet: the gates that reject for a missing one let Italian through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20 (a review's probes: "il mio cane si chiama rex" filed as the user's name): the first
+    # person's phrases and the assistant's question for a name.
+    "naming": r"\b(?:mi chiamo|il mio nome|chiamami|chiamatemi|ti chiami|si chiama lei|vi chiamate|nome e cognome)\b",
+    "weak_naming": r"sono",
+    "forget_nouns": {"name": r"\bnom[ei]\b"},
     "companion": r"\b(?:con|insieme a)",
     "reported_speech": r"\b(?:ha detto|dice che|diceva|mi ha detto)\b",
     "self_report": r"\bcome (?:ti )?ho (?:già )?detto\b",

@@ -2,6 +2,10 @@
 no naming words: the naming gate lets Dutch through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20: the first person's phrases and the assistant's question ("Hoe heet u?").
+    "naming": r"\b(?:ik heet|mijn naam|noem me|hoe heet je|hoe heet u|uw naam|je naam)\b",
+    "weak_naming": r"ik ben",
+    "forget_nouns": {"name": r"\bnaam\b"},
     "companion": r"\b(?:met|samen met)",
     "reported_speech": r"\b(?:zei dat|zegt dat|vertelde dat|heeft gezegd)\b",
     "other_person":

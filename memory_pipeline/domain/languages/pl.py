@@ -2,6 +2,11 @@
 stance words: the gates that reject for a missing one let Polish through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20 (a review's probes): the first person's phrases and the assistant's question.
+    "naming": r"\b(?:nazywam się|mam na imię|moje imię|moje nazwisko|jak się nazywasz|pan się nazywa|pani się nazywa|"
+              r"imię i nazwisko)\b",
+    "weak_naming": r"jestem",
+    "forget_nouns": {"name": r"\b(?:imi|nazwisk)"},
     "companion": r"\b(?:z|ze|razem z)",
     "reported_speech": r"\b(?:powiedział[a]? że|mówi że|mówił[a]? że)\b",
     "other_person":

@@ -3,6 +3,10 @@ or stance words yet: the gates that reject for a missing one let Portuguese thro
 language."""
 
 LEXICON = {
+    # Naming since session 20 (a review's probes): the first person's phrases and the assistant's question.
+    "naming": r"\b(?:me chamo|chamo-me|meu nome|me chamam|pode me chamar|te chamas|se chama você|qual (?:é )?(?:o )?seu nome)\b",
+    "weak_naming": r"sou(?:\s+[oa])?|aqui é(?:\s+[oa])?",
+    "forget_nouns": {"name": r"\bnome\b"},
     "companion": r"\b(?:com|junto com)",
     "reported_speech": r"\b(?:disse que|disse|diz que|falou que|me disse)\b",
     "self_report": r"\bcomo (?:eu )?(?:já )?(?:disse|falei)\b",

@@ -14,6 +14,10 @@ _RELATIVE = (r"(?:soțul|soția|soțului|soției|nevasta|bărbatul|fratele|frate
              r"soacra|cumnatul|cumnata|nepotul|nepoata|partenerul|partenera)")
 
 LEXICON = {
+    # Naming since session 20 (a review's probes): the first person's phrases and the assistant's question.
+    "naming": either(r"\b(?:mă numesc|numele meu|mă cheamă|vă numiți|te numești|numele dumneavoastră)\b"),
+    "weak_naming": r"sunt",
+    "forget_nouns": {"name": either(r"\bnume")},
     "companion": either(r"\b(?:cu|împreună\s+cu|alături\s+de)"),
     # "sora mea", "cu soțul meu", "maică-mea" (my mother, said casually)
     "other_person": either(

@@ -2,6 +2,12 @@
 stance words: the gates that reject for a missing one let Russian through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20 (a review's probes: "мою кошку зовут мурка" filed as the user's name): the first
+    # person's phrases and the assistant's question ("Как вас зовут?").
+    "naming": r"(?<!\w)(?:меня зовут|зовут меня|моё имя|мое имя|моя фамилия|зовите меня|вас зовут|тебя зовут|"
+              r"к вам обращаться|ко мне обращаться|обращайтесь ко мне)(?!\w)",
+    "weak_naming": r"я",
+    "forget_nouns": {"name": r"(?<!\w)(?:имя|имени|фамили)"},
     "companion": r"(?:\bс|\bвместе с|\bсо)",
     "reported_speech": r"\b(?:сказал[аи]? что|говорит что|рассказал[аи]? что)\b",
     "other_person":

@@ -4,6 +4,10 @@ session 20: a 1.5B model read "premium låter nice men bas kanske räcker" (prem
 as a dislike of premium."""
 
 LEXICON = {
+    # Naming since session 20: the first person's phrases and the assistant's question ("Vad heter du?").
+    "naming": r"\b(?:jag heter|mitt namn|heter du|heter ni|ditt namn|ert namn)\b",
+    "weak_naming": r"jag är",
+    "forget_nouns": {"name": r"\bnamn"},
     # Mock enthusiasm: loving an ordeal ("jag älskar verkligen att vänta hela dagen"), as in Norwegian and English.
     "sarcasm": r"\bälskar\s+(?:\w+\s+){0,2}att\s+(?:\w+\s+){0,4}(?:vänta|väntar|stå\s+i\s+kö|köa)\b",
     "companion": r"\b(?:med|tillsammans med)",

@@ -36,8 +36,10 @@ LEXICON = {
     # A polite request ends in "can you?" ("...ได้ไหมคะ"), so the whole clause is matched from its start; a
     # standing one says from now on, every time, always ("ต่อไปแจ้งโปรผ่านไลน์แทนได้ไหมคะ": from now on, tell me
     # the promotions on LINE instead, can you?): an instruction, not a question (speech._standing_request).
-    "request": r"^\W*(?:ช่วย|รบกวน|.*ได้(?:ไหม|มั้ย|มั๊ย|หรือเปล่า)(?:คะ|ค่ะ|ครับ|คับ|นะ|\s)*$)",
-    "standing": r"ต่อไป|ต่อจากนี้|จากนี้ไป|ทุกครั้ง|เสมอ|ตลอด",
+    # Not a permission asked ("ผมจ่ายด้วยบัตรเครดิตทุกครั้งได้ไหมครับ": can I pay by card every time?): no "I" or
+    # "may I" before it; "next time" (ครั้งต่อไป) is no from now on.
+    "request": r"^\W*(?:ช่วย|รบกวน|(?!.*(?:ผม|ฉัน|ดิฉัน|เรา|ขอ)).*ได้(?:ไหม|มั้ย|มั๊ย|หรือเปล่า)(?:คะ|ค่ะ|ครับ|คับ|นะ|\s)*$)",
+    "standing": r"(?<!ครั้ง)ต่อไป|ต่อจากนี้|จากนี้ไป|ทุกครั้ง|เสมอ|ตลอดไป",
     "clause_joiner": r"\s+(?:แต่|ส่วน|และ|ขณะที่)\s*",
     "decided": r"(?:ตัดสินใจ)",
 }

@@ -2,6 +2,10 @@
 stance words: the gates that reject for a missing one let Turkish through to the checks of every language."""
 
 LEXICON = {
+    # Naming since session 20: the first person's phrases and the assistant's question ("Adınız nedir?").
+    "naming": r"\b(?:adım|ismim|benim adım|adınız|adın ne|isminiz|ad soyad)\b",
+    "weak_naming": r"ben",
+    "forget_nouns": {"name": r"\b(?:ad[ıi]n|isim|ismin)"},
     "companion": r"\b(?:ile|birlikte)",
     "reported_speech": r"\b(?:dedi ki|söyledi ki|diyor ki)\b",
     # The possessive is a suffix: "kocam" is "my husband", "arkadaşım" "my friend".

@@ -22,6 +22,10 @@ _BE = {
 }
 
 LEXICON = {
+    # Naming since session 20: the first person's phrases and the assistant's question ("Як вас звати?").
+    "naming": r"(?<!\w)(?:мене звати|звати мене|моє ім['ʼ’]я|моє прізвище|вас звати|тебе звати|"
+              r"до вас звертатися|до мене звертатися)(?!\w)",
+    "forget_nouns": {"name": r"(?<!\w)(?:ім['ʼ’]я|імені|прізвищ)"},
     "companion": r"(?:\bз|\bіз|\bзі|\bразом з|\bразом із)",
     # "моя сестра", "з моїм чоловіком"; a relative opening the sentence needs no possessive ("Сестра живе в Одесі").
     "other_person": _BE["other_person"] + (
