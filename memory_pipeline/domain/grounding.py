@@ -43,7 +43,7 @@ from anyascii import anyascii
 from memory_pipeline.domain import calendar_names, language, lexicon
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.folding import fold
-from memory_pipeline.domain.value_support import supported
+from memory_pipeline.domain.value_support import MIN_CONSONANTS, skeleton, supported
 from memory_pipeline.domain.relative_time import resolve
 from memory_pipeline.domain.summaries import join_sentences, split_sentences
 
@@ -120,7 +120,7 @@ _ABJAD = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f]+")  # Hebrew, Ar
 _RUN = 4  # syllables of a name written in Han or Hangul, at most (a given and a family name)
 # A single syllable or two consonants match too many words ("Zhang" in 两张 "two tickets", "Sara" in سعر "price"):
 # a name is held by a run of two syllables or more, or by three consonants or more.
-_MIN_SYLLABLES, _MIN_CONSONANTS = 2, 3
+_MIN_SYLLABLES = 2
 # Capitalised words a summary writes of the chat itself (the user, the assistant, in the languages with case);
 # a word starting like one of them is one of them ("Пользователя").
 PLAIN_WORDS = frozenset(
@@ -304,8 +304,8 @@ class _Held:
             return False
         if self._syllables is None:
             self._read_other_scripts()
-        skeleton = _skeleton(word)
-        if fold(word) in self._syllables or (len(skeleton) >= _MIN_CONSONANTS and skeleton in self._skeletons):
+        consonants = skeleton(word)
+        if fold(word) in self._syllables or (len(consonants) >= MIN_CONSONANTS and consonants in self._skeletons):
             return True
         key = _spelled(word)
         if supported(key, " ".join(sorted(self._index.get("~" + key[:1], set())))):
@@ -326,21 +326,15 @@ class _Held:
     def _read_other_scripts(self) -> None:
         """Names as the chat writes them in Han or Hangul (one capitalised syllable a character in anyascii:
         上海 -> "ShangHai", so "Shanghai" is held: any run of _MIN_SYLLABLES to _RUN syllables) and in the abjads,
-        which write few vowels (كريم -> "krym": "Kareem" is held by its consonants, `_skeleton`, at least
-        _MIN_CONSONANTS of them)."""
+        which write few vowels (كريم -> "krym": "Kareem" is held by its consonants, `value_support.skeleton`, at least
+        MIN_CONSONANTS of them)."""
         self._syllables = set()
         for token in _SYLLABIC.findall(self.text):
             syllables = [s.casefold() for s in re.findall(r"[A-Z][a-z]*", anyascii(token))]
             for start in range(len(syllables)):
                 for end in range(start + _MIN_SYLLABLES, min(start + _RUN, len(syllables)) + 1):
                     self._syllables.add("".join(syllables[start:end]))
-        self._skeletons = {k for k in map(_skeleton, _ABJAD.findall(self.text)) if len(k) >= _MIN_CONSONANTS}
-
-
-def _skeleton(word: str) -> str:
-    """`word` transliterated, as its consonants: vowels and the letters abjads write for vowels (y, w, v, h,
-    and the glottal marks) dropped, doubled letters once ("Kareem", "كريم" -> "krm")."""
-    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", fold(anyascii(word))))
+        self._skeletons = {k for k in map(skeleton, _ABJAD.findall(self.text)) if len(k) >= MIN_CONSONANTS}
 
 
 def _spelled(word: str) -> str:

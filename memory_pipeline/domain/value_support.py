@@ -99,6 +99,18 @@ def _similar(a: str, b: str) -> bool:
 _PREFIXED = re.compile(f"^[{JOINING_CHARS}]")
 
 
+# Consonants a transliterated word must keep to be matched by them alone: "Sharma" ~ "शर्मा" ("srm"); two ("mn") are
+# in too many words.
+MIN_CONSONANTS = 3
+
+
+def skeleton(word: str) -> str:
+    """`word` transliterated (anyascii), as its consonants: vowels and the letters scripts write for vowels (y, w,
+    v, h, and the glottal marks) dropped, doubled letters once ("Kareem", "كريم" -> "krm"; "Sharma", "शर्मा" ->
+    "srm")."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", fold(anyascii(word))))
+
+
 def supported(value: str, text: str) -> bool:
     """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
     transliterated when `value` is in Latin letters and `text` is not, as a word
@@ -113,10 +125,13 @@ def supported(value: str, text: str) -> bool:
     if _SPACELESS.search(value):
         return all(ch in folded for ch in fold(value) if not ch.isspace() and ch.isalnum())
     said = words(text)
+    skeletons: set[str] = set()
     if value.isascii() and not text.isascii():
         # A model writes a name or place of another script in Latin letters ("Kazan" for "Казани", "Priya" for
-        # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words.
+        # "प्रिया"): the quote's words transliterated (anyascii, every script) are the same words, or the same
+        # consonants ("Rohit Sharma" for "रोहित शर्मा", transliterated "rohit srma").
         said += words(anyascii(text))
+        skeletons = {k for k in map(skeleton, text.split()) if len(k) >= MIN_CONSONANTS}
     digits = re.sub(r"\D", "", text)
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
     missing = 0
@@ -129,7 +144,7 @@ def supported(value: str, text: str) -> bool:
                 return False
             continue
         if not any(_similar(word, w) for w in said) and not (
-                _PREFIXED.match(word) and any(w.endswith(word) for w in said)):
+                _PREFIXED.match(word) and any(w.endswith(word) for w in said)) and skeleton(word) not in skeletons:
             missing += 1
     # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one
     # word of it may differ. A shorter value is a name, a place, a thing: every word must be there.

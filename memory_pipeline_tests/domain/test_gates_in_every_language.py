@@ -427,3 +427,15 @@ def test_letters_without_a_decomposition_fold_to_the_plain_letter_users_type():
     from memory_pipeline.domain.folding import fold
     assert fold("Məmmədova acı") == "memmedova aci" and fold("Łódź") == "lodz" and fold("København") == "kobenhavn"
     assert supported("acı", "daha aci yemirem")
+
+
+def test_a_name_in_latin_letters_is_found_by_its_consonants_in_another_script():
+    assert supported("Rohit Sharma", "मेरा नाम रोहित शर्मा है")  # transliterated "rohit srma": r-h-t, s-r-m
+    assert not supported("Amman", "أنا ساكنة في عمّان")  # two consonants are in too many words
+    assert not supported("reading", "আর একটা কথা, আমার চিংড়িতে এলার্জি আছে")
+
+
+def test_a_persian_condition_is_read_now_that_persian_is_data():
+    # "if one day I go to live in Shiraz, does my subscription keep working?" (holdout5, the 1.5B model)
+    quote = "اگه یه روزی برم شیراز زندگی کنم، اشتراکم همینطوری کار می‌کنه یا باید عوضش کنم؟"
+    assert gate(quote, quote, "home_location", "Shiraz", False) == "quote_is_hypothetical"
