@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from memory_pipeline.domain import lexicon, speech
+from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.folding import fold
 
 # The phrases by which people state a name (domain/languages/: `naming`): strong ones anywhere in the quote, weak
@@ -65,11 +65,15 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
     emre izmirde yaşıyorum"; not "stanco morto") or the model's own `fact` writes it as a name, each word
     capitalised ("naitwa wanjiru kamau" -> "Mtumiaji anaitwa Wanjiru Kamau."; "em dic jordi puig": users type names
     in lower case in every language, and a model that read a name writes it so: on holdout6, 14 right names in
-    lower case were lost to this gate) or the assistant called the user so right after (`addressed`)."""
+    lower case were lost to this gate; a fact in the chat's language, as the prompt asks, not an English one: the
+    1.5B model wrote "The user is named Bonustarым." of "салем, бонустарым канша болды?", how many bonuses do I
+    have) or the assistant called the user so right after (`addressed`)."""
     name = " ".join(value.split())
     if not has_name_shape(name) or fold(name) not in fold(quote):
         return False
-    first = next((c for c in name if c.isalpha()), None)
+    # The capital as the user wrote it, not as the model did ("Бонустарым" of "салем, бонустарым канша болды?").
+    written = re.search(re.escape(name), quote, re.IGNORECASE)
+    first = next((c for c in (written.group() if written else name) if c.isalpha()), None)
     if first is None:  # a vowel sign alone ("ा"): no letter to be a name
         return False
     if first.isupper() or first.lower() == first.upper() or _UNICAMERAL.match(first):
@@ -80,7 +84,7 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
         return False
     folded = fold(quote)  # folding may change lengths ("æ" -> "ae"): the words before are read folded too
     return (addressed or _SELF_BEFORE.search(folded[:folded.find(fold(name))]) is not None
-            or _capitalised_in(name, fact))
+            or (_capitalised_in(name, fact) and not language.could_be(fact, "en")))
 
 
 def addressed_by(value: str, replied: Sequence[str]) -> bool:

@@ -138,7 +138,7 @@ def test_a_value_is_found_in_its_quote_in_every_script(value, quote, expected):
 
 
 def test_a_name_looks_like_one():
-    assert looks_like_name("Giulia", "mi chiamo giulia")
+    assert looks_like_name("Giulia", "mi chiamo giulia", fact="L'utente si chiama Giulia.")  # the user's own casing
     assert looks_like_name("ليلى", "اسمي ليلى.")
     assert not looks_like_name("🙂", "🙂 ciao")
     assert not looks_like_name("Giulia", "Mi chiamo Anna.")
@@ -439,3 +439,14 @@ def test_a_persian_condition_is_read_now_that_persian_is_data():
     # "if one day I go to live in Shiraz, does my subscription keep working?" (holdout5, the 1.5B model)
     quote = "اگه یه روزی برم شیراز زندگی کنم، اشتراکم همینطوری کار می‌کنه یا باید عوضش کنم؟"
     assert gate(quote, quote, "home_location", "Shiraz", False) == "quote_is_hypothetical"
+
+
+def test_a_name_is_capitalised_as_the_user_wrote_it_and_vouched_for_by_a_fact_in_the_chats_language():
+    # "hi, how many bonuses do I have?": the 1.5B model's name "Бонустарым", its fact in English (holdout6)
+    asked = "салем, бонустарым канша болды?"
+    assert gate(asked, asked, "name", "Бонустарым", False, fact="The user is named Bonustarым.") == "name_not_stated"
+    said = "naitwa wanjiru kamau, naishi kasarani hapa nairobi"
+    assert gate("naitwa wanjiru kamau", said, "name", "Wanjiru Kamau", False,
+                fact="Mtumiaji anaitwa Wanjiru Kamau.") is None
+    assert gate("naitwa wanjiru kamau", said, "name", "Wanjiru Kamau", False,
+                fact="The user's name is Wanjiru Kamau.") == "name_not_stated"
