@@ -146,7 +146,8 @@ QUESTION_MARKS = ("?", "\uff1f", "\u061f")
 def _knows_questions(codes: Codes) -> bool:
     """True when the words of `codes` can tell a question (`interrogative` or `question_particle`); None (the
     language not told) reads every language's."""
-    return codes is None or bool(codes & (lexicon.knowing("interrogative") | lexicon.knowing("question_particle")))
+    own = codes - {"en"} or codes if codes is not None else None  # English mixed in tells no Khmer question
+    return own is None or bool(own & (lexicon.knowing("interrogative") | lexicon.knowing("question_particle")))
 
 
 def _asks_alone(sentence: str, codes: Codes) -> bool:

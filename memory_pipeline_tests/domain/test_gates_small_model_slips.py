@@ -292,3 +292,12 @@ def test_a_yoruba_greeting_is_no_hometown_and_a_swedish_maybe_no_dislike():
 ])
 def test_a_farewell_and_a_stance_without_its_word_back_nothing(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_roman_urdu_question_asks_and_a_khmer_greeting_is_no_name():
+    # holdout6, the 1.5B model (read after its figure): "and how much with a personal trainer?" as a job;
+    # "hello, brother" as a preferred name
+    asked = "acha aur personal trainer ke sath kitna banta hai?"
+    assert gate(asked, asked, "job", "trainer", False) == "quote_is_question"
+    assert gate("សួស្តីបង 🙏", "សួស្តីបង 🙏", "preferred_name", "សួស្តី", False) == "quote_is_pleasantry"
+    assert gate("mai pune mein rehta hoon", "mai pune mein rehta hoon", "home_location", "pune", False) is None

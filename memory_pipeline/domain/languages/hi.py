@@ -20,7 +20,10 @@ LEXICON = {
                  r"तय नहीं किया|फ\u093c?ैसला नहीं|बाद में तय|बाद में बताऊ[ँं]ग[ाी]|दुविधा में",
     "living": rf"रह(?:त[ाीे]|न[ाेी])|रह\s+रह[ाीे]|बस\s+ग[एई]|शिफ\u093c?्ट|(?<!{_D})(?:घर|निवास)(?!{_D})",
     "interrogative": rf"^\W*(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कैसे|कितना|कितनी|कितने)(?!{_D})",
-    "question_particle": rf"(?<!{_D})(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कौनसा|कैसे|कैसा|कैसी|कितना|कितनी|कितने)(?!{_D})"
+    # ... and as Hinglish and Roman Urdu write them ("acha aur personal trainer ke sath kitna banta hai?": and how
+    # much with a personal trainer? - a 1.5B model's job "trainer", holdout6, read after its figure).
+    "question_particle": rf"(?:(?<!{_D})(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कौनसा|कैसे|कैसा|कैसी|कितना|कितनी|कितने)(?!{_D})"
+                         r"|\b(?:kya|kahan|kahaan|kyun|kyon|kaun|kaunsa|kaise|kaisa|kaisi|kitna|kitni|kitne)\b)"
                          r"[^।!]*[?？]\s*$",
     "pleasantry_words": "धन्यवाद शुक्रिया बहुत आपका नमस्ते नमस्कार ठीक है अलविदा जी",
     "clause_joiner": r"\s+(?:और|लेकिन|मगर|जबकि)\s+",
