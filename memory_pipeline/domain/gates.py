@@ -110,6 +110,10 @@ SPEECH_ACT_SLOTS = {
     "gratitude": "quote_is_pleasantry", "farewell": "quote_is_pleasantry", "acknowledgement": "quote_is_pleasantry",
 }
 
+# Values a model writes for a value it does not have (the 1.5B model: `home_location` = "unknown" of "mummy ko sugar
+# hai", holdout7): the prompt's vocabulary is English in every language.
+_PLACEHOLDERS = frozenset({"unknown", "n/a", "na", "none", "null", "not specified", "not mentioned", "unspecified",
+                           "not provided", "not given"})
 # Slots whose value has a shape in every language: an email address holds "@", a phone number five digits or more
 # (a 1.5B model wrote `email` = "ایمیل رسمی", a formal email, of "I need a formal email written again").
 _SHAPED_SLOTS = (
@@ -268,8 +272,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     slot, colon, thing = (attribute or "").strip().casefold().partition(":")
     if slot in SPEECH_ACT_SLOTS:
         return SPEECH_ACT_SLOTS[slot]
-    if value and value.strip() and not words(value):
-        return "value_not_in_quote"  # "...", "-", "?": a placeholder, no value
+    if value and value.strip() and (not words(value) or fold(" ".join(value.split())) in _PLACEHOLDERS):
+        return "value_not_in_quote"  # "...", "-", "?", "unknown": a placeholder, no value
     if value and not retraction and not colon and any(
             slot_pattern.match(slot) and not shape.search(value) for slot_pattern, shape in _SHAPED_SLOTS):
         return "value_not_in_quote"  # an email without "@", a phone number without its digits

@@ -301,3 +301,14 @@ def test_a_roman_urdu_question_asks_and_a_khmer_greeting_is_no_name():
     assert gate(asked, asked, "job", "trainer", False) == "quote_is_question"
     assert gate("សួស្តីបង 🙏", "សួស្តីបង 🙏", "preferred_name", "សួស្តី", False) == "quote_is_pleasantry"
     assert gate("mai pune mein rehta hoon", "mai pune mein rehta hoon", "home_location", "pune", False) is None
+
+
+@pytest.mark.parametrize("quote, attribute, value, reason", [
+    # holdout7, the 1.5B model (read after its figure)
+    ("mummy ko sugar hai, unke liye chahiye thi.", "home_location", "unknown", "value_not_in_quote"),  # a placeholder
+    ("Ah benissimo, adoro proprio stare 12 giorni senza lavatrice, complimenti davvero 👏", "opinion:lavatrice",
+     "likes", "quote_is_sarcasm"),
+    ("adoro il caffè ristretto", "opinion:caffè", "likes", None),
+])
+def test_a_placeholder_value_and_italian_mock_enthusiasm_back_nothing(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason

@@ -17,6 +17,7 @@ LEXICON = {
     "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
     "hedge": r"\bpeut-être\b",
     "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
+                 r"je me renseigne|rien n'est fait|rien n'est décidé|"
                  r"laisse[zr]?-moi réfléchir|j'hésite|j'hésitais|je ne sais pas encore|(?:je n'ai|on n'a|nous "
                  r"n'avons) pas encore (?:décidé|choisi)|je déciderai|je (?:vous|te) (?:dirai|redirai)|"
                  r"pas encore décidé)\b",

@@ -2,6 +2,10 @@
 stance words yet: the gates that reject for a missing one let Italian through to the checks of every language."""
 
 LEXICON = {
+    # Mock enthusiasm: a delight opener before loving an ordeal ("Ah benissimo, adoro proprio stare 12 giorni senza
+    # lavatrice": a 1.5B model's liking of the washing machine, holdout7), as English "oh great, I just love ...".
+    "sarcasm": r"^\W*(?:(?:ah|oh)\s*,?\s*)?(?:benissimo|perfetto|fantastico|ottimo|grandioso)\b.*\badoro\b"
+               r"|\badoro\s+(?:proprio\s+)?(?:\w+\s+){0,3}(?:senza|aspettare|attesa|in coda|ritardi?)\b",
     # Naming since session 20 (a review's probes: "il mio cane si chiama rex" filed as the user's name): the first
     # person's phrases and the assistant's question for a name.
     "naming": r"\b(?:mi chiamo|il mio nome|chiamami|chiamatemi|ti chiami|si chiama lei|vi chiamate|nome e cognome)\b",
