@@ -336,8 +336,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "value_not_in_quote"
         if moved_away(value, message, backing, codes):
             return "value_moved_away"
-    addressed = bool(_NAME_SLOT.match(slot.strip())) and addressed_by(value or "", replied)
-    if _NAME_SLOT.match(slot.strip()):
+    is_name = _NAME_SLOT.match(slot.strip()) is not None
+    addressed = is_name and addressed_by(value or "", replied)
+    if is_name:
         if thanks_someone(quote, value or "", codes):
             return "quote_is_pleasantry"  # "cheers dave", "grazie mille giulia": the one thanked, not the user
         if value and not has_name_shape(value):

@@ -87,6 +87,11 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
             or (_capitalised_in(name, fact) and not language.could_be(fact, "en")))
 
 
+# Words of a reply's first sentence that calls the user by name: a thanks or greeting, a title, the name, an
+# honorific ("Təşəkkürlər, Leyla xanım!", "Grazie mille, signora Rossi!").
+_VOCATIVE_WORDS = 5
+
+
 def addressed_by(value: str, replied: Sequence[str]) -> bool:
     """True when an assistant line of `replied` opens by calling the user by a word of `value` (a first name or a
     surname): in a first sentence of at most `_VOCATIVE_WORDS` words, not as its first word (which may echo a
@@ -102,11 +107,6 @@ def addressed_by(value: str, replied: Sequence[str]) -> bool:
                 for word in said[1:]):
             return True
     return False
-
-
-# Words of a reply's first sentence that calls the user by name: a thanks or greeting, a title, the name, an
-# honorific ("Təşəkkürlər, Leyla xanım!", "Grazie mille, signora Rossi!").
-_VOCATIVE_WORDS = 5
 
 
 def _capitalised_in(name: str, fact: str) -> bool:
