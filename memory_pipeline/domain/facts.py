@@ -22,6 +22,7 @@ from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS,
 from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
+from memory_pipeline.domain.slot_repair import ended_liking, origin_slot
 
 CATEGORIES = ("preference", "decision", "client_info")
 
@@ -133,8 +134,14 @@ def normalize_for_quote(text: str, keep_lines: bool = False) -> str:
 _SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 
 
+# Hangul letters standing alone (NFKC makes "ㅠㅠ", "ㅋㅋ" conjoining jamo): a crying or laughing face typed after
+# a word ("빼주세요ㅠㅠ"), never the rest of it.
+_LONE_JAMO = re.compile("[\u1100-\u11ff\u3130-\u318f]")
+
+
 def _splits_a_word(inner: str, outer: str) -> bool:
-    return inner.isalnum() and outer.isalnum() and not (_SPACELESS.match(inner) or _SPACELESS.match(outer))
+    return inner.isalnum() and outer.isalnum() and not (
+        _SPACELESS.match(inner) or _SPACELESS.match(outer) or _LONE_JAMO.match(outer))
 
 
 # Hebrew and Arabic join "and", "the", "in", "to" to the next word ("ואני" is "and I", "والعمل" "and the work"): a
@@ -368,7 +375,8 @@ def validate_candidate(
 ) -> Candidate:
     """Accept or reject one extracted fact against its conversation (never raises): the quote check
     (`locate_quote`), then the consistency gates between the fact and its quote (`gates.gate`). A fact whose
-    quote asks to forget a slot (`retractions.requested_slot`) is a retraction of it, as the model flagged or not.
+    quote asks to forget a slot (`retractions.requested_slot`) is a retraction of it, as the model flagged or not;
+    a dislike said as a liking that ended is one too, and a home the user grew up in a hometown (domain/slot_repair).
 
     `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
     `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`).
@@ -380,6 +388,11 @@ def validate_candidate(
         # value "deleted" for "Could you please delete my email address?", which then matched no value).
         attribute = extracted.attribute if extracted.attribute and ":" not in extracted.attribute else slot
         extracted = extracted.model_copy(update={"retraction": True, "attribute": attribute, "value": None})
+    elif not extracted.retraction and ended_liking(extracted.value, extracted.quote):  # "I no longer like Vim."
+        extracted = extracted.model_copy(update={"retraction": True, "value": None})
+    hometown = origin_slot(extracted.attribute, extracted.quote)
+    if hometown:  # "I grew up in Ohio": where the user comes from, not where they live
+        extracted = extracted.model_copy(update={"attribute": hometown})
     category = extracted.category.strip().lower()
     fact = normalize_whitespace(extracted.fact)
     reason: str | None = None

@@ -126,8 +126,10 @@ _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|displ
                         re.IGNORECASE)
 _DECIDED = lexicon.pattern("decided")
 # Where a condition may open what follows: a sentence's start, after a sentence end ("Caspita. E se lavorassi
-# ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."); the part holding the value is read.
-_CONDITION_OPENS = re.compile(r"(?<=[.!?:;。！？：；])\s+")
+# ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."), or a space between phrases of a script that
+# writes words without one (Thai: "ดิฉันแพ้ถั่วลิสงนะคะ ถ้าจะแนะนำ...": the allergy is stated, the "if" opens the
+# next phrase); the part of the quote holding the value is read.
+_CONDITION_OPENS = re.compile(rf"(?<=[.!?:;。！？：；])\s+|(?<=[{speech.ABUGIDA_CHARS}])\s+(?=[{speech.ABUGIDA_CHARS}])")
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
@@ -188,6 +190,18 @@ def is_home_slot(attribute: str | None) -> bool:
 def looks_like_place(value: str) -> bool:
     """True when `value` could be a place: it has a letter, and no "@" or URL."""
     return any(c.isalpha() for c in value) and not re.search(r"@|://|www\.", value)
+
+
+def _parts_of_span(sentence: str, start: int, end: int) -> list[str]:
+    """The parts of `sentence` (cut where a condition may open: `_CONDITION_OPENS`) that overlap its span
+    [start, end): a condition opening a part the quote does not reach conditions nothing of it."""
+    parts, at = [], 0
+    for part in _CONDITION_OPENS.split(sentence):
+        at = sentence.find(part, at)
+        if at < end and at + len(part) > start:
+            parts.append(part)
+        at += len(part)
+    return parts or [sentence]
 
 
 def _clause_reason(clause: str, sentence: str, codes: lexicon.Codes) -> str | None:
@@ -295,7 +309,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_question"
     if speech.is_sarcasm(sentence, codes):
         return "quote_is_sarcasm"
-    parts = _CONDITION_OPENS.split(sentence)
+    parts = _parts_of_span(sentence, start - first, end - first)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them
     if any(speech.is_conditional(part, codes) for part in holding):
         return "quote_is_hypothetical"

@@ -106,3 +106,10 @@ def test_retraction_flag_is_kept_and_changes_the_candidate_id():
     a, b = validate_candidate(plain, CONV, 0), validate_candidate(retracted, CONV, 0)
     assert (a.retraction, b.retraction) == (False, True)
     assert a.candidate_id != b.candidate_id
+
+
+def test_a_quote_may_end_before_a_face_typed_in_hangul_letters():
+    # "... please leave the cucumber out of my salad ㅠㅠ" (holdout set 8): the crying face is no part of a word
+    said = conversation({"type": "human", "content": "저 오이 진짜 싫어해서 샐러드에 오이 빼주세요ㅠㅠ"})
+    assert locate_quote("저 오이 진짜 싫어해서 샐러드에 오이 빼주세요", said)[0] is None
+    assert locate_quote("저 오이 진짜 싫어해서 샐러드에 오이 빼주", said)[0] == "quote_not_found"

@@ -23,4 +23,7 @@ LEXICON = {
     "pleasantry_words": "ahoj díky děkuji děkuju moc dobrý den večer hezký pěkný nashledanou čau zdravím mějte se",
     "clause_joiner": r"\s+(?:a|ale)\s+",
     "decided": r"\b(?:rozhodl\w*|rozhodnut\w*)",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"(?:už|uz|již) (?:nemám|nemam) (?:rád|rad|ráda|rada)|(?:už|uz) se mi nelíbí",
+    "origin": r"\b(?:vyrůstal\w*|vyrostl\w*|narodil\w*|pocházím)\b",
 }

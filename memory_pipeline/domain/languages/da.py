@@ -26,4 +26,7 @@ LEXICON = {
     "pleasantry_words": "tak mange så meget for hjælpen hej hejsa farvel god morgen aften dag",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
     "decided": r"\b(?:besluttet|bestemt mig)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bkan\b[^.!?]{0,20}\bikke (?:længere|mere) lide\b|\bkan ikke lide\b[^.!?]{0,30}\b(?:længere|mere)\b",
+    "origin": r"\b(?:voksede op|opvokset|født)\b",
 }

@@ -22,6 +22,12 @@ _LEXICON = {
     "pleasantry_words": "ευχαριστώ πολύ γεια σας σου καλημέρα καλησπέρα αντίο",
     "clause_joiner": r"\s+(?:και|αλλά|ενώ)\s+",
     "decided": r"(?:αποφάσισα|αποφασίσαμε)",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"δεν μου αρέσ\w* πια|πλέον δεν μου αρέσ",
+    "origin": r"μεγάλωσα|γεννήθηκα|κατάγομαι",
+    "channel_names": {"email": r"ηλεκτρονικ\w+ ταχυδρομ\w+|μέιλ|μειλ", "phone": r"τηλ[εέ]φων\w*", "viber": r"βάιμπερ"},
 }
 
-LEXICON = {kind: with_bare(entry) if kind == "pleasantry_words" else either(entry) for kind, entry in _LEXICON.items()}
+LEXICON = {kind: with_bare(entry) if kind == "pleasantry_words" else
+           {key: either(source) for key, source in entry.items()} if isinstance(entry, dict) else either(entry)
+           for kind, entry in _LEXICON.items()}

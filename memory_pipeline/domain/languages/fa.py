@@ -11,4 +11,8 @@ LEXICON = {
     "undecided": r"(?<!\w)(?:فکر می[\u200c ]?کنم بعدا|بهش فکر می[\u200c ]?کنم|هنوز تصمیم نگرفتم|هنوز تصمیم نگرفته[\u200c ]?ام)",
     "interrogative": r"^\W*(?:چی|چه|کجا|کی|چرا|چطور|چطوری|چند|کدوم|کدام|آیا)(?!\w)",
     "pleasantry_words": "ممنون ممنونم مرسی سلام خداحافظ متشکرم سپاس خیلی",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"دیگر\s+(?:\S+\s+){0,3}دوست ندار|دیگه\s+(?:\S+\s+){0,3}دوست ندار",
+    "origin": r"بزرگ شدم|به دنیا آمدم|متولد",
+    "channel_names": {"email": r"ایمیل", "phone": r"تلفن|زنگ", "whatsapp": r"واتساپ", "telegram": r"تلگرام"},
 }

@@ -21,4 +21,8 @@ LEXICON = {
     "pleasantry_words": "תודה רבה שלום היי בוקר טוב ערב לילה להתראות ביי סבבה",
     "clause_joiner": r"\s+(?:אבל|אך)\s+",
     "decided": r"(?:החלטתי|החלטנו)",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"כבר לא (?:אוהב|אוהבת)",
+    "origin": r"גדלתי|נולדתי",
+    "channel_names": {"email": r"מייל|אימייל|דוא\"ל|דואל", "phone": r"טלפון|להתקשר", "whatsapp": r"וואטסאפ|ווטסאפ"},
 }

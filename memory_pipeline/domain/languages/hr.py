@@ -57,4 +57,7 @@ LEXICON = {
     "assent": either(r"^\s*(?:da(?=\s*[,.!]|\s*$)|može|naravno|svakako|u\s+redu|dogovoreno|okej|ok|važi|"
                      r"slažem\s+se|samo\s+naprijed|napravite\s+to|učinite\s+to)\b"),
     "decided": either(r"\b(?:odlučio|odlučila|odlučili|odlučile|odlučeno|odlučen[ao]?)\b"),
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bviše ne volim\b|\bvise ne volim\b|\bviše mi se ne sviđa\b",
+    "origin": r"\b(?:odrastao|odrasla|rođen|rodjen|rođena)\b",
 }

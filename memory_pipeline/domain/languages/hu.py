@@ -30,4 +30,7 @@ LEXICON = {
                         "reggelt estét oké ok rendben szuper király",
     "clause_joiner": r"\s+(?:és|de|meg|viszont|azonban)\s+",
     "assent": r"^\s*(?:igen|jó|oké|ok|rendben|persze|mehet|legyen|csináld|naná)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bm[áa]r nem szeret\w*",
+    "origin": r"\b(?:nőttem fel|születtem|származom|szarmazom)\b",
 }

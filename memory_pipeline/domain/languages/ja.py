@@ -28,4 +28,8 @@ LEXICON = {
     # the reading comma and "but" end a clause ("妹は京都に住んでいて、私は大阪に住んでいます")
     "clause_joiner": r"、|けど|けれども?",
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"もう.{0,8}好きじゃ|もう.{0,8}好きでは|好きじゃなくなった|好きではなくなった",
+    "origin": r"育ち|育った|生まれ|出身|地元",
+    "channel_names": {"email": r"メール", "phone": r"電話", "line": r"ライン", "sms": r"ショートメール|ショートメッセージ"},
 }

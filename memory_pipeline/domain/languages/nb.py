@@ -33,4 +33,7 @@ LEXICON = {
     "pleasantry_words": "takk tusen så mye for hjelpen hei hallo ha det bra god morgen kveld supert flott topp",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
     "decided": r"\b(?:bestemt meg|besluttet)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bliker\b[^.!?]{0,30}\bikke (?:lenger|mer)\b",
+    "origin": r"\b(?:vokste opp|oppvokst|født)\b",
 }

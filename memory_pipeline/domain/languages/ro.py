@@ -54,4 +54,7 @@ LEXICON = {
                      r"sună\s+bine)"),
     "decided": either(r"\b(?:am\s+decis|am\s+hotărât|(?:m|ne)-am\s+(?:hotărât|decis)|am\s+luat\s+decizia|"
                       r"(?:e|este|s-a)\s+decis|am\s+ales|am\s+optat)\b"),
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bnu[- ]mi mai place\b|\bnu mai (?:iubesc|plac)\b",
+    "origin": r"\b(?:am crescut|m-am născut|născut|nascut|originar)\b",
 }

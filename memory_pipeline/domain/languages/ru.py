@@ -24,4 +24,8 @@ LEXICON = {
     "pleasantry_words": "спасибо большое привет здравствуйте пока до свидания",
     "clause_joiner": r"\s+(?:и|но|а)\s+",
     "decided": r"\b(?:решил|решила|решили|решено)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"больше не (?:люблю|нравится|нравятся)|разлюбил|перестал[аи]? (?:любить|нравиться)",
+    "origin": r"(?<!\w)(?:вырос|выросла|родился|родилась|родом)(?!\w)",
+    "channel_names": {"email": r"(?<!\w)(?:почт\w*|имейл\w*|мейл\w*)", "phone": r"(?<!\w)(?:телефон\w*|звон\w*|позвон\w*)", "sms": r"(?<!\w)смс", "whatsapp": r"(?<!\w)(?:ватсап\w*|вотсап\w*)", "telegram": r"(?<!\w)(?:телеграм\w*|телег\w*)"},
 }

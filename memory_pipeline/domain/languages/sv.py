@@ -28,4 +28,7 @@ LEXICON = {
     "pleasantry_words": "tack så mycket hej hejdå god morgon",
     "clause_joiner": r"\s+(?:och|men|medan)\s+",
     "decided": r"\b(?:bestämt|bestämde|beslutat|beslutade)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bgillar\b[^.!?]{0,30}\binte (?:längre|mer)\b|\binte längre (?:gillar|tycker om)\b",
+    "origin": r"\b(?:växte upp|uppvuxen|född|kommer ursprungligen)\b",
 }

@@ -27,4 +27,8 @@ LEXICON = {
     # A value made a statement by its ending: "yazılımcıyım" (I am a software developer), "öğretmeniz" (we are
     # teachers); vowel harmony gives each ending four forms.
     "predicate_suffix": r"y?[ıiuü][mz]|[dt][ıiuü]r",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"\bart[ıi]k\s+(?:\w+\s+)?(?:sevmiyorum|sevmem|hoşlanmıyorum|beğenmiyorum)",
+    "origin": r"\b(?:büyüdüm|doğdum|doğma büyüme|memleketim|aslen)\b",
+    "channel_names": {"email": r"\be-?posta\w*|\b(?:e-?)?mail\w*", "phone": r"\btelefon\w*|\bara(?:yın|yin|r|ma)\w*", "sms": r"\bsms\w*|\bmesaj\w*", "whatsapp": r"\bwp\b"},
 }

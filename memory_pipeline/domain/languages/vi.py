@@ -27,4 +27,8 @@ LEXICON = {
     "pleasantry_words": "cảm ơn cám ơn bạn nhiều rất xin chào tạm biệt vâng dạ ạ nhé nhá",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
     "decided": r"\b(?:quyết định)\b",
+    # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
+    "cessation": r"không còn thích|hết thích|không thích\s+(?:\S+\s+){0,4}nữa",
+    "origin": r"lớn lên|sinh ra|quê",
+    "channel_names": {"email": r"\bthư điện tử\b", "phone": r"\bđiện thoại\b|\bgọi\b", "sms": r"\btin nhắn\b"},
 }

@@ -1,0 +1,48 @@
+"""The user's words correct the slot a model filed a fact under, before the gates judge it (issue 26): what was
+said decides, not the name the model chose.
+
+- `ended_liking`: a dislike whose quote says the liking ended ("I no longer like Vim.", "je n'aime plus le café",
+  "ya no me gusta", "больше не люблю") withdraws the liking: a retraction of the slot, not a new dislike the user
+  never stated. A 1.5B model answered `opinion:vim` = dislikes for "I no longer like Vim." (cases set,
+  `retraction-no-longer-likes`), which left a dislike active where the user only stopped liking.
+- `origin_slot`: a home slot (`home_location` ...) whose quote says where the user grew up or was born and nothing
+  of living there ("I grew up in Ohio, so the weather here is a nice change.") is the user's hometown: filed as
+  home it superseded the city the user lives in now (a 1.5B model's answer, `long-multi-topic-session`).
+
+Both read the language data of domain/languages/ (`cessation`, `origin`); in a language without that data the
+fact is judged as the model filed it.
+"""
+
+from __future__ import annotations
+
+from memory_pipeline.domain import language, lexicon
+from memory_pipeline.domain.gates import is_home_slot
+
+# The values the extraction prompt asks for a stance that is negative (`opinion:<object>` = dislikes ...).
+NEGATIVE_VALUES = frozenset({"dislike", "dislikes", "hate", "hates", "does not like", "doesn't like", "cannot stand",
+                             "can't stand", "no longer likes"})
+HOMETOWN_SLOT = "hometown"  # the slot family of where the user comes from (domain/owners.py)
+
+
+def ended_liking(value: str | None, quote: str) -> bool:
+    """True when `value` is a negative stance and `quote` says, in its language's words, that a liking ended
+    (`cessation`: "no longer like", "n'aime plus"; not "can't stand it any more", a dislike said now); False in a
+    language without that data."""
+    if " ".join((value or "").casefold().split()) not in NEGATIVE_VALUES:
+        return False
+    return lexicon.pattern("cessation", lexicon.codes_for(language.identify(quote))).search(quote) is not None
+
+
+def origin_slot(attribute: str | None, quote: str) -> str | None:
+    """`HOMETOWN_SLOT` when `attribute` is a home slot and `quote` says where the user grew up or was born, with
+    no word of living there outside those words, in a language whose data has both; else None (the slot stands
+    as filed)."""
+    told = language.identify(quote)
+    if not is_home_slot(attribute) or told is not None and told not in lexicon.knowing("living"):
+        return None  # without living words "nato a Roma ma vivo a Milano" cannot be told from "nato a Roma"
+    codes = lexicon.codes_for(told)
+    origin = lexicon.pattern("origin", codes)
+    if not origin.search(quote):
+        return None
+    rest = origin.sub(" ", quote)
+    return None if lexicon.pattern("living", codes).search(rest) else HOMETOWN_SLOT
