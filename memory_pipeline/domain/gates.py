@@ -222,17 +222,39 @@ def _clause_reason(clause: str, sentence: str, codes: lexicon.Codes) -> str | No
 _CARRIED = ("quote_about_other_person", "quote_is_undecided")
 
 
+# A clause that is only a hedge, a choice put off or a person, with at most this many other words ("not sure
+# yet", "ยังไม่แน่ใจค่ะ", "ขอคิดดูก่อนนะคะ", "แม่ฉันน่ะ": my mom), says it of the sentence's other clauses, after them
+# as before them (a break-it review: "I'm moving to Leeds next month, not sure yet").
+_BARE_WORDS = 2
+_BARE_KINDS = {"quote_is_hypothetical": "hedge", "quote_is_undecided": "undecided",
+               "quote_about_other_person": "other_person"}
+
+
+def _bare(clause: str, reason: str | None, codes: lexicon.Codes) -> bool:
+    kind = _BARE_KINDS.get(reason or "")
+    if kind is None:
+        return False
+    rest = lexicon.pattern(kind, codes).sub(" ", clause)
+    return len([w for w in words(rest) if not speech.is_filler(w, codes)]) <= _BARE_WORDS
+
+
 def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple[str, list[tuple[str, str]]]:
     """The parts of the span [start, end) of `sentence` that state something of the user (joined), and the
-    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject)."""
+    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject; a bare
+    hedge's, choice's or person's (`_bare`) over to every clause, a person's to one without a subject)."""
+    pieces = speech.clauses(sentence, codes)
+    reasons = [_clause_reason(piece, sentence, codes) for piece in pieces]
+    said_bare = [r for piece, r in zip(pieces, reasons) if _bare(piece, r, codes)]
     own, others = [], []
     cut, previous = 0, None
-    for piece in speech.clauses(sentence, codes):
+    for piece, reason in zip(pieces, reasons):
         at = sentence.find(piece, cut)
         cut = at + len(piece)
-        reason = _clause_reason(piece, sentence, codes)
         if reason is None and previous in _CARRIED and not speech.speaks_of_self(piece, codes):
             reason = previous
+        if reason is None and said_bare:
+            reason = next((r for r in said_bare if r != "quote_about_other_person"), None) or (
+                None if speech.speaks_of_self(piece, codes) else said_bare[0])
         previous = reason
         part = sentence[max(at, start):min(cut, end)]
         if at >= end or cut <= start or speech.is_filler(part, codes):

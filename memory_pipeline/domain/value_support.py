@@ -7,7 +7,6 @@ without spaces. Read by the gates (domain/gates.py), the quote check (domain/fac
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 from functools import lru_cache
 
 from anyascii import anyascii
@@ -85,14 +84,31 @@ def _similar(a: str, b: str) -> bool:
         common += 1
     if common >= max(3, -(-3 * shorter // 4)):
         return True
-    # A stem whose vowel changes as it inflects (Ukrainian "Львів" -> "у Львові", "Харків" -> "у Харкові"): the same
-    # start and most letters in common (SequenceMatcher's ratio; "Paris"/"Parma" 0.6 and "Berlin"/"Bergen" 0.67
-    # stay apart), in Cyrillic, Greek or Armenian. Not in Latin letters, where it would make places of others
-    # ("Slovenia" ~ "Slovakia", "Toronto" ~ "Torino", "Austria" ~ "Australia": a review's probes), nor in a script
-    # of vowel signs, where a shared first syllable is most of a short word (Telugu "అమ్మకి", to mother, is not
-    # "అమ్మగారికి", to the lady: a 1.5B model's value).
+    # A stem whose vowel changes as it inflects (Ukrainian "Львів" -> "у Львові", "Харків" -> "у Харкові": one
+    # vowel changed, an ending added; `_vowel_changed`), in Cyrillic, Greek or Armenian. Not in Latin letters,
+    # where it would make places of others ("Slovenia" ~ "Slovakia", "Toronto" ~ "Torino", "Austria" ~
+    # "Australia": a review's probes), nor in a script of vowel signs, where a shared first syllable is most of a
+    # short word (Telugu "అమ్మకి", to mother, is not "అమ్మగారికి", to the lady: a 1.5B model's value).
     return (common >= 3 and shorter >= 5 and _INFLECTED_ALPHABET.match(a) is not None
-            and _INFLECTED_ALPHABET.match(b) is not None and SequenceMatcher(None, a, b).ratio() >= 0.7)
+            and _INFLECTED_ALPHABET.match(b) is not None and _vowel_changed(a, b))
+
+
+# The vowels of those alphabets (Cyrillic, Greek, Armenian), which a stem changes as it inflects.
+_STEM_VOWELS = frozenset("аеёиоуыэюяіїєαεηιουωաեէըիոօւ")
+_ENDING = 2  # letters of an ending the longer form may add
+
+
+def _vowel_changed(a: str, b: str) -> bool:
+    """True when the longer of `a`, `b`, less an ending of up to `_ENDING` letters, is the shorter with one vowel
+    changed ("львові" -> "львов" ~ "львів"); not a letter inserted ("Мариана" is not "Марина", a break-it review)."""
+    short, long_ = sorted((a, b), key=len)
+    for cut in range(_ENDING + 1):
+        stem = long_[:len(long_) - cut]
+        if len(stem) == len(short):
+            changed = [(x, y) for x, y in zip(stem, short) if x != y]
+            if len(changed) == 1 and changed[0][0] in _STEM_VOWELS and changed[0][1] in _STEM_VOWELS:
+                return True
+    return False
 
 
 # Hebrew and Arabic write a preposition or article joined to the word ("בחיפה" is "in Haifa", "بعمان" "in Amman").

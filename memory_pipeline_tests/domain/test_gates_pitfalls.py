@@ -63,3 +63,17 @@ def test_the_value_the_user_wants_stands(message, quote, value):
 ])
 def test_a_choice_made_stands(quote, attribute, value):
     assert gate(quote, quote, attribute, value, False) is None
+
+
+@pytest.mark.parametrize("quote, attribute, value, reason", [
+    # a break-it review (session 20): a hedge, a choice put off or a person said alone, after the statement
+    ("I'm moving to Leeds next month, not sure yet", "home_location", "Leeds", "quote_is_hypothetical"),
+    ("ย้ายไปอยู่เชียงใหม่เดือนหน้า ยังไม่แน่ใจค่ะ", "home_location", "เชียงใหม่", "quote_is_hypothetical"),
+    ("เอาแพ็กเกจรายปี ขอคิดดูก่อนนะคะ", "decision:plan", "แพ็กเกจรายปี", "quote_is_undecided"),
+    ("ย้ายไปอยู่เชียงใหม่แล้ว แม่ฉันน่ะ", "home_location", "เชียงใหม่", "quote_about_other_person"),
+    # ... and not when the clause says more than that
+    ("I live in Leeds, not sure about the weather there though", "home_location", "Leeds", None),
+    ("I moved to Leeds, my sister helped a lot with the boxes", "home_location", "Leeds", None),
+])
+def test_a_bare_hedge_or_person_after_a_statement_says_it_of_the_statement(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
