@@ -56,5 +56,9 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:mag|mögen|liebe|lieben)\b[^.!?]{0,30}\bnicht mehr\b|\bnicht mehr\s+(?:gern|mögen)\b",
     "origin": r"\b(?:aufgewachsen|geboren|stamme|ursprünglich|heimatstadt|heimat)\b",
-    "channel_names": {"email": r"\b(?:e-?)?mail\b", "phone": r"\btelefon\w*|\banruf\w*|\bruf\w* (?:mich|uns) an\b", "sms": r"\bsms\b"},
+    "channel_names": {
+        "email": r"\b(?:e-?)?mail\b",
+        "phone": r"\btelefon\w*|\banruf\w*|\bruf\w* (?:mich|uns) an\b",
+        "sms": r"\bsms\b",
+    },
 }

@@ -25,7 +25,11 @@ _LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"δεν μου αρέσ\w* πια|πλέον δεν μου αρέσ",
     "origin": r"μεγάλωσα|γεννήθηκα|κατάγομαι",
-    "channel_names": {"email": r"ηλεκτρονικ\w+ ταχυδρομ\w+|μέιλ|μειλ", "phone": r"τηλ[εέ]φων\w*", "viber": r"βάιμπερ"},
+    "channel_names": {
+        "email": r"ηλεκτρονικ\w+ ταχυδρομ\w+|μέιλ|μειλ",
+        "phone": r"τηλ[εέ]φων\w*",
+        "viber": r"βάιμπερ",
+    },
 }
 
 LEXICON = {kind: with_bare(entry) if kind == "pleasantry_words" else

@@ -54,5 +54,10 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bya no (?:me (?:gusta|encanta)\w*|amo|quiero)\b|\bdej[éeó] de (?:gustar|encantar)\w*",
     "origin": r"\b(?:crecí|creci|nací|naci|criad[oa]|originari[oa]|natal)\b",
-    "channel_names": {"email": r"\bcorreo\b|\b(?:e-?)?mail\b", "phone": r"\btel[ée]fono\b|\bll[áa]m\w+|\bllamada\b", "sms": r"\bsms\b|\bmensaje de texto\b", "whatsapp": r"\bwasap\b|\bguasap\b"},
+    "channel_names": {
+        "email": r"\bcorreo\b|\b(?:e-?)?mail\b",
+        "phone": r"\btel[ée]fono\b|\bll[áa]m\w+|\bllamada\b",
+        "sms": r"\bsms\b|\bmensaje de texto\b",
+        "whatsapp": r"\bwasap\b|\bguasap\b",
+    },
 }

@@ -61,5 +61,9 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+)?(?:aime|adore|apprécie)\w*\s+plus\b",
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
-    "channel_names": {"email": r"\bcourriel\b|\b(?:e-?)?mail\b", "phone": r"\bt[ée]l[ée]phone\b|\bappel\w*|\bt[ée]l\b", "sms": r"\bsms\b|\btexto\b"},
+    "channel_names": {
+        "email": r"\bcourriel\b|\b(?:e-?)?mail\b",
+        "phone": r"\bt[ée]l[ée]phone\b|\bappel\w*|\bt[ée]l\b",
+        "sms": r"\bsms\b|\btexto\b",
+    },
 }

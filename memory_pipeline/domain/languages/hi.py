@@ -31,5 +31,10 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"अब\s+(?:\S+\s+){0,4}पसंद नहीं|(?<![a-z])ab\s+(?:\w+\s+){0,4}pasand\s+(?:nahi|nahin|nhi)\b",
     "origin": r"पला|पली|बड़ा हुआ|बड़ी हुई|पैदा|जन्म",
-    "channel_names": {"email": r"ईमेल|मेल", "phone": r"फ़ोन|फोन|कॉल", "sms": r"एसएमएस|मैसेज", "whatsapp": r"व्हाट्सएप|व्हाट्सऐप"},
+    "channel_names": {
+        "email": r"ईमेल|मेल",
+        "phone": r"फ़ोन|फोन|कॉल",
+        "sms": r"एसएमएस|मैसेज",
+        "whatsapp": r"व्हाट्सएप|व्हाट्सऐप",
+    },
 }

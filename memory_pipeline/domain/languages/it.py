@@ -40,5 +40,9 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bnon mi piac\w+ più\b|\bnon (?:\w+\s+)?(?:amo|adoro)\s+più\b",
     "origin": r"\b(?:cresciut[oaie]|nat[oaie]|originari[oa])\b",
-    "channel_names": {"email": r"\b(?:e-?)?mail\b|\bposta elettronica\b", "phone": r"\btelefono\b|\bchiam\w+|\btelefonat\w+", "sms": r"\bsms\b"},
+    "channel_names": {
+        "email": r"\b(?:e-?)?mail\b|\bposta elettronica\b",
+        "phone": r"\btelefono\b|\bchiam\w+|\btelefonat\w+",
+        "sms": r"\bsms\b",
+    },
 }

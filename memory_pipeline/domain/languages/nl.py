@@ -29,5 +29,10 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bniet meer (?:leuk|lekker)\b|\bhou\b[^.!?]{0,30}\bniet meer\b",
     "origin": r"\b(?:opgegroeid|geboren|afkomstig)\b",
-    "channel_names": {"email": r"\b(?:e-?)?mail\b", "phone": r"\btelefo\w+|\bbel(?:len|t)?\b|\bopbellen\b", "sms": r"\bsms\w*", "whatsapp": r"\bappen\b|\bappje\b"},
+    "channel_names": {
+        "email": r"\b(?:e-?)?mail\b",
+        "phone": r"\btelefo\w+|\bbel(?:len|t)?\b|\bopbellen\b",
+        "sms": r"\bsms\w*",
+        "whatsapp": r"\bappen\b|\bappje\b",
+    },
 }

@@ -27,5 +27,9 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"(?:już|juz) nie (?:lubię|lubie|kocham|podoba)|przestał\w* (?:lubić|lubic)",
     "origin": r"\b(?:dorastał\w*|wychował\w*|urodził\w*|pochodzę)\b",
-    "channel_names": {"email": r"\b(?:e-?)?mail\w*", "phone": r"\btelefon\w*|\bdzwo\w*|\bzadzwo\w*", "sms": r"\bsms\w*|\besemes\w*"},
+    "channel_names": {
+        "email": r"\b(?:e-?)?mail\w*",
+        "phone": r"\btelefon\w*|\bdzwo\w*|\bzadzwo\w*",
+        "sms": r"\bsms\w*|\besemes\w*",
+    },
 }

@@ -35,5 +35,10 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn[ãa]o (?:gosto|curto) mais\b|\bj[áa] n[ãa]o (?:gosto|curto)\b|\bdeixei de (?:gostar|curtir)\b",
     "origin": r"\b(?:cresci|nasci|criad[oa]|natural de|terra natal)\b",
-    "channel_names": {"email": r"\b(?:e-?)?mail\b|\bcorreio eletr[ôo]nico\b", "phone": r"\btelefone\b|\blig(?:ar|ue|a|uem)\b|\bliga[çc][ãa]o\b", "sms": r"\bsms\b|\bmensagem de texto\b", "whatsapp": r"\bzap\b|\bzapzap\b|\bwpp\b|\bwhats\b"},
+    "channel_names": {
+        "email": r"\b(?:e-?)?mail\b|\bcorreio eletr[ôo]nico\b",
+        "phone": r"\btelefone\b|\blig(?:ar|ue|a|uem)\b|\bliga[çc][ãa]o\b",
+        "sms": r"\bsms\b|\bmensagem de texto\b",
+        "whatsapp": r"\bzap\b|\bzapzap\b|\bwpp\b|\bwhats\b",
+    },
 }

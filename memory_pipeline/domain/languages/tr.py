@@ -30,5 +30,10 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bart[ıi]k\s+(?:\w+\s+)?(?:sevmiyorum|sevmem|hoşlanmıyorum|beğenmiyorum)",
     "origin": r"\b(?:büyüdüm|doğdum|doğma büyüme|memleketim|aslen)\b",
-    "channel_names": {"email": r"\be-?posta\w*|\b(?:e-?)?mail\w*", "phone": r"\btelefon\w*|\bara(?:yın|yin|r|ma)\w*", "sms": r"\bsms\w*|\bmesaj\w*", "whatsapp": r"\bwp\b"},
+    "channel_names": {
+        "email": r"\be-?posta\w*|\b(?:e-?)?mail\w*",
+        "phone": r"\btelefon\w*|\bara(?:yın|yin|r|ma)\w*",
+        "sms": r"\bsms\w*|\bmesaj\w*",
+        "whatsapp": r"\bwp\b",
+    },
 }

@@ -48,5 +48,11 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"不再喜欢|不再喜歡|不再爱|已经不喜欢|已經不喜歡|再也不喜欢",
     "origin": r"长大|長大|出生|老家|家乡|家鄉",
-    "channel_names": {"email": r"邮箱|邮件|電郵|郵件|电邮|郵箱", "phone": r"电话|電話|打给我|打給我", "sms": r"短信|簡訊|简讯", "wechat": r"微信", "line": r"賴"},
+    "channel_names": {
+        "email": r"邮箱|邮件|電郵|郵件|电邮|郵箱",
+        "phone": r"电话|電話|打给我|打給我",
+        "sms": r"短信|簡訊|简讯",
+        "wechat": r"微信",
+        "line": r"賴",
+    },
 }
