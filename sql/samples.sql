@@ -13,6 +13,9 @@ SELECT count(*) AS n FROM {source} WHERE session_id = ANY(%(keys)s);
 -- name: archive_rows_of_sessions
 SELECT count(*) AS n FROM {schema}.chat_archive WHERE session_id = ANY(%(keys)s);
 
+-- name: conversations_of_sessions
+SELECT count(*) AS n FROM {schema}.conversations WHERE session_key = ANY(%(keys)s);
+
 -- name: rows_outside_prefix
 -- Rows of the n8n table whose session key does not start with a prefix (the demo refuses to mix with them).
 SELECT count(*) AS n FROM {source} WHERE NOT starts_with(session_id::text, %(prefix)s);

@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         facts = store.facts_for_display(conn, users)
         source_left = store.scalar(conn, "source_rows_of_sessions", {"keys": users})
         archived = store.scalar(conn, "archive_rows_of_sessions", {"keys": users})
+        consolidated = store.scalar(conn, "conversations_of_sessions", {"keys": users})
     by_user: dict[str, list[dict]] = defaultdict(list)
     for fact in facts:
         by_user[fact["user_key"]].append(fact)
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  - [{f['valid_from']:%Y-%m-%d}] ({f['category']}) {f['fact']}{expired}")
             print(f"      quote{'' if verbatim else ' NOT FOUND'}: \"{f['quote']}\"")
     print(f"\n{len(results) - len(failed)}/{len(results)} partitions materialized; "
+          f"{plural(consolidated, 'conversation')} consolidated; "
           f"{sum(1 for u in users if by_user[u])}/{len(users)} users with facts; "
           f"{plural(unverified, 'quote')} not found verbatim; {plural(source_left, 'sample row')} left in n8n's table, "
           f"{archived} in the archive.")

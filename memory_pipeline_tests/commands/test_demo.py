@@ -39,7 +39,8 @@ def test_demo_on_embedded_default_twice(embedded_env):
     assert first.returncode == 0, first.stderr[-3000:]
     out = first.stdout
     assert "Loaded 1132 MemoryBank messages" in out
-    assert "10/10 partitions materialized; 15/15 users with facts; 0 quotes not found verbatim; " \
+    assert "10/10 partitions materialized; 149 conversations consolidated; 15/15 users with facts; " \
+           "0 quotes not found verbatim; " \
            "0 sample rows left in n8n's table, 1132 in the archive." in out
     # 2023's facts are past their time-to-live today, listed as expired; each user's name does not expire.
     blocks = re.findall(r"^memorybank:\S+: (\d+) active facts?, (\d+) past their time-to-live", out, re.MULTILINE)

@@ -27,7 +27,8 @@ def test_demo_through_the_llm_backend(embedded_env):  # noqa: F811 - pytest fixt
         server.terminate()
         server.wait(timeout=30)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "10/10 partitions materialized; 15/15 users with facts; 0 quotes not found verbatim; " \
+    assert "10/10 partitions materialized; 149 conversations consolidated; 15/15 users with facts; " \
+           "0 quotes not found verbatim; " \
            "0 sample rows left in n8n's table, 1132 in the archive." in done.stdout
     assert "NOT FOUND" not in done.stdout
 
