@@ -177,11 +177,13 @@ def supported(value: str, text: str) -> bool:
     transliterated when `value` is in Latin letters and `text` is not, as a word
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
     (`_SPACELESS`), when the value's characters are in `text`; a Korean word, when its syllables are in `text` in a
-    row; a contact channel, when `text` names it in any language (`channel_said`). A value with no content word
-    is supported."""
+    row; a contact channel, when `text` names it in any language (`channel_said`); an email address, whole. A
+    value with no content word is supported."""
     if channel_said(value, text):
         return True
     folded = fold(text)
+    if "@" in value:  # an address is one token, found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
+        return re.sub(r"\s", "", fold(value)) in re.sub(r"\s", "", folded)
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there in runs.

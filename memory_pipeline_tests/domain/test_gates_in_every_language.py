@@ -514,3 +514,9 @@ def test_a_contact_channel_the_quote_does_not_name_is_not_supported(value, quote
 def test_a_stem_vowel_changes_as_it_inflects_but_a_letter_put_in_makes_another_name():
     assert supported("Львів", "Я живу у Львові") and supported("Харків", "ми з Харкова, живемо у Харкові")
     assert not supported("Мариана", "Для доставки контактное лицо — Марина.")  # a break-it review (session 20)
+
+
+def test_an_email_address_is_found_whole():
+    said = "my email is Anna.Kowalska@gmail.com"
+    assert supported("anna.kowalska@gmail.com", said)
+    assert not supported("anna.nowak@gmail.com", said)  # a break-it review: three words of four were enough
