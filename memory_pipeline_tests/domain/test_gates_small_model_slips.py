@@ -313,3 +313,16 @@ def test_a_roman_urdu_question_asks_and_a_khmer_greeting_is_no_name():
 ])
 def test_a_placeholder_value_and_italian_mock_enthusiasm_back_nothing(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_colleague_named_after_the_noun_is_someone_else_and_a_job_aimed_at_is_no_job():
+    # holdout set 8, the 1.5B model: "my colleague Tanaka changed jobs, now apparently an engineer at an IT
+    # start-up; I'm still in sales" as the user's job; "trying to get into tech" as the job "tech"
+    said = "そういえば同僚の田中さんが転職して、今はITベンチャーでエンジニアをやっているらしいです。私は相変わらず営業です笑"
+    assert gate(said, said, "job", "ITベンチャー", False) == "quote_about_other_person"
+    assert gate("私は相変わらず営業です笑", said, "job", "営業", False) is None
+    texting = "im a barista at a coffee shop rn, trying to get into tech"
+    assert gate("trying to get into tech", texting, "job", "tech", False,
+                fact="The user is aiming to get into tech.") == "fact_is_a_wish"
+    assert gate("im a barista at a coffee shop rn", texting, "job", "barista", False,
+                fact="The user is a barista.") is None

@@ -102,7 +102,8 @@ LEXICON = {
     # requests a late night tea." filed as a job, "The user plans to travel to Bükk.": a 1.5B model, session 19).
     "fact_wish": r"^\s*(?:the\s+)?user\s+(?:wants|would\s+like|wishes|plans|intends|is\s+planning|is\s+looking\s+for|"
                  r"looks\s+for|is\s+searching\s+for|is\s+asking|asks|asked|requests|requested|is\s+requesting|"
-                 r"inquires|is\s+inquiring|orders|ordered|is\s+ordering|needs)\b",
+                 r"inquires|is\s+inquiring|orders|ordered|is\s+ordering|needs|hopes|is\s+hoping|"
+                 r"(?:is\s+)?(?:aiming|trying|hoping|looking|planning|about)\s+to|aims\s+to|tries\s+to)\b",
     "fact_other_person": r"^\s*(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:friends?|wife|husband|partner|mom|mum|mother|dad|"
                          r"father|brothers?|sisters?|sons?|daughters?|kids?|child|children|parents|neighbou?rs?|"
                          r"girlfriend|boyfriend|cousins?|aunt|uncle|grand\w*|roommate|flatmate|colleagues?|coworkers?)\b",

@@ -11,7 +11,9 @@ LEXICON = {
     "reported_speech": r"と言(?:って|った|われ)|って言(?:って|った)|と聞いた|によると",
     # Another person as the subject: the noun with its topic or subject particle ("姉は京都に住んでいます"); one
     # the user lives with takes と ("妹と住んでいます") and is no subject.
-    "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:さん)?(?:は|が)|^\W*彼(?:女|ら)?(?:は|が)",
+    # ... or named after it ("同僚の田中さんが転職して": my colleague Tanaka changed jobs).
+    "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:の[^\s、。]{{1,8}}?)?(?:さん|くん|ちゃん|様)?(?:は|が)|"
+                    r"^\W*彼(?:女|ら)?(?:は|が)",
     "self": r"私(?!の)|わたし(?!の)|僕(?!の)|ぼく(?!の)|俺(?!の)|自分",
     "conditional": r"もし|仮に|万が一|(?:たら|だら|れば)[、,]",
     "hedge": r"かもしれ|たぶん|多分|おそらく|恐らく|確かではない|よくわから",
