@@ -388,9 +388,9 @@ def validate_candidate(
         # value "deleted" for "Could you please delete my email address?", which then matched no value).
         attribute = extracted.attribute if extracted.attribute and ":" not in extracted.attribute else slot
         extracted = extracted.model_copy(update={"retraction": True, "attribute": attribute, "value": None})
-    elif not extracted.retraction and ended_liking(extracted.value, extracted.quote):  # "I no longer like Vim."
-        extracted = extracted.model_copy(update={"retraction": True, "value": None})
-    hometown = origin_slot(extracted.attribute, extracted.quote)
+    elif not extracted.retraction and ended_liking(extracted.value, extracted.quote, extracted.attribute):
+        extracted = extracted.model_copy(update={"retraction": True, "value": None})  # "I no longer like Vim."
+    hometown = origin_slot(extracted.attribute, extracted.quote, extracted.value)
     if hometown:  # "I grew up in Ohio": where the user comes from, not where they live
         extracted = extracted.model_copy(update={"attribute": hometown})
     category = extracted.category.strip().lower()

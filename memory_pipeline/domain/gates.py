@@ -129,7 +129,8 @@ _DECIDED = lexicon.pattern("decided")
 # ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."), or a space between phrases of a script that
 # writes words without one (Thai: "ดิฉันแพ้ถั่วลิสงนะคะ ถ้าจะแนะนำ...": the allergy is stated, the "if" opens the
 # next phrase); the part of the quote holding the value is read.
-_CONDITION_OPENS = re.compile(rf"(?<=[.!?:;。！？：；])\s+|(?<=[{speech.ABUGIDA_CHARS}])\s+(?=[{speech.ABUGIDA_CHARS}])")
+_CONDITION_OPENS = re.compile(r"(?<=[.!?:;。！？：；])\s+")
+_PHRASE_BREAK = re.compile(rf"(?<=[{speech.ABUGIDA_CHARS}])\s+(?=[{speech.ABUGIDA_CHARS}])")
 # Slots that hold where the user lives, and the words by which people say it (`living`): a trip's destination is
 # no home ("We're planning a road trip to Hohhot" came back from a 1.5B model as home_location = Hohhot).
 _HOME_SLOT = re.compile(r"^(?:home_location|home|home_city|current_city|city|residence|lives_in)$", re.IGNORECASE)
@@ -192,15 +193,15 @@ def looks_like_place(value: str) -> bool:
     return any(c.isalpha() for c in value) and not re.search(r"@|://|www\.", value)
 
 
-def _parts_of_span(sentence: str, start: int, end: int) -> list[str]:
-    """The parts of `sentence` (cut where a condition may open: `_CONDITION_OPENS`) that overlap its span
-    [start, end): a condition opening a part the quote does not reach conditions nothing of it."""
-    parts, at = [], 0
-    for part in _CONDITION_OPENS.split(sentence):
-        at = sentence.find(part, at)
-        if at < end and at + len(part) > start:
-            parts.append(part)
-        at += len(part)
+def _parts_of_span(sentence: str, start: int, end: int, codes: lexicon.Codes) -> list[str]:
+    """The parts of `sentence` (cut where a condition may open: `_CONDITION_OPENS`, and before a phrase of a
+    script without spaces that opens with one, so an if-phrase keeps its consequence: "ถ้าได้งานนี้
+    ผมจะย้ายไปเชียงใหม่") that overlap its span [start, end): a condition opening a part the quote does not
+    reach conditions nothing of it."""
+    cuts = [m.end() for m in _CONDITION_OPENS.finditer(sentence)]
+    cuts += [m.end() for m in _PHRASE_BREAK.finditer(sentence) if speech.is_conditional(sentence[m.end():], codes)]
+    bounds = [0, *sorted(cuts), len(sentence)]
+    parts = [sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a < end and b > start and sentence[a:b].strip()]
     return parts or [sentence]
 
 
@@ -222,29 +223,31 @@ def _clause_reason(clause: str, sentence: str, codes: lexicon.Codes) -> str | No
 _CARRIED = ("quote_about_other_person", "quote_is_undecided")
 
 
-# A clause that is only a hedge, a choice put off or a person, with at most this many other words ("not sure
-# yet", "ยังไม่แน่ใจค่ะ", "ขอคิดดูก่อนนะคะ", "แม่ฉันน่ะ": my mom), says it of the sentence's other clauses, after them
-# as before them (a break-it review: "I'm moving to Leeds next month, not sure yet").
-_BARE_WORDS = 2
-_BARE_KINDS = {"quote_is_hypothetical": "hedge", "quote_is_undecided": "undecided",
-               "quote_about_other_person": "other_person"}
+# A clause that ends the sentence with only a hedge or a choice put off, and at most two short words beside it
+# (`_BARE_LETTERS`: "not sure yet", "ยังไม่แน่ใจค่ะ"), says it of the sentence's clauses before it (a break-it
+# review: "I'm moving to Leeds next month, not sure yet"); one with words of its own hedges only itself ("I'm
+# vegetarian, maybe that helps", "Probably obvious, but I live in Leeds").
+_BARE_LETTERS = 4
+_HAN_KANA = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+_BARE_KINDS = {"quote_is_hypothetical": "hedge", "quote_is_undecided": "undecided"}
 
 
 def _bare(clause: str, reason: str | None, codes: lexicon.Codes) -> bool:
     kind = _BARE_KINDS.get(reason or "")
     if kind is None:
         return False
-    rest = lexicon.pattern(kind, codes).sub(" ", clause)
-    return len([w for w in words(rest) if not speech.is_filler(w, codes)]) <= _BARE_WORDS
+    rest = [w for w in words(lexicon.pattern(kind, codes).sub(" ", clause)) if not speech.is_filler(w, codes)]
+    # A Han or kana character is a word or most of one ("可能你知道": maybe you know): it counts as two letters.
+    return len(rest) <= 2 and all(len(w) + len(_HAN_KANA.findall(w)) <= _BARE_LETTERS for w in rest)
 
 
 def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple[str, list[tuple[str, str]]]:
     """The parts of the span [start, end) of `sentence` that state something of the user (joined), and the
-    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject; a bare
-    hedge's, choice's or person's (`_bare`) over to every clause, a person's to one without a subject)."""
+    other parts with the reason of the clause holding each (`_CARRIED` over to a clause without a subject; that of
+    a bare hedge or choice ending the sentence (`_bare`) over to every clause)."""
     pieces = speech.clauses(sentence, codes)
     reasons = [_clause_reason(piece, sentence, codes) for piece in pieces]
-    said_bare = [r for piece, r in zip(pieces, reasons) if _bare(piece, r, codes)]
+    said_bare = [reasons[-1]] if pieces and _bare(pieces[-1], reasons[-1], codes) else []
     own, others = [], []
     cut, previous = 0, None
     for piece, reason in zip(pieces, reasons):
@@ -253,8 +256,7 @@ def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple
         if reason is None and previous in _CARRIED and not speech.speaks_of_self(piece, codes):
             reason = previous
         if reason is None and said_bare:
-            reason = next((r for r in said_bare if r != "quote_about_other_person"), None) or (
-                None if speech.speaks_of_self(piece, codes) else said_bare[0])
+            reason = said_bare[0]
         previous = reason
         part = sentence[max(at, start):min(cut, end)]
         if at >= end or cut <= start or speech.is_filler(part, codes):
@@ -331,7 +333,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_question"
     if speech.is_sarcasm(sentence, codes):
         return "quote_is_sarcasm"
-    parts = _parts_of_span(sentence, start - first, end - first)
+    parts = _parts_of_span(sentence, start - first, end - first, codes)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them
     if any(speech.is_conditional(part, codes) for part in holding):
         return "quote_is_hypothetical"

@@ -128,11 +128,11 @@ def strings(kind: str) -> tuple[str, ...]:
 
 
 @cache
-def table(kind: str) -> tuple[tuple[str, str], ...]:
-    """(key, alternation of every language's entry under key) for a kind whose entries are dicts, keys in the
-    order first met (English's first, then by code)."""
+def table(kind: str, codes: Codes = None) -> tuple[tuple[str, str], ...]:
+    """(key, alternation of every language's (of `codes`) entry under key) for a kind whose entries are dicts,
+    keys in the order first met (English's first, then by code)."""
     merged: dict[str, list[str]] = {}
-    ordered = sorted(entries(kind), key=lambda e: e[0] != "en")
+    ordered = sorted(entries(kind, codes), key=lambda e: e[0] != "en")
     for _, entry in ordered:
         for key, source in entry.items():
             merged.setdefault(key, []).append(f"(?:{apostrophe_optional(source)})")

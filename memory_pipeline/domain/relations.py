@@ -75,9 +75,12 @@ def may_relate(older: Stated, newer: Stated) -> bool:
     value, neither multi-valued, owners all different (the owner rules did not relate them), another fact text,
     and a word shared by what their owners name, or, in one category, no stance for a value and a name the rules
     do not know (`owners.known_slot`). The category is the model's choice as much as the name: a billing
-    currency asked for one day (preference) and decided the next (decision) is one value (holdout set 8)."""
+    currency asked for one day (preference) and decided the next (decision) is one value (holdout set 8), asked
+    about when both names end in the same word (`_head`)."""
     if older.user_key != newer.user_key:
         return False
+    if older.category != newer.category and _head(older.attribute) != _head(newer.attribute):
+        return False  # across categories, one slot by its last word only (not `reply_language`, `language_course`)
     if getattr(older, "retraction", False) or getattr(newer, "retraction", False):
         return False
     if not (older.attribute and older.value and newer.attribute and newer.value):
@@ -106,6 +109,12 @@ def may_relate(older: Stated, newer: Stated) -> bool:
     if polarity(older.value) is not None or polarity(newer.value) is not None:
         return False
     return known_slot(older.attribute) is None or known_slot(newer.attribute) is None
+
+
+def _head(attribute: str | None) -> str:
+    """The last word of a slot's name (`billing_currency` -> currency, `decision:beta_launch` -> launch)."""
+    found = re.findall(r"[^\W_]+", (attribute or "").casefold())
+    return found[-1] if found else ""
 
 
 def _is_favourite(fact: Stated) -> bool:

@@ -15,8 +15,9 @@ fact is judged as the model filed it.
 
 from __future__ import annotations
 
-from memory_pipeline.domain import language, lexicon
+from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.gates import is_home_slot
+from memory_pipeline.domain.value_support import supported
 
 # The values the extraction prompt asks for a stance that is negative (`opinion:<object>` = dislikes ...).
 NEGATIVE_VALUES = frozenset({"dislike", "dislikes", "hate", "hates", "does not like", "doesn't like", "cannot stand",
@@ -24,25 +25,37 @@ NEGATIVE_VALUES = frozenset({"dislike", "dislikes", "hate", "hates", "does not l
 HOMETOWN_SLOT = "hometown"  # the slot family of where the user comes from (domain/owners.py)
 
 
-def ended_liking(value: str | None, quote: str) -> bool:
-    """True when `value` is a negative stance and `quote` says, in its language's words, that a liking ended
-    (`cessation`: "no longer like", "n'aime plus"; not "can't stand it any more", a dislike said now); False in a
-    language without that data."""
+def _clauses_naming(thing: str, quote: str, codes: lexicon.Codes) -> list[str]:
+    """The clauses of `quote` (`speech.clauses`) that hold `thing` (`supported`); all of them when none does (a
+    thing named in another language) or `thing` is empty."""
+    clauses = speech.clauses(quote, codes) or [quote]
+    return [c for c in clauses if thing and supported(thing, c)] or clauses
+
+
+def ended_liking(value: str | None, quote: str, attribute: str | None = None) -> bool:
+    """True when `value` is a negative stance and the clause of `quote` naming the slot's object (`attribute`'s
+    part after ":") says, in its language's words, that a liking ended (`cessation`: "no longer like", "n'aime
+    plus"; not "can't stand it any more", a dislike said now, nor "I no longer like Vim, and I really dislike
+    Emacs" for Emacs); False in a language without that data."""
     if " ".join((value or "").casefold().split()) not in NEGATIVE_VALUES:
         return False
-    return lexicon.pattern("cessation", lexicon.codes_for(language.identify(quote))).search(quote) is not None
+    codes = lexicon.codes_for(language.identify(quote))
+    thing = (attribute or "").partition(":")[2].replace("_", " ").strip()
+    cessation = lexicon.pattern("cessation", codes)
+    return all(cessation.search(c) for c in _clauses_naming(thing, quote, codes))
 
 
-def origin_slot(attribute: str | None, quote: str) -> str | None:
-    """`HOMETOWN_SLOT` when `attribute` is a home slot and `quote` says where the user grew up or was born, with
-    no word of living there outside those words, in a language whose data has both; else None (the slot stands
-    as filed)."""
+def origin_slot(attribute: str | None, quote: str, value: str | None = None) -> str | None:
+    """`HOMETOWN_SLOT` when `attribute` is a home slot and every clause of `quote` holding `value` says where the
+    user grew up or was born, with no word of living there outside those words, in a language whose data has
+    both; else None (the slot stands as filed: "I was born in Ohio but I've been in Chicago for ten years" keeps
+    Chicago a home)."""
     told = language.identify(quote)
     if not is_home_slot(attribute) or told is not None and told not in lexicon.knowing("living"):
         return None  # without living words "nato a Roma ma vivo a Milano" cannot be told from "nato a Roma"
     codes = lexicon.codes_for(told)
-    origin = lexicon.pattern("origin", codes)
-    if not origin.search(quote):
-        return None
-    rest = origin.sub(" ", quote)
-    return None if lexicon.pattern("living", codes).search(rest) else HOMETOWN_SLOT
+    origin, living = lexicon.pattern("origin", codes), lexicon.pattern("living", codes)
+    said = _clauses_naming(value or "", quote, codes)
+    if all(origin.search(c) and not living.search(origin.sub(" ", c)) for c in said):
+        return HOMETOWN_SLOT
+    return None

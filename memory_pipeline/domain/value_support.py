@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-from memory_pipeline.domain import lexicon, speech
+from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.folding import fold
 
 # A word: letters and digits with the marks written on them (Devanagari's vowel signs, Thai's, Arabic's harakat
@@ -138,38 +138,69 @@ def skeleton(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", fold(anyascii(word))))
 
 
-# A value in a script written without spaces is found in runs of at least this many letters (a word or two), all
-# but a quarter of its letters ("และ", and, where the user said "กับ"): the same words in another order.
+# A value in a script written without spaces is found in runs of at least this many letters (a word or two), close
+# together (within `_RUN_SPREAD` times its length), all but a quarter of its letters ("และ", and, where the user
+# said "กับ") and every digit among them: the same words in another order or joined otherwise.
 _MIN_RUN = 3
 _UNFOUND_SHARE = 0.25
+_RUN_SPREAD = 2
 
 
-def _found_in_runs(value: str, text: str) -> bool:
-    """True when `value` is in `text` as written, or as runs of `_MIN_RUN` letters or more, each the longest
-    found at its place, leaving at most `_UNFOUND_SHARE` of its letters unfound ("เช้าวันเสาร์และวันอาทิตย์",
-    Saturday and Sunday mornings, in "ว่างแค่วันเสาร์กับวันอาทิตย์ตอนเช้า")."""
-    if value in text:
-        return True
+def _runs_cover(value: str, text: str) -> bool:
     at, unfound = 0, 0
     while at < len(value):
         run = next((n for n in range(len(value) - at, _MIN_RUN - 1, -1) if value[at:at + n] in text), 0)
+        if not run and value[at].isdigit():
+            return False
         unfound += 0 if run else 1
         at += run or 1
     return unfound <= _UNFOUND_SHARE * len(value)
 
 
-# Contact channels by their names in every language (`channel_names`): a model writes the channel in English
-# ("email", "WeChat", "LINE") of a quote that names it in its own ("عبر البريد الإلكتروني", "以后都发微信吧",
-# "แจ้งผ่านไลน์": the 1.5B model's answers on holdout set 7, rejected as values not in their quotes).
-_CHANNELS = tuple((key, re.compile(source, re.IGNORECASE)) for key, source in lexicon.table("channel_names"))
+def _found_in_runs(value: str, text: str) -> bool:
+    """True when `value` is in `text` as written, or as runs of `_MIN_RUN` letters or more (each the longest at
+    its place in the value) within one stretch of `_RUN_SPREAD` times its length, leaving at most
+    `_UNFOUND_SHARE` of its letters, and no digit, unfound ("เช้าวันเสาร์และวันอาทิตย์", Saturday and Sunday
+    mornings, in "ว่างแค่วันเสาร์กับวันอาทิตย์ตอนเช้า"; not Chiang Mai in "เชียงราย ... ปีใหม่", far apart)."""
+    if value in text:
+        return True
+    width = _RUN_SPREAD * len(value)
+    starts = range(max(1, len(text) - width + 1))
+    return any(_runs_cover(value, text[i:i + width]) for i in starts)
+
+
+# Contact channels by their names in every language (`channel_names`; nouns, not "call me", which names the user):
+# a model writes the channel in English ("email", "WeChat", "LINE") of a quote that names it in its own ("عبر البريد
+# الإلكتروني", "以后都发微信吧", "แจ้งผ่านไลน์": the 1.5B model's answers on holdout set 7, rejected as values not in
+# their quotes).
+@lru_cache(maxsize=64)
+def _channels(codes: lexicon.Codes) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((key, re.compile(source, re.IGNORECASE)) for key, source in lexicon.table("channel_names", codes))
 
 
 def channel_said(value: str, text: str) -> bool:
     """True when `value` is a contact channel (one of its names in any language, or its key: "e-mail", "WhatsApp")
-    and `text` names that channel in any language."""
+    and `text` names that channel in its own language or English (`lexicon.codes_for`)."""
     said = " ".join(value.split())
-    return any((key == said.casefold() or pattern.fullmatch(said)) and pattern.search(text)
-               for key, pattern in _CHANNELS)
+    keys = {key for key, pattern in _channels(None) if key == said.casefold() or pattern.fullmatch(said)}
+    if not keys:
+        return False
+    return any(key in keys and pattern.search(text)
+               for key, pattern in _channels(lexicon.codes_for(language.identify(text))))
+
+
+# An email address as people type it: "@" and "." also said ("anna dot nowak at gmail dot com", "[at]"), the
+# address bounded by what no address holds ("anna.nowak@gmail.com" is not in "xanna.nowak@gmail.com.pl").
+_SAID_AT = r"\s*(?:@|\[at\]|\(at\)|\s+at\s+)\s*"
+_SAID_DOT = r"\s*(?:\.|\[dot\]|\(dot\)|\s+dot\s+)\s*"
+
+
+def _address(value: str) -> re.Pattern[str]:
+    """The pattern of the email address `value` (folded) as typed or said (`_SAID_AT`, `_SAID_DOT`)."""
+    local, _, domain = re.sub(r"\s", "", fold(value)).partition("@")
+    said = _SAID_DOT.join(map(re.escape, local.split("."))) + _SAID_AT + _SAID_DOT.join(
+        map(re.escape, domain.split(".")))
+    return re.compile(rf"(?<![\w.+-]){said}(?![\w-]|\.\w)")
 
 
 def supported(value: str, text: str) -> bool:
@@ -183,7 +214,7 @@ def supported(value: str, text: str) -> bool:
         return True
     folded = fold(text)
     if "@" in value:  # an address is one token, found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
-        return re.sub(r"\s", "", fold(value)) in re.sub(r"\s", "", folded)
+        return _address(value).search(folded) is not None
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there in runs.

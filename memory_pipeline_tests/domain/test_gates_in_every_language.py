@@ -465,6 +465,10 @@ def test_a_thai_condition_conditions_its_own_phrase_not_the_statement_before_it(
                 answered=[offer]) is None
     assert gate("ถ้าย้ายไปอยู่คอนโดที่มีฟิตเนสก็คงดีกว่านี้", agreed, "home_location", "คอนโด",
                 False) == "quote_is_hypothetical"
+    # an if-phrase keeps its consequence: "if I get this job, I'll move to Chiang Mai" (a review of session 21)
+    move = "ถ้าได้งานนี้ ผมจะย้ายไปเชียงใหม่"
+    assert gate(move, move, "home_location", "เชียงใหม่", False) == "quote_is_hypothetical"
+    assert gate("ผมจะย้ายไปเชียงใหม่", move, "home_location", "เชียงใหม่", False) == "quote_is_hypothetical"
 
 
 def test_a_value_in_a_script_without_spaces_is_found_in_runs_in_another_order():
@@ -506,6 +510,10 @@ def test_a_contact_channel_named_in_english_is_found_by_its_name_in_the_quotes_l
     ("email", "ja klantnummer is 55-20817"),          # a 1.5B model's channel of a customer number
     ("phone", "panggil aja Dimas kak"),               # "just call me Dimas": a name, no phone
     ("WeChat", "以后都发邮件吧"),                      # another channel named
+    # a review of session 21: a name given, and words a channel's name hides in
+    ("phone", "You can call me Jack"), ("phone", "Me llamo Carlos"), ("phone", "Je m'appelle Marie"),
+    ("line", "ฉันซื้อของออนไลน์บ่อย"), ("line", "온라인으로 주문했어요"), ("line", "オンラインで買いました"),
+    ("email", "Я почти дома"), ("phone", "ดูโทรทัศน์ทุกคืน"), ("WhatsApp", "hii ni kwa ajili ya watoto wa shule"),
 ])
 def test_a_contact_channel_the_quote_does_not_name_is_not_supported(value, quote):
     assert not supported(value, quote)
@@ -520,3 +528,13 @@ def test_an_email_address_is_found_whole():
     said = "my email is Anna.Kowalska@gmail.com"
     assert supported("anna.kowalska@gmail.com", said)
     assert not supported("anna.nowak@gmail.com", said)  # a break-it review: three words of four were enough
+    # ... as people type or say it, never inside a longer one (a review of session 21)
+    assert supported("anna.nowak@gmail.com", "anna dot nowak at gmail dot com")
+    assert supported("anna.nowak@gmail.com", "write to anna.nowak [at] gmail.com please")
+    assert not supported("anna.nowak@gmail.com", "xanna.nowak@gmail.com.pl")
+
+
+def test_runs_of_a_spaceless_value_must_be_close_together_with_every_digit():
+    # a review of session 21: Chiang Mai is not "Chiang Rai ... New Year"; two bedrooms are not three
+    assert not supported("เชียงใหม่", "ฉันเคยไปเชียงรายเมื่อปีที่แล้ว ช่วงเทศกาลปีใหม่สนุกมากเลยค่ะ")
+    assert not supported("ห้องนอน 2 ห้อง", "อยากได้ห้องนอน 3 ห้องค่ะ")

@@ -66,14 +66,18 @@ def test_a_choice_made_stands(quote, attribute, value):
 
 
 @pytest.mark.parametrize("quote, attribute, value, reason", [
-    # a break-it review (session 20): a hedge, a choice put off or a person said alone, after the statement
+    # a break-it review (session 20): a hedge said alone, after the statement, at the sentence's end
     ("I'm moving to Leeds next month, not sure yet", "home_location", "Leeds", "quote_is_hypothetical"),
     ("ย้ายไปอยู่เชียงใหม่เดือนหน้า ยังไม่แน่ใจค่ะ", "home_location", "เชียงใหม่", "quote_is_hypothetical"),
-    ("เอาแพ็กเกจรายปี ขอคิดดูก่อนนะคะ", "decision:plan", "แพ็กเกจรายปี", "quote_is_undecided"),
-    ("ย้ายไปอยู่เชียงใหม่แล้ว แม่ฉันน่ะ", "home_location", "เชียงใหม่", "quote_about_other_person"),
-    # ... and not when the clause says more than that
+    ("我下个月搬到上海，还不确定", "home_location", "上海", "quote_is_hypothetical"),
+    # ... and not when the hedge has words of its own, or opens the sentence (a review of session 21)
     ("I live in Leeds, not sure about the weather there though", "home_location", "Leeds", None),
-    ("I moved to Leeds, my sister helped a lot with the boxes", "home_location", "Leeds", None),
+    ("I'm vegetarian, maybe that helps.", "diet", "vegetarian", None),
+    ("Not sure it matters, but I'm vegetarian.", "diet", "vegetarian", None),
+    ("I'll go with Premium, not sure about extras.", "decision:plan", "Premium", None),
+    ("Vivo en Madrid, quizás te sirva", "home_location", "Madrid", None),
+    ("我是素食者，可能你知道", "diet", "素食", None),
+    ("Moving to Leeds next month, my wife too.", "home_location", "Leeds", None),
 ])
-def test_a_bare_hedge_or_person_after_a_statement_says_it_of_the_statement(quote, attribute, value, reason):
+def test_a_bare_hedge_ending_a_sentence_hedges_the_statement_before_it(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason

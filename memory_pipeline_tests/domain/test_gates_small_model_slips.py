@@ -280,8 +280,8 @@ def test_a_yoruba_greeting_is_no_hometown_and_a_swedish_maybe_no_dislike():
     # holdout5, the 1.5B model: "good morning" as a hometown; "premium sounds nice but basic may do" as a dislike
     assert gate("ẹ kú àárọ̀ o", "ẹ kú àárọ̀ o", "hometown", "ẹ kú àárọ̀", False) == "quote_is_pleasantry"
     maybe = "hmm, premium låter nice men bas kanske räcker... vet inte riktigt"
-    # "vet inte riktigt" (don't really know), a bare hedge, hedges the whole sentence
-    assert gate(maybe, maybe, "opinion:premium", "dislikes", False) == "quote_is_hypothetical"
+    # "vet inte riktigt" (don't really know), a bare choice left open ending the sentence, leaves all of it open
+    assert gate(maybe, maybe, "opinion:premium", "dislikes", False) == "quote_is_undecided"
     assert gate("jag gillar inte premium", "jag gillar inte premium", "opinion:premium", "dislikes", False) is None
 
 

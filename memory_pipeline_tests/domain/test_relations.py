@@ -45,6 +45,11 @@ def test_one_value_asked_for_and_then_decided_is_asked_about_across_categories()
                       said("2", 9, "invoice_currency", "الريال السعودي", "يريد المستخدم الفوترة بالريال.", "decision"))
     assert may_relate(REPLY_EN, said("2", 7, "preferred_language", "German", "User prefers German.",
                                      category="client_info"))
+    # ... not two slots that share a word but end in different ones (a review of session 21)
+    assert not may_relate(REPLY_EN, said("2", 7, "language_course", "German", "User takes a German course.",
+                                         category="decision"))
+    assert not may_relate(said("1", 0, "favourite_food", "sushi", "User loves sushi."),
+                          said("2", 3, "food_order", "ramen", "User orders ramen.", "decision"))
 
 
 def test_two_values_under_names_that_share_no_word_are_asked_about():

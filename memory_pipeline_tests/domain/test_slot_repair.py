@@ -33,7 +33,7 @@ def said(text):
     "Kahveyi artık sevmiyorum.",
 ])
 def test_a_dislike_said_as_a_liking_that_ended_is_a_retraction(quote):
-    assert ended_liking("dislikes", quote)
+    assert ended_liking("dislikes", quote, "opinion:coffee")
     candidate = validate_candidate(ExtractedFact(category="preference", fact="The user dislikes it now.", quote=quote,
                                                  attribute="opinion:coffee", value="dislikes"), said(quote), 0)
     assert candidate.retraction and candidate.value is None and candidate.attribute == "opinion:coffee"
@@ -50,25 +50,41 @@ def test_a_dislike_said_now_or_anything_else_is_left_as_filed(value, quote):
     assert not ended_liking(value, quote)
 
 
-@pytest.mark.parametrize("quote", [
-    "I grew up in Ohio, so the weather here is a nice change.",     # the cases set, a 1.5B model's home_location
-    "Ich bin in Köln aufgewachsen.",
-    "Nací en Sevilla.",
-    "我在北京长大。",
-    "Я виріс у Харкові.",
+@pytest.mark.parametrize("quote, value", [
+    ("I grew up in Ohio, so the weather here is a nice change.", "Ohio"),  # the cases set, a 1.5B model's home
+    ("Ich bin in Köln aufgewachsen.", "Köln"),
+    ("Nací en Sevilla.", "Sevilla"),
+    ("我在北京长大。", "北京"),
+    ("Я виріс у Харкові.", "Харків"),
+    ("I live in Berlin but grew up in Ohio.", "Ohio"),
 ])
-def test_a_home_the_user_grew_up_in_is_a_hometown(quote):
-    assert origin_slot("home_location", quote) == HOMETOWN_SLOT
+def test_a_home_the_user_grew_up_in_is_a_hometown(quote, value):
+    assert origin_slot("home_location", quote, value) == HOMETOWN_SLOT
 
 
-@pytest.mark.parametrize("attribute, quote", [
-    ("home_location", "I live in Berlin but grew up in Ohio."),     # living said too: the model's slot stands
-    ("home_location", "We moved to San Francisco last month."),
-    ("job", "I was born to be a teacher."),                         # not a home slot
-    ("home_location", "Sono nato a Roma ma vivo a Milano."),
+@pytest.mark.parametrize("attribute, quote, value", [
+    ("home_location", "I live in Berlin but grew up in Ohio.", "Berlin"),  # living said of the value
+    ("home_location", "We moved to San Francisco last month.", "San Francisco"),
+    ("job", "I was born to be a teacher.", "teacher"),                     # not a home slot
+    ("home_location", "Sono nato a Roma ma vivo a Milano.", "Milano"),      # no living words in Italian's data
+    # where the user was born in one clause, where they are now in another (a review of session 21)
+    ("home_location", "I was born in Ohio but I've been in Chicago for ten years", "Chicago"),
+    ("home_location", "我出生在哈尔滨，现在在上海工作", "上海"),
+    ("home_location", "İzmir'de doğdum, şimdi Ankara'da çalışıyorum", "Ankara"),
 ])
-def test_a_home_said_to_be_lived_in_or_another_slot_is_left_as_filed(attribute, quote):
-    assert origin_slot(attribute, quote) is None
+def test_a_home_said_to_be_lived_in_or_another_slot_is_left_as_filed(attribute, quote, value):
+    assert origin_slot(attribute, quote, value) is None
+
+
+@pytest.mark.parametrize("quote, attribute", [
+    ("I no longer like Vim, and I really dislike Emacs", "opinion:emacs"),  # the dislike is said now, of Emacs
+    ("I don't enjoy cooking, I don't have time anymore", "opinion:cooking"),
+    ("I don't like cilantro any more than you do", "opinion:cilantro"),
+    ("Il sushi non mi piace più di tanto", "opinion:sushi"),                 # not that much
+    ("मुझे अब भी कॉफी पसंद नहीं", "opinion:coffee"),                           # still don't like
+])
+def test_a_dislike_beside_a_liking_that_ended_or_said_with_anymore_otherwise_stands(quote, attribute):
+    assert not ended_liking("dislikes", quote, attribute)
 
 
 def test_a_hometown_passes_where_a_home_without_living_words_would_not():

@@ -138,14 +138,14 @@ LEXICON = {
                     "hates prefers lives works wants would will should does do did about like",
     "decided": r"\b(?:decided|made up my mind)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b|\bstopped (?:liking|loving|enjoying)\b",
+    "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bstopped (?:liking|loving|enjoying)\b",
     "origin": r"\b(?:grew up|growing up|born|raised|originally from|hometown|home town|native of)\b",
     # Contact channels by their names (domain/value_support.py); the key is the channel as a model names it.
     "channel_names": {
         "email": r"\be-?mails?\b|\bmail\b|\binbox\b",
-        "phone": r"\b(?:tele)?phone\b|\bcall(?:s|ing)?\b|\bring\b",
+        "phone": r"\b(?:tele)?phone\b|\bphone call\b",
         "sms": r"\bsms\b|\btext(?:s|ing)?\b",
-        "whatsapp": r"\bwhats ?app\b|\bwa\b",
+        "whatsapp": r"\bwhats ?app\b",
         "wechat": r"\bwe ?chat\b",
         "line": r"\bline\b",
         "telegram": r"\btelegram\b",

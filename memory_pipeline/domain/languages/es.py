@@ -56,7 +56,7 @@ LEXICON = {
     "origin": r"\b(?:crecí|creci|nací|naci|criad[oa]|originari[oa]|natal)\b",
     "channel_names": {
         "email": r"\bcorreo\b|\b(?:e-?)?mail\b",
-        "phone": r"\btel[ée]fono\b|\bll[áa]m\w+|\bllamada\b",
+        "phone": r"\btel[ée]fono\b|\bllamada\b",
         "sms": r"\bsms\b|\bmensaje de texto\b",
         "whatsapp": r"\bwasap\b|\bguasap\b",
     },

@@ -12,7 +12,7 @@ LEXICON = {
     "interrogative": r"^\W*(?:چی|چه|کجا|کی|چرا|چطور|چطوری|چند|کدوم|کدام|آیا)(?!\w)",
     "pleasantry_words": "ممنون ممنونم مرسی سلام خداحافظ متشکرم سپاس خیلی",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"دیگر\s+(?:\S+\s+){0,3}دوست ندار|دیگه\s+(?:\S+\s+){0,3}دوست ندار",
+    "cessation": r"دیگر(?!\s+را)\s+(?:\S+\s+){0,3}دوست ندار|دیگه(?!\s+رو)\s+(?:\S+\s+){0,3}دوست ندار",
     "origin": r"بزرگ شدم|به دنیا آمدم|متولد",
     "channel_names": {"email": r"ایمیل", "phone": r"تلفن|زنگ", "whatsapp": r"واتساپ", "telegram": r"تلگرام"},
 }

@@ -63,7 +63,7 @@ LEXICON = {
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
     "channel_names": {
         "email": r"\bcourriel\b|\b(?:e-?)?mail\b",
-        "phone": r"\bt[ée]l[ée]phone\b|\bappel\w*|\bt[ée]l\b",
+        "phone": r"\bt[ée]l[ée]phone\b|\bt[ée]l\b",
         "sms": r"\bsms\b|\btexto\b",
     },
 }

@@ -38,11 +38,11 @@ LEXICON = {
     "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
     "decided": r"\b(?:deciso|decisa|decisi)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"\bnon mi piac\w+ più\b|\bnon (?:\w+\s+)?(?:amo|adoro)\s+più\b",
+    "cessation": r"\bnon mi piac\w+ più\b(?!\s+di\s+tanto)|\bnon (?:\w+\s+)?(?:amo|adoro)\s+più\b",
     "origin": r"\b(?:cresciut[oaie]|nat[oaie]|originari[oa])\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b|\bposta elettronica\b",
-        "phone": r"\btelefono\b|\bchiam\w+|\btelefonat\w+",
+        "phone": r"\btelefono\b|\btelefonat\w+",
         "sms": r"\bsms\b",
     },
 }

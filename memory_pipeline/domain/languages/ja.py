@@ -11,8 +11,9 @@ LEXICON = {
     "reported_speech": r"と言(?:って|った|われ)|って言(?:って|った)|と聞いた|によると",
     # Another person as the subject: the noun with its topic or subject particle ("姉は京都に住んでいます"); one
     # the user lives with takes と ("妹と住んでいます") and is no subject.
-    # ... or named after it ("同僚の田中さんが転職して": my colleague Tanaka changed jobs).
-    "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:の[^\s、。]{{1,8}}?)?(?:さん|くん|ちゃん|様)?(?:は|が)|"
+    # ... or named after it with an honorific ("同僚の田中さんが転職して": my colleague Tanaka changed jobs; not
+    # "母の料理が一番好き", I love my mother's cooking).
+    "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:の[^\s、。の]{{1,8}}?(?:さん|くん|ちゃん|様)|さん)?(?:は|が)|"
                     r"^\W*彼(?:女|ら)?(?:は|が)",
     "self": r"私(?!の)|わたし(?!の)|僕(?!の)|ぼく(?!の)|俺(?!の)|自分",
     "conditional": r"もし|仮に|万が一|(?:たら|だら|れば)[、,]",
@@ -31,7 +32,7 @@ LEXICON = {
     "clause_joiner": r"、|けど|けれども?",
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"もう.{0,8}好きじゃ|もう.{0,8}好きでは|好きじゃなくなった|好きではなくなった",
+    "cessation": r"もう(?!一つ|ひとつ).{0,8}好きじゃ|もう(?!一つ|ひとつ).{0,8}好きでは|好きじゃなくなった|好きではなくなった",
     "origin": r"育ち|育った|生まれ|出身|地元",
-    "channel_names": {"email": r"メール", "phone": r"電話", "line": r"ライン", "sms": r"ショートメール|ショートメッセージ"},
+    "channel_names": {"email": r"メール", "phone": r"電話", "line": r"(?<!オン)ライン", "sms": r"ショートメール|ショートメッセージ"},
 }

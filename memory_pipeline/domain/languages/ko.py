@@ -29,5 +29,5 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"더 이상 (?:안 )?좋아하지 않|이제 (?:안 )?좋아하지 않|더 이상 좋아하지",
     "origin": r"자랐|태어났|출신|고향",
-    "channel_names": {"email": r"이메일|메일", "phone": r"전화", "sms": r"문자", "kakaotalk": r"카톡|카카오톡", "line": r"라인"},
+    "channel_names": {"email": r"이메일|메일", "phone": r"전화", "sms": r"문자", "kakaotalk": r"카톡|카카오톡", "line": r"(?<!온)라인"},
 }

@@ -44,7 +44,7 @@ LEXICON = {
     "clause_joiner": r"\s+(?:แต่|ส่วน|และ|ขณะที่)\s*",
     "decided": r"(?:ตัดสินใจ)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"ไม่ชอบ.{0,12}แล้ว|ไม่ชอบอีกต่อไป",
+    "cessation": r"ไม่ชอบ.{0,12}แล้ว(?!ก็)|ไม่ชอบอีกต่อไป",
     "origin": r"เกิด|โตที่|บ้านเกิด",
-    "channel_names": {"email": r"อีเมล|เมล", "phone": r"โทร", "sms": r"ข้อความ", "line": r"ไลน์"},
+    "channel_names": {"email": r"อีเมล|เมล", "phone": r"โทร(?!ทัศน์)", "sms": r"ข้อความ", "line": r"(?<!ออน)ไลน์"},
 }

@@ -30,5 +30,5 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"không còn thích|hết thích|không thích\s+(?:\S+\s+){0,4}nữa",
     "origin": r"lớn lên|sinh ra|quê",
-    "channel_names": {"email": r"\bthư điện tử\b", "phone": r"\bđiện thoại\b|\bgọi\b", "sms": r"\btin nhắn\b"},
+    "channel_names": {"email": r"\bthư điện tử\b", "phone": r"\bđiện thoại\b", "sms": r"\btin nhắn\b"},
 }
