@@ -195,6 +195,9 @@ _SAID_AT = r"\s*(?:@|\[at\]|\(at\)|\s+at\s+)\s*"
 _SAID_DOT = r"\s*(?:\.|\[dot\]|\(dot\)|\s+dot\s+)\s*"
 
 
+_EMAIL = re.compile(r"[^\s@]+@[^\s@]+\w")
+
+
 def _address(value: str) -> re.Pattern[str]:
     """The pattern of the email address `value` (folded) as typed or said (`_SAID_AT`, `_SAID_DOT`)."""
     local, _, domain = re.sub(r"\s", "", fold(value)).partition("@")
@@ -208,13 +211,16 @@ def supported(value: str, text: str) -> bool:
     transliterated when `value` is in Latin letters and `text` is not, as a word
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
     (`_SPACELESS`), when the value's characters are in `text`; a Korean word, when its syllables are in `text` in a
-    row; a contact channel, when `text` names it in any language (`channel_said`); an email address, whole. A
-    value with no content word is supported."""
+    row; a contact channel, when `text` names it in any language (`channel_said`); an email address in it, whole.
+    A value with no content word is supported."""
     if channel_said(value, text):
         return True
     folded = fold(text)
-    if "@" in value:  # an address is one token, found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
-        return _address(value).search(folded) is not None
+    addresses = _EMAIL.findall(value)  # found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
+    if addresses:
+        if not all(_address(a).search(folded) for a in addresses):
+            return False
+        value = _EMAIL.sub(" ", value)  # the rest as words ("invoices to billing@example.org")
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there in runs.

@@ -532,6 +532,7 @@ def test_an_email_address_is_found_whole():
     assert supported("anna.nowak@gmail.com", "anna dot nowak at gmail dot com")
     assert supported("anna.nowak@gmail.com", "write to anna.nowak [at] gmail.com please")
     assert not supported("anna.nowak@gmail.com", "xanna.nowak@gmail.com.pl")
+    assert supported("invoices to billing@example.org", "Please send invoices to billing@example.org from now on.")
 
 
 def test_runs_of_a_spaceless_value_must_be_close_together_with_every_digit():
