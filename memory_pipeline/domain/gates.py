@@ -262,7 +262,7 @@ def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple
         if at >= end or cut <= start or speech.is_filler(part, codes):
             continue
         (others.append((part, reason)) if reason else own.append(part))
-    return " ".join(own), others
+    return "; ".join(own), others  # the clauses kept apart (a channel negated in one is not said in another)
 
 
 # The words a value left is said in, right after "instead of", "rather than", "switching from" (`away_from`): one

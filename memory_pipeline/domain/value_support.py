@@ -115,15 +115,20 @@ def _vowel_changed(a: str, b: str) -> bool:
 _PREFIXED = re.compile(f"^[{JOINING_CHARS}]")
 
 
-# The article a Hebrew or Arabic word starts with, which a joined preposition absorbs ("الريال" the riyal, "للريال"
-# to the riyal; "החנות" the shop, "בחנות" in the shop).
-_ARTICLE = re.compile("^(?:ال|ה)(?=.{3})")
+# The Arabic article, which a joined preposition absorbs ("الريال" the riyal, "للريال" to the riyal): the word
+# without it is found after such a preposition only (`_PROCLITICS`), never bare ("مدينة", a city, is not
+# "المدينة", Medina) nor after other letters ("ماعين"). Not Hebrew's "ה", which starts names too ("הרצליה").
+_ARTICLE = re.compile("^ال(?=.{3})")
+_PROCLITICS = re.compile("^[وف]?[بلك]ل?$")
 
 
-def _without_article(word: str) -> tuple[str, ...]:
-    """`word`, and `word` without its article when it has one (`_ARTICLE`)."""
+def _ends_with(said: str, word: str) -> bool:
+    """True when the said word is `word` after joined letters (`_PREFIXED`), or `word` without its Arabic article
+    after a joined preposition (`_ARTICLE`, `_PROCLITICS`)."""
+    if said.endswith(word):
+        return True
     bare = _ARTICLE.sub("", word)
-    return (word, bare) if bare != word else (word,)
+    return bare != word and said.endswith(bare) and _PROCLITICS.match(said[:len(said) - len(bare)]) is not None
 
 
 # Consonants a transliterated word must keep to be matched by them alone: "Sharma" ~ "शर्मा" ("srm"); two ("mn") are
@@ -144,6 +149,7 @@ def skeleton(word: str) -> str:
 _MIN_RUN = 3
 _UNFOUND_SHARE = 0.25
 _RUN_SPREAD = 2
+_RUN_PHRASE = 10
 
 
 def _runs_cover(value: str, text: str) -> bool:
@@ -161,9 +167,13 @@ def _found_in_runs(value: str, text: str) -> bool:
     """True when `value` is in `text` as written, or as runs of `_MIN_RUN` letters or more (each the longest at
     its place in the value) within one stretch of `_RUN_SPREAD` times its length, leaving at most
     `_UNFOUND_SHARE` of its letters, and no digit, unfound ("เช้าวันเสาร์และวันอาทิตย์", Saturday and Sunday
-    mornings, in "ว่างแค่วันเสาร์กับวันอาทิตย์ตอนเช้า"; not Chiang Mai in "เชียงราย ... ปีใหม่", far apart)."""
+    mornings, in "ว่างแค่วันเสาร์กับวันอาทิตย์ตอนเช้า"; not Chiang Mai in "เชียงราย ... ปีใหม่", far apart). Only a
+    phrase (`_RUN_PHRASE` letters or more) is read so; a name or a place is found as written. The caller reads runs
+    only where the text negates nothing (`negation`): "กินเผ็ดไม่ได้" (can't eat spicy) holds "กินเผ็ด" and "ได้"."""
     if value in text:
         return True
+    if len(value) < _RUN_PHRASE:
+        return False
     width = _RUN_SPREAD * len(value)
     starts = range(max(1, len(text) - width + 1))
     return any(_runs_cover(value, text[i:i + width]) for i in starts)
@@ -180,13 +190,18 @@ def _channels(codes: lexicon.Codes) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 def channel_said(value: str, text: str) -> bool:
     """True when `value` is a contact channel (one of its names in any language, or its key: "e-mail", "WhatsApp")
-    and `text` names that channel in its own language or English (`lexicon.codes_for`)."""
+    and a clause of `text` names that channel in its own language or English (`lexicon.codes_for`) without a word
+    that negates it (`negation`)."""
     said = " ".join(value.split())
     keys = {key for key, pattern in _channels(None) if key == said.casefold() or pattern.fullmatch(said)}
     if not keys:
         return False
-    return any(key in keys and pattern.search(text)
-               for key, pattern in _channels(lexicon.codes_for(language.identify(text))))
+    told = language.identify(text)
+    codes = lexicon.codes_for(told)
+    negation = lexicon.pattern("negation", None if told is None else frozenset({told}))  # pt "no" is "in the"
+    # Named in a clause that does not negate it: "我没有微信，请发邮件给我" (I have no WeChat, email me) chooses email.
+    return any(key in keys and pattern.search(clause) and not negation.search(clause)
+               for key, pattern in _channels(codes) for clause in speech.clauses(text, codes))
 
 
 # An email address as people type it: "@" and "." also said ("anna dot nowak at gmail dot com", "[at]"), the
@@ -224,7 +239,10 @@ def supported(value: str, text: str) -> bool:
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there in runs.
-        return _found_in_runs(_letters(value), _letters(text))
+        found, said = _letters(value), _letters(text)
+        if lexicon.pattern("negation").search(text) and not lexicon.pattern("negation").search(value):
+            return found in said
+        return _found_in_runs(found, said)
     if _SPACELESS.search(value):
         return all(ch in folded for ch in fold(value) if not ch.isspace() and ch.isalnum())
     said = words(text)
@@ -247,7 +265,7 @@ def supported(value: str, text: str) -> bool:
                 return False
             continue
         if not any(_similar(word, w) for w in said) and not (
-                _PREFIXED.match(word) and any(w.endswith(bare) for w in said for bare in _without_article(word))
+                _PREFIXED.match(word) and any(_ends_with(w, word) for w in said)
         ) and skeleton(word) not in skeletons:
             missing += 1
     # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one

@@ -539,3 +539,22 @@ def test_runs_of_a_spaceless_value_must_be_close_together_with_every_digit():
     # a review of session 21: Chiang Mai is not "Chiang Rai ... New Year"; two bedrooms are not three
     assert not supported("เชียงใหม่", "ฉันเคยไปเชียงรายเมื่อปีที่แล้ว ช่วงเทศกาลปีใหม่สนุกมากเลยค่ะ")
     assert not supported("ห้องนอน 2 ห้อง", "อยากได้ห้องนอน 3 ห้องค่ะ")
+
+
+def test_a_channel_named_in_a_negated_clause_is_not_the_one_chosen():
+    # a review of session 21: "I have no WeChat, email me"; "don't send it to my email"; "no more mails"
+    assert not supported("WeChat", "我没有微信，请发邮件给我") and supported("email", "我没有微信，请发邮件给我")
+    assert not supported("email", "لا ترسلوا لي على البريد الإلكتروني")
+    assert not supported("email", "Bitte keine Mails mehr")
+    assert gate("以后都发微信吧,邮箱我基本不看", "以后都发微信吧,邮箱我基本不看", "contact_channel", "WeChat", False) is None
+
+
+def test_a_spaceless_name_is_found_as_written_and_a_phrase_not_across_a_negation():
+    assert not supported("ວຽງຈັນ", "ຂ້ອຍຢູ່ວຽງໄຊ ແລະ ຈັນທະບູລີ")  # Vientiane is not Viangxay ... Chanthabouly
+    assert not supported("กินเผ็ดได้ทุกอย่าง", "กินเผ็ดไม่ได้เลยทุกอย่างค่ะ")  # can eat spicy: said can't
+
+
+def test_the_arabic_article_is_absorbed_only_by_a_joined_preposition():
+    assert supported("الريال السعودي", "قررنا نحول الفوترة للريال السعودي")
+    assert not supported("المدينة", "أعيش في مدينة صغيرة")  # Medina, not "a small city"
+    assert not supported("הרצליה", "אני גר ברצליה")  # Hebrew "ה" starts names: no article taken off

@@ -92,3 +92,17 @@ def test_a_hometown_passes_where_a_home_without_living_words_would_not():
     candidate = validate_candidate(ExtractedFact(category="client_info", fact="The user grew up in Ohio.",
                                                  quote=quote, attribute="home_location", value="Ohio"), said(quote), 0)
     assert candidate.status == "accepted" and candidate.attribute == HOMETOWN_SLOT
+
+
+@pytest.mark.parametrize("quote, value", [
+    ("I raised my kids in Denver, we still live there", "Denver"),
+    ("Ich wollte ursprünglich nach Wien ziehen, jetzt wohne ich in Graz", "Graz"),
+    ("부산에서 태어났고 지금은 서울에서 일해요", "서울"),                     # born in Busan, works in Seoul now
+])
+def test_raising_children_a_plan_changed_or_a_joined_korean_clause_gives_no_hometown(quote, value):
+    assert origin_slot("home_location", quote, value) is None
+
+
+def test_a_dislike_said_still_in_romanised_hindi_stands():
+    assert not ended_liking("dislikes", "mujhe ab bhi coffee pasand nahi hai", "opinion:coffee")
+    assert ended_liking("dislikes", "mujhe ab coffee pasand nahi hai", "opinion:coffee")

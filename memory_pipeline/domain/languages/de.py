@@ -55,10 +55,11 @@ LEXICON = {
     "decided": r"\b(?:entschieden|entschlossen|beschlossen|steht fest)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:mag|mögen|liebe|lieben)\b[^.!?]{0,30}\bnicht mehr\b|\bnicht mehr\s+(?:gern|mögen)\b",
-    "origin": r"\b(?:aufgewachsen|geboren|stamme|ursprünglich|heimatstadt|heimat)\b",
+    "origin": r"\b(?:aufgewachsen|geboren|stamme aus|ursprünglich aus|heimatstadt|heimat)\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b",
         "phone": r"\btelefon\w*|\banruf\w*|\bruf\w* (?:mich|uns) an\b",
         "sms": r"\bsms\b",
     },
+    "negation": r"\b(?:nicht|kein\w*|nie)\b",
 }

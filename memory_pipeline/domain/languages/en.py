@@ -139,10 +139,11 @@ LEXICON = {
     "decided": r"\b(?:decided|made up my mind)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bstopped (?:liking|loving|enjoying)\b",
-    "origin": r"\b(?:grew up|growing up|born|raised|originally from|hometown|home town|native of)\b",
+    "origin": r"\b(?:grew up|growing up|born|(?:was|were|got)\s+raised|raised\s+(?:in|on|up)|originally from|"
+              r"hometown|home town|native of)\b",
     # Contact channels by their names (domain/value_support.py); the key is the channel as a model names it.
     "channel_names": {
-        "email": r"\be-?mails?\b|\bmail\b|\binbox\b",
+        "email": r"\be-?mails?\b|\binbox\b",
         "phone": r"\b(?:tele)?phone\b|\bphone call\b",
         "sms": r"\bsms\b|\btext(?:s|ing)?\b",
         "whatsapp": r"\bwhats ?app\b",
@@ -154,4 +155,6 @@ LEXICON = {
         "viber": r"\bviber\b",
         "signal": r"\bsignal\b",
     },
+    # A word that negates its clause (domain/value_support.py: a channel named in a negated clause is not chosen).
+    "negation": r"\b(?:no|not|never|don't|do not|doesn't|does not|can't|cannot|won't|stop)\b",
 }

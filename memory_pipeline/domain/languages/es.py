@@ -60,4 +60,5 @@ LEXICON = {
         "sms": r"\bsms\b|\bmensaje de texto\b",
         "whatsapp": r"\bwasap\b|\bguasap\b",
     },
+    "negation": r"\b(?:no|nunca|jamás)\b",
 }

@@ -66,4 +66,5 @@ LEXICON = {
         "phone": r"\bt[ée]l[ée]phone\b|\bt[ée]l\b",
         "sms": r"\bsms\b|\btexto\b",
     },
+    "negation": r"\b(?:ne|n'|pas|jamais)\b",
 }

@@ -29,7 +29,7 @@ LEXICON = {
     "clause_joiner": r"\s+(?:और|लेकिन|मगर|जबकि)\s+",
     "decided": r"(?:फ़ैसला किया|फैसला किया|तय किया)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
-    "cessation": r"अब(?!\s+भी)\s+(?:\S+\s+){0,4}पसंद नहीं|(?<![a-z])ab\s+(?:\w+\s+){0,4}pasand\s+(?:nahi|nahin|nhi)\b",
+    "cessation": r"अब(?!\s+भी)\s+(?:\S+\s+){0,4}पसंद नहीं|(?<![a-z])ab(?!\s+bhi)\s+(?:\w+\s+){0,4}pasand\s+(?:nahi|nahin|nhi)\b",
     "origin": r"पला|पली|बड़ा हुआ|बड़ी हुई|पैदा|जन्म",
     "channel_names": {
         "email": r"ईमेल|मेल",
@@ -37,4 +37,5 @@ LEXICON = {
         "sms": r"एसएमएस|मैसेज",
         "whatsapp": r"व्हाट्सएप|व्हाट्सऐप",
     },
+    "negation": r"नहीं|मत|(?<![a-z])(?:nahi|nahin|nhi|mat)\b",
 }

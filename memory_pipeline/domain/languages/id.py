@@ -38,4 +38,5 @@ LEXICON = {
         "phone": r"\btelepon\b|\btelpon\b|\btelp\b|\bnelpon\b",
         "whatsapp": r"\bwhatsap\b",
     },
+    "negation": r"\b(?:tidak|tak|nggak|gak|ga|jangan|bukan)\b",
 }

@@ -45,4 +45,5 @@ LEXICON = {
         "phone": r"\btelefono\b|\btelefonat\w+",
         "sms": r"\bsms\b",
     },
+    "negation": r"\b(?:non|mai)\b",
 }

@@ -24,10 +24,11 @@ LEXICON = {
     "question_particle": rf"{_H}\s*[?？]\s*$",  # a Korean sentence ending in a question mark asks
     "pleasantry_words": "감사합니다 감사해요 고맙습니다 고마워요 고마워 정말 진짜 너무 대단히 많이 안녕하세요 안녕히 "
                         "계세요 가세요 수고하세요",
-    "clause_joiner": r"\s+(?:그리고|하지만|그런데|근데)\s+",
+    "clause_joiner": r"\s+(?:그리고|하지만|그런데|근데)\s+|(?<=[가-힣]고)(?<!최고|광고|창고|참고|사고)\s+|(?<=지만)\s+|(?<=는데)\s+",
     "decided": r"(?:결정했|하기로 했)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"더 이상 (?:안 )?좋아하지 않|이제 (?:안 )?좋아하지 않|더 이상 좋아하지",
     "origin": r"자랐|태어났|출신|고향",
     "channel_names": {"email": r"이메일|메일", "phone": r"전화", "sms": r"문자", "kakaotalk": r"카톡|카카오톡", "line": r"(?<!온)라인"},
+    "negation": r"안\s|않|없|말고|마세요",
 }

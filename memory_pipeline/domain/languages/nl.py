@@ -35,4 +35,5 @@ LEXICON = {
         "sms": r"\bsms\w*",
         "whatsapp": r"\bappen\b|\bappje\b",
     },
+    "negation": r"\b(?:niet|geen|nooit)\b",
 }

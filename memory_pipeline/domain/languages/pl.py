@@ -32,4 +32,5 @@ LEXICON = {
         "phone": r"\btelefon\w*|\bdzwo\w*|\bzadzwo\w*",
         "sms": r"\bsms\w*|\besemes\w*",
     },
+    "negation": r"\b(?:nie|nigdy)\b",
 }

@@ -41,4 +41,5 @@ LEXICON = {
         "sms": r"\bsms\b|\bmensagem de texto\b",
         "whatsapp": r"\bzap\b|\bzapzap\b|\bwpp\b|\bwhats\b",
     },
+    "negation": r"\b(?:n[ãa]o|nunca)\b",
 }

@@ -36,4 +36,5 @@ LEXICON = {
         "sms": r"\bsms\w*|\bmesaj\w*",
         "whatsapp": r"\bwp\b",
     },
+    "negation": r"\b(?:değil|yok|asla)\b",
 }

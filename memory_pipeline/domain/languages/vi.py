@@ -31,4 +31,5 @@ LEXICON = {
     "cessation": r"không còn thích|hết thích|không thích\s+(?:\S+\s+){0,4}nữa",
     "origin": r"lớn lên|sinh ra|quê",
     "channel_names": {"email": r"\bthư điện tử\b", "phone": r"\bđiện thoại\b", "sms": r"\btin nhắn\b"},
+    "negation": r"\b(?:không|chẳng|đừng)\b",
 }

@@ -54,4 +54,5 @@ LEXICON = {
         "sms": r"短信|簡訊|简讯",
         "wechat": r"微信",
     },
+    "negation": r"没有|沒有|不|别|別|勿",
 }
