@@ -93,6 +93,21 @@ def _similar(a: str, b: str) -> bool:
             and _INFLECTED_ALPHABET.match(b) is not None and _vowel_changed(a, b))
 
 
+# Languages that inflect a word by the letters after its stem, the stem's own last letters included (Finnish
+# "graafinen suunnittelu" is said "teen graafista suunnittelua"; Estonian, Hungarian, the Turkic languages): there a
+# long word (`_LONG_WORD` letters or more) may differ in its last `_ENDING_LETTERS` from the same word inflected.
+SUFFIXING_LANGUAGES = frozenset({"fi", "et", "hu", "tr", "az", "uz", "kk", "ky", "tk"})
+_LONG_WORD = 7
+_ENDING_LETTERS = 3
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """True when `a` and `b` are both long (`_LONG_WORD`) and share all but the last `_ENDING_LETTERS` letters of
+    the shorter ("graafinen" ~ "graafista"; "Turku" and "turvallinen" are too short to say)."""
+    shorter = min(len(a), len(b))
+    return shorter >= _LONG_WORD and a[:shorter - _ENDING_LETTERS] == b[:shorter - _ENDING_LETTERS]
+
+
 # The vowels of those alphabets (Cyrillic, Greek, Armenian), which a stem changes as it inflects.
 _STEM_VOWELS = frozenset("аеёиоуыэюяіїєαεηιουωաեէըիոօւ")
 _ENDING = 2  # letters of an ending the longer form may add
@@ -255,6 +270,7 @@ def supported(value: str, text: str) -> bool:
         skeletons = {k for k in map(skeleton, text.split()) if len(k) >= MIN_CONSONANTS}
     digits = re.sub(r"\D", "", text)
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
+    suffixing = content and language.identify(text) in SUFFIXING_LANGUAGES
     missing = 0
     for word in content:
         if _JAMO.search(word):  # a Korean word: its syllables in a row, particles after it allowed ("대전에")
@@ -266,7 +282,8 @@ def supported(value: str, text: str) -> bool:
             continue
         if not any(_similar(word, w) for w in said) and not (
                 _PREFIXED.match(word) and any(_ends_with(w, word) for w in said)
-        ) and skeleton(word) not in skeletons:
+        ) and skeleton(word) not in skeletons and not (
+                suffixing and any(_same_stem(word, w) for w in said)):
             missing += 1
     # A value of three or more words is a phrase the model may inflect ("не ест мясо" for "Я не ем мясо"): one
     # word of it may differ. A shorter value is a name, a place, a thing: every word must be there.

@@ -558,3 +558,11 @@ def test_the_arabic_article_is_absorbed_only_by_a_joined_preposition():
     assert supported("الريال السعودي", "قررنا نحول الفوترة للريال السعودي")
     assert not supported("المدينة", "أعيش في مدينة صغيرة")  # Medina, not "a small city"
     assert not supported("הרצליה", "אני גר ברצליה")  # Hebrew "ה" starts names: no article taken off
+
+
+def test_a_long_word_of_a_suffixing_language_is_found_inflected():
+    # holdout set 8: "graphic design" for "I mostly do graphic design" (partitive case), in Finnish
+    said = "joo kiitos, mieluiten Mac, teen enimmäkseen graafista suunnittelua"
+    assert supported("graafinen suunnittelu", said)
+    assert not supported("Australia", "Asun nykyään Itävallassa, Austriassa")  # not another country
+    assert not supported("Tampereen yliopisto", "opiskelen Tampellan kirjastossa")  # another place: stems differ
