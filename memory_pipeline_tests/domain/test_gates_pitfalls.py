@@ -81,3 +81,11 @@ def test_a_choice_made_stands(quote, attribute, value):
 ])
 def test_a_bare_hedge_ending_a_sentence_hedges_the_statement_before_it(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_thanks_for_the_information_after_an_offer_accepts_nothing():
+    # a break-it review (session 20): "ok, thanks for the info" after an upgrade offer became the upgrade
+    offer = ["I can upgrade you to the Premium plan for $20/month, which adds priority support. Want me to do that?"]
+    assert gate("ok, thanks for the info", "ok, thanks for the info", "decision:upgrade", "Premium plan", False,
+                answered=offer) == "quote_is_pleasantry"
+    assert gate("ok, go ahead", "ok, go ahead", "decision:upgrade", "Premium plan", False, answered=offer) is None
