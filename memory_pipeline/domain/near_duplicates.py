@@ -28,10 +28,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.statements import differs_in_substance
+from memory_pipeline.domain.statements import NEGATIVE_STANCES, POSITIVE_STANCES, differs_in_substance
 
-POSITIVE_STANCES = frozenset({"likes", "loves", "enjoys", "adores", "prefers"})
-NEGATIVE_STANCES = frozenset({"hates", "dislikes", "cannot stand", "does not like"})
 # Multi-valued attributes: reconciliation's own list is passed in (`multi_valued`) to keep one source.
 
 _WORD = re.compile(r"[^\W_]+")  # pg_trgm's word characters: alphanumerics (not the underscore)

@@ -32,8 +32,7 @@ import unicodedata
 from functools import lru_cache
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.near_duplicates import NEGATIVE_STANCES, POSITIVE_STANCES
-from memory_pipeline.domain.statements import is_negated
+from memory_pipeline.domain.statements import is_negated, polarity
 
 # Attributes that legitimately hold several values at once; every other attribute is single-valued.
 MULTI_VALUED_ATTRIBUTES = frozenset({"hobby", "interest", "activity", "skill", "spoken_language", "purchase", "other"})
@@ -156,19 +155,6 @@ def _kind_and_object(attribute: str) -> tuple[str, str] | None:
     parts = words(attribute, False)
     if len(parts) > 1 and parts[0] in KINDS:
         return KINDS[parts[0]], " ".join(parts[1:])
-    return None
-
-
-def polarity(value: str | None) -> bool | None:
-    """True for a liking stance word ("likes", "loves"), False for a disliking one ("hates", "does not like"),
-    None for a value that is no stance ("blue")."""
-    if not value:
-        return None
-    stance_word = " ".join(value.casefold().split())
-    if stance_word in POSITIVE_STANCES or stance_word + "s" in POSITIVE_STANCES:  # "loves", or "love"
-        return True
-    if stance_word in NEGATIVE_STANCES or stance_word + "s" in NEGATIVE_STANCES or is_negated(stance_word):
-        return False
     return None
 
 

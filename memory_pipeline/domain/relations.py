@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.owners import KINDS, is_multi_valued, known_slot, owners, polarity, same_value, words
+from memory_pipeline.domain.owners import KINDS, is_multi_valued, known_slot, owners, same_value, words
+from memory_pipeline.domain.statements import polarity
 
 VERDICTS = ("update", "same", "different")
 
@@ -112,9 +113,9 @@ def may_relate(older: Stated, newer: Stated) -> bool:
 
 
 def _head(attribute: str | None) -> str:
-    """The last word of a slot's name (`billing_currency` -> currency, `decision:beta_launch` -> launch)."""
-    found = re.findall(r"[^\W_]+", (attribute or "").casefold())
-    return found[-1] if found else ""
+    """The last word of a slot's name as names compare (`owners.words`: `billing_currency` -> currency,
+    `decision:beta_launch` -> launch)."""
+    return (words(attribute or "", drop_generic=False) or ("",))[-1]
 
 
 def _is_favourite(fact: Stated) -> bool:

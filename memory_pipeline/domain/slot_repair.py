@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.gates import is_home_slot
+from memory_pipeline.domain.statements import polarity
 from memory_pipeline.domain.value_support import supported
 
-# The values the extraction prompt asks for a stance that is negative (`opinion:<object>` = dislikes ...).
-NEGATIVE_VALUES = frozenset({"dislike", "dislikes", "hate", "hates", "does not like", "doesn't like", "cannot stand",
-                             "can't stand", "no longer likes"})
 HOMETOWN_SLOT = "hometown"  # the slot family of where the user comes from (domain/owners.py)
 
 
@@ -37,7 +35,7 @@ def ended_liking(value: str | None, quote: str, attribute: str | None = None) ->
     part after ":") says, in its language's words, that a liking ended (`cessation`: "no longer like", "n'aime
     plus"; not "can't stand it any more", a dislike said now, nor "I no longer like Vim, and I really dislike
     Emacs" for Emacs); False in a language without that data."""
-    if " ".join((value or "").casefold().split()) not in NEGATIVE_VALUES:
+    if polarity(value) is not False:  # not a dislike ("dislikes", "hate", "doesn't like" ...)
         return False
     codes = lexicon.codes_for(language.identify(quote))
     thing = (attribute or "").partition(":")[2].replace("_", " ").strip()

@@ -94,6 +94,24 @@ def is_negated(text: str) -> bool:
     return len(_NEGATION.findall(text)) % 2 == 1
 
 
+# The stance values the extraction prompt asks for (`opinion:<object>` = likes ...), as facts word them.
+POSITIVE_STANCES = frozenset({"likes", "loves", "enjoys", "adores", "prefers"})
+NEGATIVE_STANCES = frozenset({"hates", "dislikes", "cannot stand", "does not like"})
+
+
+def polarity(value: str | None) -> bool | None:
+    """True for a liking stance word ("likes", "loves"), False for a disliking one ("hates", "does not like"),
+    None for a value that is no stance ("blue")."""
+    if not value:
+        return None
+    stance_word = " ".join(value.casefold().split())
+    if stance_word in POSITIVE_STANCES or stance_word + "s" in POSITIVE_STANCES:  # "loves", or "love"
+        return True
+    if stance_word in NEGATIVE_STANCES or stance_word + "s" in NEGATIVE_STANCES or is_negated(stance_word):
+        return False
+    return None
+
+
 @lru_cache(maxsize=8192)
 def values(text: str) -> frozenset[str]:
     """The values `text` names, case-folded: numbers, date words, capitalised words inside the sentence, quoted

@@ -223,8 +223,6 @@ def channel_said(value: str, text: str) -> bool:
 # address bounded by what no address holds ("anna.nowak@gmail.com" is not in "xanna.nowak@gmail.com.pl").
 _SAID_AT = r"\s*(?:@|\[at\]|\(at\)|\s+at\s+)\s*"
 _SAID_DOT = r"\s*(?:\.|\[dot\]|\(dot\)|\s+dot\s+)\s*"
-
-
 _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\w")
 
 
@@ -254,8 +252,8 @@ def supported(value: str, text: str) -> bool:
     if _ALPHABETIC_UNSPACED.search(value):
         # Letters, not words: Thai, Lao, Khmer or Myanmar letters are few, and a long message holds each letter of
         # any value somewhere ("မြန်မာ", Myanmar, "found" in a greeting); the value must be there in runs.
-        found, said = _letters(value), _letters(text)
-        if lexicon.pattern("negation").search(text) and not lexicon.pattern("negation").search(value):
+        found, said, negation = _letters(value), _letters(text), lexicon.pattern("negation")
+        if negation.search(text) and not negation.search(value):
             return found in said
         return _found_in_runs(found, said)
     if _SPACELESS.search(value):
