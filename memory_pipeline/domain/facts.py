@@ -22,7 +22,7 @@ from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS,
 from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
-from memory_pipeline.domain.slot_repair import ended_liking, origin_slot
+from memory_pipeline.domain.slot_repair import ended_liking, origin_slot, trip_slot
 
 CATEGORIES = ("preference", "decision", "client_info")
 
@@ -376,7 +376,8 @@ def validate_candidate(
     """Accept or reject one extracted fact against its conversation (never raises): the quote check
     (`locate_quote`), then the consistency gates between the fact and its quote (`gates.gate`). A fact whose
     quote asks to forget a slot (`retractions.requested_slot`) is a retraction of it, as the model flagged or not;
-    a dislike said as a liking that ended is one too, and a home the user grew up in a hometown (domain/slot_repair).
+    a dislike said as a liking that ended is one too, a home the user grew up in a hometown, and a home the
+    user plans a trip to a decision (domain/slot_repair).
 
     `fallback_said_at` dates a quote from a legacy message without a timestamp (the backlog date's start).
     `sources`: the conversation's `QuoteSources`, built once for all its candidates (`locate_quote`).
@@ -393,6 +394,9 @@ def validate_candidate(
     hometown = origin_slot(extracted.attribute, extracted.quote, extracted.value)
     if hometown:  # "I grew up in Ohio": where the user comes from, not where they live
         extracted = extracted.model_copy(update={"attribute": hometown})
+    trip = trip_slot(extracted.attribute, extracted.quote, extracted.value, extracted.fact)
+    if trip:  # "We're planning a road trip to Hohhot": a trip decided, not a home
+        extracted = extracted.model_copy(update={"category": trip[0], "attribute": trip[1]})
     category = extracted.category.strip().lower()
     fact = normalize_whitespace(extracted.fact)
     reason: str | None = None

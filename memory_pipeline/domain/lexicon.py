@@ -17,7 +17,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   saying the user wants, asks or plans something), `fact_pronoun`, `predicate_suffix` (an ending that makes a
   one-word value a statement: Turkish "yazılımcı-yım"), word lists `stopwords`, `date_words`;
 - the slot the user's words give a fact (domain/slot_repair.py): `cessation` (a liking said to have ended: "no
-  longer like", "n'aime plus"), `origin` (where the user grew up or was born);
+  longer like", "n'aime plus"), `origin` (where the user grew up or was born), `travel` (a trip, a visit, a
+  holiday);
 - forget requests (domain/retractions.py): `forget_nouns` (slot -> noun alternation), `possessive`, `forget_verb`,
   `forget_verb_after`, `forget_about` (alternations), `forget_not` (a tuple of fixed strings);
 - language.py: the word list `marker_words`, with the module's `TEXT_SEARCH`.

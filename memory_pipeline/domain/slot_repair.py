@@ -8,9 +8,13 @@ said decides, not the name the model chose.
 - `origin_slot`: a home slot (`home_location` ...) whose quote says where the user grew up or was born and nothing
   of living there ("I grew up in Ohio, so the weather here is a nice change.") is the user's hometown: filed as
   home it superseded the city the user lives in now (a 1.5B model's answer, `long-multi-topic-session`).
+- `trip_slot`: a home slot whose fact's own text says the user plans it ("The user plans a road trip to Hohhot.")
+  and whose quote names a trip and nothing of living there ("We're planning a road trip to Hohhot in August.") is
+  a decision about a trip: filed as a home it was rejected (`home_not_stated`), and with it the change of
+  destination it is superseded by (a 1.5B model's answer in two cases of the cases set).
 
-Both read the language data of domain/languages/ (`cessation`, `origin`); in a language without that data the
-fact is judged as the model filed it.
+They read the language data of domain/languages/ (`cessation`, `origin`, `travel`, `living`, `fact_wish`); in a
+language without that data the fact is judged as the model filed it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from memory_pipeline.domain.statements import polarity
 from memory_pipeline.domain.value_support import supported
 
 HOMETOWN_SLOT = "hometown"  # the slot family of where the user comes from (domain/owners.py)
+TRIP_SLOT = ("decision", "decision:trip")  # (category, attribute) of a trip the user plans
 
 
 def _clauses_naming(thing: str, quote: str, codes: lexicon.Codes) -> list[str]:
@@ -56,4 +61,23 @@ def origin_slot(attribute: str | None, quote: str, value: str | None = None) -> 
     said = _clauses_naming(value or "", quote, codes)
     if all(origin.search(c) and not living.search(origin.sub(" ", c)) for c in said):
         return HOMETOWN_SLOT
+    return None
+
+
+def trip_slot(attribute: str | None, quote: str, value: str | None, fact: str) -> tuple[str, str] | None:
+    """`TRIP_SLOT` when `attribute` is a home slot, `fact` says the user plans or wants it (`fact_wish`, in the
+    fact's language) and every clause of `quote` holding `value` names a trip (`travel`) and nothing of living
+    there (`living`), in a language whose data has both; else None ("The user plans to move to Berlin." stays a
+    home and meets the gates; "I visited Paris" is no plan)."""
+    told = language.identify(quote)
+    if not is_home_slot(attribute) or told is not None and told not in (
+            lexicon.knowing("living") & lexicon.knowing("travel")):
+        return None
+    if not lexicon.pattern("fact_wish", lexicon.codes_for(language.identify(fact))).search(fact):
+        return None
+    codes = lexicon.codes_for(told)
+    travel, living = lexicon.pattern("travel", codes), lexicon.pattern("living", codes)
+    said = _clauses_naming(value or "", quote, codes)
+    if all(travel.search(c) and not living.search(c) for c in said):
+        return TRIP_SLOT
     return None

@@ -51,7 +51,8 @@ def _figures(scores: Sequence[CaseScore]) -> dict:
 
 
 def summary_table(scores: Sequence[CaseScore], runs: dict[str, ExtractionRun]) -> pd.DataFrame:
-    """Per gold set, extraction apart from updating: cases, conversations and failed ones; extraction recall and
+    """Per gold set, extraction apart from updating: cases, conversations and failed ones, relation requests failed
+    (their pairs left unjudged: `relations_failed`); extraction recall and
     precision against the gold facts (all categories and retractions); traps sprung of traps; update checks
     right of all, and wrong / missed (`scoring.UPDATE_OUTCOMES`); seconds per conversation (mean, max); the
     largest request prompt over its conversation's first (`prompt_growth`, 1.0 when nothing was asked again)."""
@@ -62,7 +63,7 @@ def summary_table(scores: Sequence[CaseScore], runs: dict[str, ExtractionRun]) -
         updates = sum((s.updates for s in mine), start=Counter())
         records.append({
             "gold_set": gold_set, "cases": len(mine), "conversations": len(run.conversations),
-            "failed": run.conversations_failed, **_figures(mine),
+            "failed": run.conversations_failed, "relations_failed": run.relation_requests_failed, **_figures(mine),
             **{f"updates_{o}": updates[o] for o in UPDATE_OUTCOMES[1:]},
             "s_per_conversation": round(sum(run.seconds) / len(run.seconds), 1) if run.seconds else None,
             "max_s": round(max(run.seconds), 1) if run.seconds else None,

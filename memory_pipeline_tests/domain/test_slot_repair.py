@@ -1,6 +1,6 @@
 """The user's words correct the slot a model filed a fact under (issue 26): a liking said to have ended is a
 retraction, not a new dislike; a home the user grew up in is a hometown, which leaves the home they live in now
-active. Language data, read by one engine: a language without it keeps the fact as the model filed it."""
+active; a home the user plans a trip to is a decision about the trip. Language data, read by one engine: a language without it keeps the fact as the model filed it."""
 
 from datetime import date, datetime, timedelta, timezone
 
@@ -9,7 +9,7 @@ import pytest
 from memory_pipeline.domain.conversations import build_conversations
 from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
 from memory_pipeline.domain.messages import SourceRow
-from memory_pipeline.domain.slot_repair import HOMETOWN_SLOT, ended_liking, origin_slot
+from memory_pipeline.domain.slot_repair import HOMETOWN_SLOT, TRIP_SLOT, ended_liking, origin_slot, trip_slot
 
 T0 = datetime(2026, 5, 3, 9, 0, tzinfo=timezone.utc)
 
@@ -106,3 +106,35 @@ def test_raising_children_a_plan_changed_or_a_joined_korean_clause_gives_no_home
 def test_a_dislike_said_still_in_romanised_hindi_stands():
     assert not ended_liking("dislikes", "mujhe ab bhi coffee pasand nahi hai", "opinion:coffee")
     assert ended_liking("dislikes", "mujhe ab coffee pasand nahi hai", "opinion:coffee")
+
+
+@pytest.mark.parametrize("quote, value", [
+    ("We're planning a road trip to Hohhot in August.", "Hohhot"),   # the cases set: the 1.5B filed it as a home
+    ("On part en vacances à Biarritz en juillet.", "Biarritz"),
+    ("Im Herbst machen wir einen Ausflug nach Salzburg.", "Salzburg"),
+    ("Este verano quiero viajar a Cartagena.", "Cartagena"),
+    ("Latem jedziemy na wycieczkę do Zakopanego.", "Zakopanego"),
+    ("下个月我们去成都旅游。", "成都"),
+    ("来月は京都に旅行します。", "京都"),
+    ("다음 달에 부산으로 여행 가요.", "부산"),
+])
+def test_a_home_the_fact_says_the_user_plans_a_trip_to_is_a_trip_decision(quote, value):
+    assert trip_slot("home_location", quote, value, f"The user plans a trip to {value}.") == TRIP_SLOT
+
+
+@pytest.mark.parametrize("attribute, quote, value, fact", [
+    ("home_location", "I visited Paris last summer.", "Paris", "The user visited Paris."),       # no plan: an event
+    ("home_location", "We plan to move to Berlin for good.", "Berlin", "The user plans to move to Berlin."),
+    ("home_location", "We live in Leeds and plan a trip to York.", "Leeds", "The user plans a trip to York."),
+    ("job", "We're planning a road trip to Hohhot in August.", "Hohhot", "The user plans a road trip to Hohhot."),
+    ("home_location", "Pianifichiamo di trasferirci a Roma.", "Roma", "The user plans to relocate to Rome."),
+])
+def test_a_move_a_past_visit_a_home_beside_a_trip_or_another_slot_stays_as_filed(attribute, quote, value, fact):
+    assert trip_slot(attribute, quote, value, fact) is None
+
+
+def test_a_planned_trip_filed_as_a_home_is_accepted_as_a_decision_not_rejected_as_no_home():
+    quote = "We're planning a road trip to dali in May."
+    candidate = validate_candidate(ExtractedFact(category="client_info", fact="The user plans a road trip to Dali.",
+                                                 quote=quote, attribute="home_location", value="Dali"), said(quote), 0)
+    assert (candidate.status, candidate.category, candidate.attribute) == ("accepted", *TRIP_SLOT)

@@ -47,6 +47,8 @@ def model(relation: str, seen: list[str]):
         chat = body["messages"][1]["content"]
         if '"relations"' in system:
             seen.append(chat)
+            if relation == "server error":
+                return Reply(status=500)
             return Reply(content=relations_answer([relation] * chat.count(" | NEW: ")))
         facts = []
         for line in chat.splitlines():
@@ -85,6 +87,13 @@ def test_a_model_judging_the_pair_different_leaves_both_values_active(tmp_path, 
     report, _ = run_eval(tmp_path, monkeypatch, capsys, "different")
     [row] = report["tables"]["Summary: extraction (recall, precision, traps) apart from updating, per gold set"]
     assert row["updates_right"] == "1/2" and row["updates_missed_update"] == 1
+
+
+def test_a_relation_request_that_fails_is_counted_in_the_summary_and_relates_nothing(tmp_path, monkeypatch, capsys):
+    report, seen = run_eval(tmp_path, monkeypatch, capsys, "server error")
+    [row] = report["tables"]["Summary: extraction (recall, precision, traps) apart from updating, per gold set"]
+    assert len(seen) == 1 and row["relations_failed"] == 1
+    assert row["failed"] == 0 and row["updates_right"] == "1/2" and row["updates_missed_update"] == 1
 
 
 def test_the_ceiling_answers_the_pair_right(tmp_path, monkeypatch, capsys):

@@ -25,5 +25,6 @@ LEXICON = {
     "decided": r"\b(?:rozhodl\w*|rozhodnut\w*)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"(?:už|uz|již) (?:nemám|nemam) (?:rád|rad|ráda|rada)|(?:už|uz) se mi nelíbí",
+    "travel": r"\b(?:výlet\w*|cestova\w*|dovolen\w*|navštív\w*|prázdnin\w*)",
     "origin": r"\b(?:vyrůstal\w*|vyrostl\w*|narodil\w*|pocházím)\b",
 }

@@ -28,5 +28,6 @@ LEXICON = {
     "decided": r"\b(?:besluttet|bestemt mig)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bkan\b[^.!?]{0,20}\bikke (?:længere|mere) lide\b|\bkan ikke lide\b[^.!?]{0,30}\b(?:længere|mere)\b",
+    "travel": r"\b(?:rejse\w*|ferie\w*|besøg\w*|udflugt\w*)\b",
     "origin": r"\b(?:voksede op|opvokset|født)\b",
 }

@@ -55,6 +55,7 @@ LEXICON = {
     "decided": r"\b(?:entschieden|entschlossen|beschlossen|steht fest)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:mag|mögen|liebe|lieben)\b[^.!?]{0,30}\bnicht mehr\b|\bnicht mehr\s+(?:gern|mögen)\b",
+    "travel": r"\b(?:reise\w*|urlaub\w*|ausflug\w*|besuch\w*|trip|roadtrip|ferien)\b",
     "origin": r"\b(?:aufgewachsen|geboren|stamme aus|ursprünglich aus|heimatstadt|heimat)\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b",

@@ -24,6 +24,7 @@ _LEXICON = {
     "decided": r"(?:αποφάσισα|αποφασίσαμε)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"δεν μου αρέσ\w* πια|πλέον δεν μου αρέσ",
+    "travel": r"ταξίδ\w*|διακοπ\w*|εκδρομ\w*|επίσκεψ\w*",
     "origin": r"μεγάλωσα|γεννήθηκα|κατάγομαι",
     "channel_names": {
         "email": r"ηλεκτρονικ\w+ ταχυδρομ\w+|μέιλ|μειλ",

@@ -139,6 +139,7 @@ LEXICON = {
     "decided": r"\b(?:decided|made up my mind)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bstopped (?:liking|loving|enjoying)\b",
+    "travel": r"\b(?:trip|road\s*trip|travel\w*|vacation\w*|holiday\w*|journey|visit\w*|tour|getaway|fly(?:ing)?\s+to|flight\s+to)\b",
     "origin": r"\b(?:grew up|growing up|born|(?:was|were|got)\s+raised|raised\s+(?:in|on|up)|originally from|"
               r"hometown|home town|native of)\b",
     # Contact channels by their names (domain/value_support.py); the key is the channel as a model names it.

@@ -53,6 +53,7 @@ LEXICON = {
     "decided": r"\b(?:decidí|decidimos|decidido|me decidí)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bya no (?:me (?:gusta|encanta)\w*|amo|quiero)\b|\bdej[éeó] de (?:gustar|encantar)\w*",
+    "travel": r"\b(?:viaje\w*|viajar|vacaciones|visita\w*|visitar|excursión|excursion|escapada)\b",
     "origin": r"\b(?:crecí|creci|nací|naci|criad[oa]|originari[oa]|natal)\b",
     "channel_names": {
         "email": r"\bcorreo\b|\b(?:e-?)?mail\b",

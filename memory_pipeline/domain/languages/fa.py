@@ -13,6 +13,7 @@ LEXICON = {
     "pleasantry_words": "ممنون ممنونم مرسی سلام خداحافظ متشکرم سپاس خیلی",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"دیگر(?!\s+را)\s+(?:\S+\s+){0,3}دوست ندار|دیگه(?!\s+رو)\s+(?:\S+\s+){0,3}دوست ندار",
+    "travel": r"سفر|مسافرت|تعطیلات|گردش|بازدید",
     "origin": r"بزرگ شدم|به دنیا آمدم|متولد",
     "channel_names": {"email": r"ایمیل", "phone": r"تلفن|زنگ", "whatsapp": r"واتساپ", "telegram": r"تلگرام"},
 }

@@ -60,6 +60,7 @@ LEXICON = {
     "decided": r"\b(?:décidé|décidée|décidés|décidées)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+)?(?:aime|adore|apprécie)\w*\s+plus\b",
+    "travel": r"\b(?:voyage\w*|vacances|séjour|sejour|visite\w*|visiter|excursion|road\s*trip|escapade)\b",
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
     "channel_names": {
         "email": r"\bcourriel\b|\b(?:e-?)?mail\b",

@@ -23,6 +23,7 @@ LEXICON = {
     "decided": r"(?:החלטתי|החלטנו)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"כבר לא (?:אוהב|אוהבת)",
+    "travel": r"טיול|נסיעה|חופשה|ביקור|לבקר",
     "origin": r"גדלתי|נולדתי",
     "channel_names": {"email": r"מייל|אימייל|דוא\"ל|דואל", "phone": r"טלפון|להתקשר", "whatsapp": r"וואטסאפ|ווטסאפ"},
     "negation": r"(?<!\w)(?:לא|אל|אין)(?!\w)",

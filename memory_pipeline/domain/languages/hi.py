@@ -30,6 +30,7 @@ LEXICON = {
     "decided": r"(?:फ़ैसला किया|फैसला किया|तय किया)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"अब(?!\s+भी)\s+(?:\S+\s+){0,4}पसंद नहीं|(?<![a-z])ab(?!\s+bhi)\s+(?:\w+\s+){0,4}pasand\s+(?:nahi|nahin|nhi)\b",
+    "travel": r"यात्रा|घूमने|सफर|सफ़र|छुट्टी|छुट्टियों|ट्रिप|टूर",
     "origin": r"पला|पली|बड़ा हुआ|बड़ी हुई|पैदा|जन्म",
     "channel_names": {
         "email": r"ईमेल|मेल",

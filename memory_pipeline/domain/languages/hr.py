@@ -59,5 +59,6 @@ LEXICON = {
     "decided": either(r"\b(?:odlučio|odlučila|odlučili|odlučile|odlučeno|odlučen[ao]?)\b"),
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bviše ne volim\b|\bvise ne volim\b|\bviše mi se ne sviđa\b",
+    "travel": r"\b(?:putovanj\w*|putujem\w*|izlet\w*|odmor\w*|posjet\w*)",
     "origin": r"\b(?:odrastao|odrasla|rođen|rodjen|rođena)\b",
 }

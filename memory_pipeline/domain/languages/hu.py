@@ -32,5 +32,6 @@ LEXICON = {
     "assent": r"^\s*(?:igen|jó|oké|ok|rendben|persze|mehet|legyen|csináld|naná)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bm[áa]r nem szeret\w*",
+    "travel": r"\b(?:utaz\w*|kirándul\w*|nyaral\w*|látogat\w*)",
     "origin": r"\b(?:nőttem fel|születtem|származom|szarmazom)\b",
 }

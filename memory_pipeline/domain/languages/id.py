@@ -32,6 +32,7 @@ LEXICON = {
     "decided": r"\b(?:memutuskan|diputuskan|putuskan)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:tidak|tak|nggak|ngga|gak|ga|enggak)\s+suka\s+(?:\w+\s+){0,3}lagi\b(?!\s+pula)|\bsudah tidak suka\b|\budah (?:gak|ga|nggak) suka\b",
+    "travel": r"\b(?:liburan|jalan-jalan|wisata|perjalanan|berkunjung|mengunjungi|trip|mudik)\b",
     "origin": r"\b(?:besar di|lahir|dibesarkan|asal|kampung halaman)\b",
     "channel_names": {
         "email": r"\bsurel\b",

@@ -39,6 +39,7 @@ LEXICON = {
     "decided": r"\b(?:deciso|decisa|decisi)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bnon mi piac\w+ più\b(?!\s+di\s+tanto)|\bnon (?:\w+\s+)?(?:amo|adoro)\s+più\b",
+    "travel": r"\b(?:viaggi\w*|vacanz\w*|visita\w*|visitare|gita|escursione|ferie)\b",
     "origin": r"\b(?:cresciut[oaie]|nat[oaie]|originari[oa])\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b|\bposta elettronica\b",

@@ -35,5 +35,6 @@ LEXICON = {
     "decided": r"\b(?:bestemt meg|besluttet)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bliker\b[^.!?]{0,30}\bikke (?:lenger|mer)\b",
+    "travel": r"\b(?:reise\w*|ferie\w*|besøk\w*|utflukt\w*)\b",
     "origin": r"\b(?:vokste opp|oppvokst|født)\b",
 }

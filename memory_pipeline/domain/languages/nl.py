@@ -28,6 +28,7 @@ LEXICON = {
     "decided": r"\b(?:besloten|besluit genomen)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bniet meer (?:leuk|lekker)\b|\bhou\b[^.!?]{0,30}\bniet meer\b",
+    "travel": r"\b(?:reis|reizen|reisje|vakantie|bezoek\w*|uitstapje|trip|tripje)\b",
     "origin": r"\b(?:opgegroeid|geboren|afkomstig)\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b",

@@ -56,5 +56,6 @@ LEXICON = {
                       r"(?:e|este|s-a)\s+decis|am\s+ales|am\s+optat)\b"),
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bnu[- ]mi mai place\b|\bnu mai (?:iubesc|plac)\b",
+    "travel": r"\b(?:călători\w*|calatori\w*|excursi\w*|vacanț\w*|vacant\w*|concediu\w*|vizit\w*)",
     "origin": r"\b(?:am crescut|m-am născut|născut|nascut|originar)\b",
 }

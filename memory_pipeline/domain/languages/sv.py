@@ -30,5 +30,6 @@ LEXICON = {
     "decided": r"\b(?:bestämt|bestämde|beslutat|beslutade)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bgillar\b[^.!?]{0,30}\binte (?:längre|mer)\b|\binte längre (?:gillar|tycker om)\b",
+    "travel": r"\b(?:resa|resor|semester\w*|besök\w*|utflykt\w*|roadtrip)\b",
     "origin": r"\b(?:växte upp|uppvuxen|född|kommer ursprungligen)\b",
 }

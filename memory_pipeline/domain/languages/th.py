@@ -45,6 +45,7 @@ LEXICON = {
     "decided": r"(?:ตัดสินใจ)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"ไม่ชอบ.{0,12}แล้ว(?!ก็)|ไม่ชอบอีกต่อไป",
+    "travel": r"เที่ยว|ทริป|เดินทาง|พักร้อน",
     "origin": r"เกิด|โตที่|บ้านเกิด",
     "channel_names": {"email": r"อีเมล|เมล", "phone": r"โทร(?!ทัศน์)", "sms": r"ข้อความ", "line": r"(?<!ออน)ไลน์"},
     "negation": r"ไม่|อย่า(?!ง)",  # not "อย่าง" (kind, -ly)

@@ -29,6 +29,7 @@ LEXICON = {
     "predicate_suffix": r"y?[ıiuü][mz]|[dt][ıiuü]r",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bart[ıi]k\s+(?:\w+\s+)?(?:sevmiyorum|sevmem|hoşlanmıyorum|beğenmiyorum)",
+    "travel": r"\b(?:seyahat\w*|gezi\w*|tatil\w*|yolculuk\w*|ziyaret\w*)",
     "origin": r"\b(?:büyüdüm|doğdum|doğma büyüme|memleketim|aslen)\b",
     "channel_names": {
         "email": r"\be-?posta\w*|\b(?:e-?)?mail\w*",

@@ -47,6 +47,7 @@ LEXICON = {
     "decided": r"(?:决定|定了)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"不再喜欢|不再喜歡|不再爱|已经不喜欢|已經不喜歡|再也不喜欢",
+    "travel": r"旅行|旅游|旅遊|自驾|自駕|出游|出遊|度假|游玩|遊玩|出差",
     "origin": r"长大|長大|出生|老家|家乡|家鄉",
     "channel_names": {
         "email": r"邮箱|邮件|電郵|郵件|电邮|郵箱",
