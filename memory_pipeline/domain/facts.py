@@ -182,11 +182,17 @@ _CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}
                    "\u060c\u061b\u061f\u06d4\u0964\u0965\u0589\u1362")
 
 
+def _is_edge(char: str) -> bool:
+    """True for a character that may stand next to a whole clause: `_CLAUSE_EDGE`, or an emoji or other symbol
+    (Unicode category So), which chat puts where a full stop would be ("evet onaylıyorum 👍")."""
+    return char in _CLAUSE_EDGE or unicodedata.category(char) == "So"
+
+
 def _is_clause(haystack: str, start: int, end: int) -> bool:
     before = haystack[:start].rstrip(" ")
     after = haystack[end:].lstrip(" ")
-    return ((not before or before[-1] in _CLAUSE_EDGE or haystack[start] in _CLAUSE_EDGE)
-            and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE))
+    return ((not before or _is_edge(before[-1]) or _is_edge(haystack[start]))
+            and (not after or _is_edge(after[0]) or _is_edge(haystack[end - 1])))
 
 
 def is_substantial_quote(

@@ -331,7 +331,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_pleasantry"
     if speech.is_question(quote, codes) and not (retraction and is_forget_request(quote)):  # "Can you forget ...?"
         return "quote_is_question"
-    if speech.is_sarcasm(sentence, codes):
+    if speech.is_sarcasm(sentence, codes, (start - first, end - first)):
         return "quote_is_sarcasm"
     parts = _parts_of_span(sentence, start - first, end - first, codes)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them

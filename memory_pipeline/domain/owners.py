@@ -61,7 +61,9 @@ SLOT_FAMILIES = (
      "ernährung", "dieta"),
     ("shipping_address", "delivery_address", "postal_address", "mailing_address", "address", "adresse",
      "dirección", "地址"),
-    ("delivery_instruction", "delivery_note", "delivery_preference"),
+    # Not `delivery_preference`: read without its generic word it is `delivery`, which `delivery_time` is too, and
+    # a time of delivery is no instruction ("no doorbell" superseded "mornings" in holdout set 9).
+    ("delivery_instruction", "delivery_note", "delivery_instructions"),
     ("plan", "subscription_plan", "subscription", "pricing_plan", "service_plan", "billing_plan", "plan_tier",
      "tier", "package", "forfait", "abonnement", "tarif", "plan_de_suscripción", "套餐"),
     ("hobby", "hobbies", "pastime", "loisir", "pasatiempo", "爱好"),

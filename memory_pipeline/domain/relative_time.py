@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from memory_pipeline.domain import language, lexicon
+
 _WEEKDAYS = {
     # English, French, German, Spanish: weekday number (Monday 0).
     "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
@@ -275,9 +277,13 @@ def _written(expression: _Expression, day: date, clock: str | None) -> str:
 def resolve(text: str, today: date) -> tuple[str, list[str]]:
     """(text with each relative expression replaced by its date, the written dates in the order replaced).
     `today`: the local date the text was said on. A preposition before the expression ("for tomorrow") keeps
-    its place ("for 2026-03-05"). Text without a known expression comes back unchanged."""
+    its place ("for 2026-03-05"). Only the expressions of the text's language (`domain.language.identify`, all
+    when it is not told) and English ones are read. Text without a known expression comes back unchanged."""
     days: list[str] = []
+    codes = lexicon.codes_for(language.identify(text))
     for expression in _EXPRESSIONS:
+        if codes is not None and expression.lang not in codes and expression.lang != "en":
+            continue  # French "hier" (yesterday) is Dutch and German "hier" (here): "woon hier op kot"
         def replace(match: re.Match[str], expression: _Expression = expression) -> str:
             written = _written(expression, expression.day(match, today), _clock(match))
             days.append(written)

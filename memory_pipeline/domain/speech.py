@@ -107,11 +107,21 @@ def speaks_of_self(clause: str, codes: Codes = None) -> bool:
 _EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
 
 
-def is_sarcasm(text: str, codes: Codes = None) -> bool:
+_CLAUSE_MARKS = ",;，；、،"
+
+
+def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = None) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
-    roll (`_EYE_ROLL`), whatever its language."""
+    roll (`_EYE_ROLL`), whatever its language. `quoted`: (start, end) of the quote in `text`, one sentence; an
+    eye roll then counts only when the quote reaches into the clause it ends (after the last comma before it):
+    "j'habite à Namur, pas à Namêche comme c'est marqué sur votre courrier, faudrait corriger une fois 🙄" rolls
+    its eyes at the letter, not at Namur (holdout set 9)."""
     sarcasm = _p("sarcasm", codes)
+    if quoted is not None:
+        return sarcasm.search(text) is not None or any(
+            quoted[1] > max(text.rfind(mark, 0, roll.start()) for mark in _CLAUSE_MARKS) + 1
+            for roll in _EYE_ROLL.finditer(text))
     return any(sarcasm.search(s) or _EYE_ROLL.search(s) for s in sentences(text))
 
 

@@ -270,7 +270,7 @@ def supported(value: str, text: str) -> bool:
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
     suffixing = content and language.identify(text) in SUFFIXING_LANGUAGES
     missing = 0
-    for word in content:
+    for index, word in enumerate(content):
         if _JAMO.search(word):  # a Korean word: its syllables in a row, particles after it allowed ("대전에")
             missing += word not in folded
             continue
@@ -280,6 +280,11 @@ def supported(value: str, text: str) -> bool:
             continue
         if not any(_similar(word, w) for w in said) and not (
                 _PREFIXED.match(word) and any(_ends_with(w, word) for w in said)
+        ) and not (
+                # An Arabic adjective after its noun drops the article when said as a predicate: "التركيب
+                # المجاني" (the free installation) is "التركيب مجاني" (the installation is free). Never the first
+                # word: "المدينة" (Medina) is not "مدينة" (a city).
+                index and _ARTICLE.match(word) and _ARTICLE.sub("", word) in said
         ) and skeleton(word) not in skeletons and not (
                 suffixing and any(_same_stem(word, w) for w in said)):
             missing += 1
@@ -331,14 +336,18 @@ _NAMED_RUN = 6
 
 
 def names_what_quote_says(fact: str, quote: str) -> bool:
-    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or a run of
-    `_NAMED_RUN` characters of a script without spaces): a stance slot named in English ("favourite:coffee")
-    is then backed by a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè
-    ristretto."), whatever the language (issue 25)."""
-    quote_words = words(quote)
-    shared = sum(1 for w in set(words(fact)) if w not in STOPWORDS and len(w) >= 2
-                 and any(_similar(w, q) for q in quote_words))
-    if shared >= _NAMED_WORDS:
+    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or as many
+    as the quote holds beside its stance words when that is fewer, at least one; or a run of `_NAMED_RUN`
+    characters of a script without spaces): a stance slot named in English ("favourite:coffee") is then backed by
+    a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè ristretto."), and
+    `opinion:crowds` by "Menschenmassen hass i" through "Der Nutzer mag keine Menschenmassen.", whatever the
+    language (issue 25). A stance word is no thing named: "I love it" names nothing."""
+    stance = lexicon.pattern("stance")
+    named = lambda text: {w for w in words(text)  # noqa: E731
+                          if w not in STOPWORDS and len(w) >= 2 and not stance.match(w)}
+    quote_words, in_quote = words(quote), named(quote)
+    shared = sum(1 for w in named(fact) if any(_similar(w, q) for q in quote_words))
+    if shared >= max(1, min(_NAMED_WORDS, len(in_quote))):
         return True
     if not _UNSPACED.search(fact):
         return False

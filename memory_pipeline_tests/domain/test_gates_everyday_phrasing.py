@@ -69,3 +69,40 @@ def test_a_place_is_not_its_neighbour_in_latin_letters():
     from memory_pipeline.domain.value_support import supported
     assert not supported("Slovenia", "we ship to Slovakia") and not supported("Toronto", "I live in Torino")
     assert supported("Львів", "Я живу у Львові.")
+
+
+# Holdout set 9 (unseen, right answers): the everyday phrasings of more languages, as data.
+@pytest.mark.parametrize("reply, offer, attribute, value", [
+    ("好啊 麻煩你了", "那推薦 999 吃到飽不限速，續約 30 個月，幫您辦理嗎？", "decision:plan", "999 吃到飽"),
+    ("haan kar do subah wali", "Pune → Lucknow 28 Oct: IndiGo 6E 2145 subah 7:10 baje ₹6,840, ya Air India shaam "
+     "6:45 ₹7,200. Window seat ke saath IndiGo wali book kar doon?", "decision:flight", "IndiGo subah 7:10"),
+    ("হ্যাঁ, করে দিন প্লিজ", "আমরা আপনাকে কাল বিনামূল্যে এক্সপ্রেস ডেলিভারি দিতে পারি, করে দেব?", "decision:delivery",
+     "এক্সপ্রেস ডেলিভারি"),
+    # An Arabic adjective's article, dropped when the offer says it as a predicate ("التركيب مجاني").
+    ("إيه زين، ضيفه", "وعندنا عرض الحين: إذا طلبت اليوم التركيب مجاني. تبي أضيفه لطلبك؟", "decision:installation",
+     "التركيب المجاني"),
+])
+def test_an_assent_of_more_languages_accepts_the_offer_it_answers(reply, offer, attribute, value):
+    assert gate(reply, reply, attribute, value, False, answered=[offer]) is None
+
+
+@pytest.mark.parametrize("reply", ["好吃", "好像不行"])
+def test_a_word_that_starts_with_good_is_no_chinese_assent(reply):
+    assert gate(reply, reply, "decision:plan", "999 吃到飽", False,
+                answered=["那推薦 999 吃到飽不限速，幫您辦理嗎？"]) == "value_not_in_quote"
+
+
+@pytest.mark.parametrize("quote, attribute, value", [
+    ("main Pune mein rehta hoon", "city", "Pune"),                      # Hinglish living words
+    ("nama aku Dimas Pratama, domisili Bandung", "city", "Bandung"),     # Indonesian "domicile"
+    ("ik lust geen spruitjes", "favourite:spruitjes", "dislikes"),        # Dutch "lusten" (to like a food)
+])
+def test_a_phrasing_of_living_or_liking_as_data_backs_its_fact(quote, attribute, value):
+    assert gate(quote, quote, attribute, value, False) is None
+
+
+def test_an_eye_roll_at_another_clause_of_the_sentence_leaves_the_users_home_standing():
+    message = ("jour 45 872, nuit 19 340. Et sinon j'habite à Namur, pas à Namêche comme c'est marqué sur votre "
+               "dernier courrier, faudrait corriger une fois 🙄")
+    assert gate("j'habite à Namur", message, "city", "Namur", False) is None
+    assert gate("faudrait corriger une fois", message, "opinion:courrier", "dislikes", False) == "quote_is_sarcasm"

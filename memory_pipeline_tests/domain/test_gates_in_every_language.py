@@ -170,6 +170,8 @@ STANCES_NAMED_IN_ENGLISH = [
     ("Tôi rất thích cà phê sữa đá.", "favourite:coffee", "likes", "Người dùng rất thích cà phê sữa đá."),
     ("ไม่ชอบทุเรียนเลย", "opinion:durian", "dislikes", "ผู้ใช้ไม่ชอบทุเรียน"),
     ("En pidä korianterista ollenkaan.", "opinion:coriander", "dislikes", "Käyttäjä ei pidä korianterista."),
+    # A quote naming one thing beside its stance word needs its fact to name that one (holdout set 9).
+    ("Menschenmassen hass i 😅", "opinion:crowds", "dislikes", "Der Nutzer mag keine Menschenmassen."),
 ]
 
 
@@ -183,6 +185,8 @@ def test_a_stance_whose_fact_names_something_the_quote_does_not_say_is_rejected(
                 fact="L'utente adora la pizza.") == "value_not_in_quote"
     assert gate("ชอบกินส้มตำ", "ชอบกินส้มตำ", "favourite:pizza", "likes", False,
                 fact="ผู้ใช้ชอบพิซซ่า") == "value_not_in_quote"
+    assert gate("Ich hasse es", "Ich hasse es", "opinion:crowds", "dislikes", False,
+                fact="Der Nutzer hasst Menschenmassen.") == "value_not_in_quote"  # a stance word names nothing
 
 
 def test_a_phrase_value_may_differ_in_one_inflected_word_a_short_value_may_not():

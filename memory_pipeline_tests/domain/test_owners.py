@@ -16,6 +16,8 @@ def test_names_of_one_slot_read_as_that_slot():
 
 def test_slots_that_share_a_word_keep_their_own_owner():
     assert len({slot_of(n) for n in ("home_location", "hometown", "shipping_address", "work_location")}) == 4
+    # A time of delivery is no delivery instruction ("no doorbell" superseded "mornings": holdout set 9).
+    assert slot_of("delivery_time") != slot_of("delivery_instructions") == slot_of("delivery_instruction")
     assert slot_of("preferred_name") != slot_of("name")
     assert owners("preference", "preferred_language", "French") == ("slot:preferred_language",)
 

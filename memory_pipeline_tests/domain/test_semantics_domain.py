@@ -218,6 +218,11 @@ WEDNESDAY = date(2026, 3, 4)
     ("L'utilisateur arrive demain soir à 8h.", "L'utilisateur arrive le 2026-03-05 à 20:00."),
     ("User starts a week from today.", "User starts on 2026-03-11."),
     ("User's shop closes on Monday.", "User's shop closes on Monday."),  # a habit: a date would make it expire
+    # session 22: a language's words read only its own text (and English): Dutch and German "hier" is here, not
+    # French "hier" (yesterday): "woon hier op kot" gave "De gebruiker woont op kot in Gent le 2026-03-03."
+    ("woon hier op kot in Gent", "woon hier op kot in Gent"),
+    ("Ich wohne seit zwei Jahren hier.", "Ich wohne seit zwei Jahren hier."),
+    ("Je suis arrivé hier à Gand.", "Je suis arrivé le 2026-03-03 à Gand."),
 ])
 def test_relative_time_is_resolved_against_the_day_it_was_said(text, expected):
     assert resolve(text, WEDNESDAY)[0] == expected
