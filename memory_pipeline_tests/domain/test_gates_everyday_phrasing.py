@@ -106,3 +106,23 @@ def test_an_eye_roll_at_another_clause_of_the_sentence_leaves_the_users_home_sta
                "dernier courrier, faudrait corriger une fois 🙄")
     assert gate("j'habite à Namur", message, "city", "Namur", False) is None
     assert gate("faudrait corriger une fois", message, "opinion:courrier", "dislikes", False) == "quote_is_sarcasm"
+
+
+@pytest.mark.parametrize("message, quote, value", [
+    ("Oui : si vous devez me contacter, envoyez-moi plutôt un SMS sur mon GSM.", "envoyez-moi plutôt un SMS sur mon GSM",
+     "SMS"),
+    ("If you need to reach me, text me on my mobile.", "text me on my mobile", "text"),
+    ("Wenn Sie mich erreichen müssen, schreiben Sie mir bitte per WhatsApp.", "schreiben Sie mir bitte per WhatsApp",
+     "WhatsApp"),
+    ("si necesita contactarme, mejor por WhatsApp", "mejor por WhatsApp", "WhatsApp"),
+])
+def test_a_condition_on_reaching_the_user_states_how_to_reach_them(message, quote, value):
+    assert gate(quote, message, "contact_channel", value, False) is None
+
+
+@pytest.mark.parametrize("message, quote, value", [
+    ("If I move to Paris, text me the new catalogue.", "text me the new catalogue", "text"),
+    ("Si je déménage, envoyez-moi un SMS.", "envoyez-moi un SMS", "SMS"),
+])
+def test_a_condition_on_the_user_still_makes_the_request_hypothetical(message, quote, value):
+    assert gate(quote, message, "contact_channel", value, False) == "quote_is_hypothetical"

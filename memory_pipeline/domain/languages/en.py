@@ -48,6 +48,8 @@ LEXICON = {
         r"(?<!no )(?<!not )(?<!n't )\b(?:just kidding|only kidding|kidding|just joking|i'm joking|i was joking|"
         r"scratch that|strike that)\b(?!\s+(?:me|around)\b)|(?-i:\bjk\b|\bJK\b(?!\s+[A-Z]))|\bj/k\b",
     "conditional": r"^\W*(?:(?:and|but|so|well)\s+)?(?:if|what if|suppose|supposing)\b(?!,)",
+    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
+    "contact_condition": r"^\W*(?:(?:and|but|so)\s+)?if\s+(?:you|u)\s+(?:ever\s+)?(?:need|have|want|must|got)\s+to\s+(?:contact|reach|call|text|email|ring|get\s+(?:in\s+touch|hold))\b",
     "hedge":
         r"\b(?:maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|whether|"
         r"someday|one day,? (?:I|we)|I hope to|hoping to|hopefully|I wish(?! to))\b",

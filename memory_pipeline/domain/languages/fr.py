@@ -15,6 +15,8 @@ LEXICON = {
     "self": r"\b(?:je|j'|moi|nous)\b",
     "kidding": r"\b(?:je plaisante|c'est une blague|je rigole)\b",
     "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
+    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
+    "contact_condition": r"^\W*(?:(?:et|mais)\s+)?si\s+(?:vous|tu)\s+(?:devez|voulez|avez besoin de|dois|veux|as besoin de)\s+me\s+(?:contacter|joindre|appeler|rappeler|écrire)",
     "hedge": r"\bpeut-être\b",
     "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
                  r"je me renseigne|rien n'est fait|rien n'est décidé|"
