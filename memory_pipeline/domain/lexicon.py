@@ -4,8 +4,8 @@ pattern, word set or table, and which languages know a kind (the gates reject fo
 Kinds (each optional in a language's `LEXICON`; a regular expression unless said otherwise):
 - speech acts (domain/speech.py): `instruction`, `reported_speech`, `quoted_first_person` (words that open a
   quotation spoken in the first person), `self_report` ("as I said"), `other_person`, `companion` ("with": a
-  person the user is with), `self`, `sarcasm`, `kidding`, `conditional`, `contact_condition` (a condition on
-  reaching the user: "if you need to reach me"), `hedge`, `undecided` (a choice left open, a question put off:
+  person the user is with), `self`, `sarcasm`, `kidding`, `conditional`, `need_condition` (a condition on a
+  need of the one addressed: "if you need to reach me", "if anything comes up"), `hedge`, `undecided` (a choice left open, a question put off:
   "I'll think about it", "hesitating between"), `interrogative`, `question_particle`, `question_unmarked` (a question told
   without a question mark), `question_word_inside` (a question word anywhere in the clause that ends a
   question), `request`, `standing`, `clause_joiner`,

@@ -128,10 +128,11 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:
     """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"):
     nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok").
-    Not a condition on reaching the user (`contact_condition`: "si vous devez me contacter, envoyez-moi plutôt un
-    SMS", if you need to reach me, text me): that is how the user wants to be reached, whenever it happens."""
+    Not a condition on a need of the one addressed (`need_condition`: "si vous devez me contacter, envoyez-moi
+    plutôt un SMS", if you need to reach me, text me; "αν χρειαστεί κάτι, πάρτε με τηλέφωνο", if anything is
+    needed, phone me): the request after it stands whenever the need comes."""
     return (_p("conditional", codes).search(sentence) is not None
-            and _p("contact_condition", codes).search(sentence) is None)
+            and _p("need_condition", codes).search(sentence) is None)
 
 
 def is_hedged(clause: str, codes: Codes = None) -> bool:

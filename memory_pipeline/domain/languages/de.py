@@ -15,8 +15,9 @@ LEXICON = {
     "sarcasm": r"^\W*(?:na toll|na super)\b",
     "kidding": r"\b(?:nur spaß|nur ein scherz|war nur ein witz|war ein scherz)\b",
     "conditional": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\b(?!,)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\s+(?:Sie|du)\s+mich\s+(?:\w+\s+)?(?:erreichen|kontaktieren|anrufen|anschreiben)\s+(?:müssen|wollen|möchten|musst|willst)",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:und|aber)\s+)?(?:wenn|falls)\s+(?:(?:Sie|du)\s+mich\s+(?:\w+\s+)?(?:erreichen|kontaktieren|anrufen|anschreiben)\s+(?:müssen|wollen|möchten|musst|willst)|(?:etwas|was)\s+(?:ist|sein\s+sollte)|(?:Sie|du)\s+(?:etwas|was)\s+(?:brauchen|brauchst))",
     "hedge": r"\b(?:vielleicht|ob)\b",  # "ob": whether
     "assent": r"^\s*(?:ja|jawohl|klar|gerne|gern|okay|ok|einverstanden|mach das|machen sie das|passt|alles klar|"
               r"machen wir|nehm ich|nehme ich|gebongt)\b",

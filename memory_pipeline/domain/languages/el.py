@@ -14,6 +14,9 @@ _LEXICON = {
         r"|^\W*(?:αυτός|αυτή|αυτοί)\b",
     "self": r"\b(?:εγώ|εμείς)\b",
     "conditional": r"^\W*(?:(?:και|αλλά)\s+)?(?:αν|εάν|άμα)\b",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:και|αλλά)\s+)?(?:αν|εάν|άμα)\s+(?:χρειαστ\w*|χρειάζεστε|χρειαζεστε|θέλετε\s+να\s+με\s+\w+|θελετε\s+να\s+με\s+\w+)",
     "hedge": r"\b(?:ίσως|μάλλον|πιθανόν|δεν είμαι σίγουρ[οηα]ς?)\b",
     "assent": r"^\s*(?:ναι|εντάξει|βεβαίως|φυσικά)(?!\w)",
     "undecided": r"\b(?:θα το σκεφτώ|το σκέφτομαι|δεν έχω αποφασίσει|διστάζω ανάμεσα|θα αποφασίσω)\b",

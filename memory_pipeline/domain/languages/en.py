@@ -48,8 +48,9 @@ LEXICON = {
         r"(?<!no )(?<!not )(?<!n't )\b(?:just kidding|only kidding|kidding|just joking|i'm joking|i was joking|"
         r"scratch that|strike that)\b(?!\s+(?:me|around)\b)|(?-i:\bjk\b|\bJK\b(?!\s+[A-Z]))|\bj/k\b",
     "conditional": r"^\W*(?:(?:and|but|so|well)\s+)?(?:if|what if|suppose|supposing)\b(?!,)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:and|but|so)\s+)?if\s+(?:you|u)\s+(?:ever\s+)?(?:need|have|want|must|got)\s+to\s+(?:contact|reach|call|text|email|ring|get\s+(?:in\s+touch|hold))\b",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:and|but|so)\s+)?if\s+(?:(?:you|u)\s+(?:ever\s+)?(?:need|have|want|must|got)\s+to\s+(?:contact|reach|call|text|email|ring|get\s+(?:in\s+touch|hold))\b|(?:you|u)\s+need\s+(?:anything|something|me)\b|(?:anything|something)\s+(?:comes\s+up|is\s+needed)\b|needed\b|need\s+be\b)",
     "hedge":
         r"\b(?:maybe|perhaps|might|not sure|unsure|probably|possibly|considering|thinking about|wonder|whether|"
         r"someday|one day,? (?:I|we)|I hope to|hoping to|hopefully|I wish(?! to))\b",

@@ -17,8 +17,9 @@ LEXICON = {
     # "si" typed for "sí" (yes) before an assent word opens no condition: "si claro, es el MX-2231".
     "conditional": r"^\W*(?:(?:y|pero)\s+)?si\b(?!,|\s+(?:claro|señor|señora|gracias|ok|vale|perfecto|exacto|correcto|"
                    r"bueno|porfa|por\s+favor)\b)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:y|pero)\s+)?si\s+(?:necesita[ns]?|necesitas|quiere[ns]?|quieres|tiene[ns]?\s+que|tienes\s+que)\s+(?:contactarme|localizarme|llamarme|escribirme)",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:y|pero)\s+)?si\s+(?:(?:necesita[ns]?|necesitas|quiere[ns]?|quieres|tiene[ns]?\s+que|tienes\s+que)\s+(?:contactarme|localizarme|llamarme|escribirme)|(?:necesita[ns]?|necesitas)\s+algo|hace\s+falta)",
     "hedge": r"\b(?:quizás|quizá|tal vez|ojalá)\b",
     "assent": r"^\s*(?:sí|vale|claro|adelante|de acuerdo|ok|hazlo)\b",
     "undecided": r"\b(?:lo (?:voy a )?pensar[ée]?|voy a pensarlo|lo pensaré|dudo entre|estoy dudando|no (?:lo )?he "

@@ -15,8 +15,9 @@ LEXICON = {
     "self": r"\b(?:je|j'|moi|nous)\b",
     "kidding": r"\b(?:je plaisante|c'est une blague|je rigole)\b",
     "conditional": r"^\W*(?:(?:et|mais)\s+)?si\b(?!,)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:et|mais)\s+)?si\s+(?:vous|tu)\s+(?:devez|voulez|avez besoin de|dois|veux|as besoin de)\s+me\s+(?:contacter|joindre|appeler|rappeler|écrire)",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:et|mais)\s+)?(?:si\s+(?:jamais\s+)?(?:vous|tu)\s+(?:devez|voulez|avez besoin de|dois|veux|as besoin de)\s+me\s+(?:contacter|joindre|appeler|rappeler|écrire)|si\s+(?:jamais\s+)?(?:vous\s+avez|tu\s+as)\s+besoin\b|si\s+besoin\b|s\'il\s+y\s+a\s+(?:quoi\s+que\s+ce\s+soit|un\s+souci|quelque\s+chose))",
     "hedge": r"\bpeut-être\b",
     "undecided": r"\b(?:je vais (?:y )?(?:réfléchir|penser)|j'y (?:réfléchirai|penserai)|je réfléchis|"
                  r"je me renseigne|rien n'est fait|rien n'est décidé|"

@@ -21,8 +21,9 @@ LEXICON = {
     "self": r"\b(?:io|noi)\b",
     "kidding": r"\b(?:sto scherzando|scherzo|scherzavo|era uno scherzo)\b",
     "conditional": r"^\W*(?:(?:e|ma)\s+)?se\b(?!,)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:e|ma)\s+)?se\s+(?:deve|devi|vuole|vuoi|ha bisogno di|hai bisogno di)\s+(?:contattarmi|raggiungermi|chiamarmi|scrivermi)",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:e|ma)\s+)?se\s+(?:(?:deve|devi|vuole|vuoi|ha bisogno di|hai bisogno di)\s+(?:contattarmi|raggiungermi|chiamarmi|scrivermi)|(?:ha|hai|avete)\s+bisogno\b|serve\s+qualcosa|c\'è\s+bisogno)",
     "hedge": r"\b(?:forse|magari|probabilmente|non sono sicur[oa]|chissà)\b",
     "assent": r"^\s*(?:sì|certo|va bene|d\'accordo|ok|procedi|fallo)\b",
     "undecided": r"\b(?:ci penserò|ci penso|ci devo pensare|devo pensarci|ci voglio pensare|sono indecis[oa]|"

@@ -14,8 +14,9 @@ LEXICON = {
         r"|^\W*(?:hij|zij)\b",
     "self": r"\b(?:ik|wij|we|mij|me|ons)\b",
     "conditional": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien|stel dat)\b",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien)\s+(?:u|je|jij)\s+mij\s+(?:\w+\s+)?(?:moet|wilt|wil)\s+(?:bereiken|contacteren|bellen)",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:en|maar)\s+)?(?:als|indien)\s+(?:(?:u|je|jij)\s+mij\s+(?:\w+\s+)?(?:moet|wilt|wil)\s+(?:bereiken|contacteren|bellen)|(?:u|je)\s+iets\s+nodig\s+hebt|er\s+iets\s+is)",
     "hedge": r"\b(?:misschien|waarschijnlijk|wellicht|niet zeker|weet niet of)\b",
     "assent": r"^\s*(?:ja|prima|graag|akkoord|oké|ok|doe maar|doe dat)\b",
     "undecided": r"\b(?:denk er(?: nog)? over na|ga erover nadenken|ik twijfel|twijfel tussen|nog niet besloten|"

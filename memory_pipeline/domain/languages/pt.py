@@ -17,8 +17,9 @@ LEXICON = {
     "self": r"\b(?:eu|nós)\b",
     "kidding": r"\b(?:(?:estou|tô|to) brincando|é brincadeira|brincadeira)\b",
     "conditional": r"^\W*(?:(?:e|mas)\s+)?se\b(?!,)",
-    # A condition on reaching the user states how to reach them: no hypothetical (domain/speech.py).
-    "contact_condition": r"^\W*(?:(?:e|mas)\s+)?se\s+(?:precisar(?:em)?|quiser(?:em)?|tiver(?:em)?\s+que)\s+(?:de\s+)?(?:me\s+)?(?:contactar|contatar|ligar|falar comigo|escrever)(?:-me)?",
+    # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
+    # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.
+    "need_condition": r"^\W*(?:(?:e|mas)\s+)?se\s+(?:(?:precisar(?:em)?|quiser(?:em)?|tiver(?:em)?\s+que)\s+(?:de\s+)?(?:me\s+)?(?:contactar|contatar|ligar|falar comigo|escrever)(?:-me)?|precisar(?:em)?\s+de\s+(?:algo|alguma\s+coisa)|for\s+preciso)",
     "hedge": r"\b(?:talvez|quem sabe|provavelmente|não tenho certeza|não sei se)\b",
     "assent": r"^\s*(?:sim|claro|pode ser|beleza|ok|combinado|faça isso|faz isso)\b",
     "undecided": r"\b(?:vou pensar|vou ver|vou decidir|(?:estou|tô|to|tou) (?:em|na) dúvida|estou indecis[oa]|ainda não decidi|não decidi|"
