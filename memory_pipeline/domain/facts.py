@@ -182,17 +182,21 @@ _CLAUSE_EDGE = set(".,;:!?\u2026\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001()[]{}
                    "\u060c\u061b\u061f\u06d4\u0964\u0965\u0589\u1362")
 
 
-def _is_edge(char: str) -> bool:
-    """True for a character that may stand next to a whole clause: `_CLAUSE_EDGE`, or an emoji or other symbol
-    (Unicode category So), which chat puts where a full stop would be ("evet onaylıyorum 👍")."""
-    return char in _CLAUSE_EDGE or unicodedata.category(char) == "So"
-
-
 def _is_clause(haystack: str, start: int, end: int) -> bool:
     before = haystack[:start].rstrip(" ")
     after = haystack[end:].lstrip(" ")
-    return ((not before or _is_edge(before[-1]) or _is_edge(haystack[start]))
-            and (not after or _is_edge(after[0]) or _is_edge(haystack[end - 1])))
+    return ((not before or before[-1] in _CLAUSE_EDGE or haystack[start] in _CLAUSE_EDGE)
+            and (not after or after[0] in _CLAUSE_EDGE or haystack[end - 1] in _CLAUSE_EDGE
+                 or _only_symbols_to_line_end(after) and len(_QUOTE_WORD.findall(haystack[start:end])) >= 2))
+
+
+def _only_symbols_to_line_end(text: str) -> bool:
+    """True when `text` holds only emoji and other symbols (Unicode category So, with their joiners and
+    variation selectors) up to its first line break: chat ends a message with them where a full stop would be
+    ("evet onaylıyorum 👍"). Not between words ("Basic 👎 Premium 👍"), and a quote of two words or more only
+    (`_is_clause`): "Carne 🚫" is no one-word clause."""
+    line = text.split("\n", 1)[0].strip()
+    return bool(line) and all(unicodedata.category(c) == "So" or c in "\u200d\ufe0f " for c in line)
 
 
 def is_substantial_quote(

@@ -87,6 +87,7 @@ from memory_pipeline.domain.naming import (
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
+    channel_said,
     decides,
     fold,
     names_a_thing,
@@ -151,6 +152,8 @@ _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer p
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
 # 0.5B model's answer).
 _STANCE_WORD = lexicon.pattern("stance")
+# Slot kinds whose fact takes a stance on their object (`opinion:coffee`, `favourite:pizza`; domain/owners.py).
+_STANCE_KINDS = frozenset({"opinion", "favourite", "favorite", "fav"})
 _ASSENT = lexicon.pattern("assent")
 
 
@@ -297,6 +300,15 @@ def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
             and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
 
 
+def asks_to_be_reached(part: str, value: str | None, codes: lexicon.Codes) -> bool:
+    """True when `part` opens with a condition on a need of the one addressed (`speech.is_need_condition`) and
+    `value` is a contact channel it names (`channel_said`): how the user wants to be reached, whenever the need
+    comes ("si vous devez me contacter, envoyez-moi plutôt un SMS"; "αν χρειαστεί κάτι, πάρτε με τηλέφωνο"). What
+    the user would do themself stays hypothetical ("If needed, I'll upgrade to Business", "If you need to reach me
+    after I move to Berlin, ..." for Berlin)."""
+    return bool(value) and speech.is_need_condition(part, codes) and channel_said(value, part)
+
+
 def gate(quote: str, message: str, attribute: str | None, value: str | None, retraction: bool,
          verified: bool | None = None, answered: Sequence[str] = (), fact: str = "",
          replied: Sequence[str] = ()) -> str | None:
@@ -331,11 +343,12 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_pleasantry"
     if speech.is_question(quote, codes) and not (retraction and is_forget_request(quote)):  # "Can you forget ...?"
         return "quote_is_question"
-    if speech.is_sarcasm(sentence, codes, (start - first, end - first)):
+    takes_stance = fold((value or "").strip()) in _STANCES or bool(colon) and slot in _STANCE_KINDS
+    if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance):
         return "quote_is_sarcasm"
     parts = _parts_of_span(sentence, start - first, end - first, codes)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them
-    if any(speech.is_conditional(part, codes) for part in holding):
+    if any(speech.is_conditional(part, codes) and not asks_to_be_reached(part, value, codes) for part in holding):
         return "quote_is_hypothetical"
     standing = speech.standing_part(message, start, end, codes)
     if not words(standing):

@@ -15,7 +15,7 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
 - gates (domain/gates.py): `naming`, `weak_naming` and `weak_naming_after` (alternations put next to the value),
   `living`, `stance`, `assent`, `decided` (a decision said to be made: "zdecydowałem się", "c'est décidé"),
   `user_subject`, `fact_other_person` (a fact whose subject is a relative or friend of the user), `fact_wish` (a fact
-  saying the user wants, asks or plans something), `fact_pronoun`, `predicate_suffix` (an ending that makes a
+  saying the user wants, asks or plans something), `fact_plan` (a fact saying the user plans it), `fact_pronoun`, `predicate_suffix` (an ending that makes a
   one-word value a statement: Turkish "yazılımcı-yım"), word lists `stopwords`, `date_words`;
 - the slot the user's words give a fact (domain/slot_repair.py): `cessation` (a liking said to have ended: "no
   longer like", "n'aime plus"), `origin` (where the user grew up or was born), `travel` (a trip, a visit, a

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from memory_pipeline.domain import language, lexicon
+from memory_pipeline.domain import language
 
 _WEEKDAYS = {
     # English, French, German, Spanish: weekday number (Monday 0).
@@ -61,6 +61,7 @@ class _Expression:
     week: bool = False  # names a week: written "in the week of" its Monday
     month: bool = False  # names a month: written "in YYYY-MM"
     lang: str = "en"  # the language the date is written in (`_WORDS`)
+    not_in: frozenset[str] = frozenset()  # languages in which its words mean something else: not read there
 
 
 def _days(n: int) -> Callable[[re.Match[str], date], date]:
@@ -120,10 +121,10 @@ def _month(months: int) -> Callable[[re.Match[str], date], date]:
 
 
 def _e(regex: str, day: Callable[[re.Match[str], date], date], week: bool = False, lang: str = "en",
-       month: bool = False) -> _Expression:
+       month: bool = False, not_in: str = "") -> _Expression:
     bounded = "(?:" + regex + ")" if lang == "zh" else r"(?<![\w-])(?:" + regex + r")(?![\w-])"
     pattern = re.compile(bounded + "(?:" + _CLOCK + ")?", re.IGNORECASE)
-    return _Expression(pattern, day, week=week, month=month, lang=lang)
+    return _Expression(pattern, day, week=week, month=month, lang=lang, not_in=frozenset(not_in.split()))
 
 
 # (day, week, time of day) as each language writes them, the ISO date in place of {d} and HH:MM of {t}.
@@ -177,7 +178,8 @@ _EXPRESSIONS: tuple[_Expression, ...] = (
     _e(r"il y a " + _COUNT + r" jours?", _days_counted(-1), lang="fr"),
     _e(r"dans " + _COUNT + r" jours?", _days_counted(1), lang="fr"),
     _e(r"après-demain|apres-demain", _days(2), lang="fr"),
-    _e(r"hier(?: (?:matin|soir|après-midi))?", _days(-1), lang="fr"),
+    # "hier" is "here" in Dutch, German and Afrikaans ("woon hier op kot" is no yesterday)
+    _e(r"hier(?: (?:matin|soir|après-midi))?", _days(-1), lang="fr", not_in="nl de af"),
     _e(r"demain(?: (?:matin|soir|après-midi))?", _days(1), lang="fr"),
     _e(r"aujourd'hui|ce matin|ce soir|cet après-midi", _days(0), lang="fr"),
     _e(r"la semaine (?:dernière|derniere|passée|passee)", _monday(-1), week=True, lang="fr"),
@@ -277,13 +279,14 @@ def _written(expression: _Expression, day: date, clock: str | None) -> str:
 def resolve(text: str, today: date) -> tuple[str, list[str]]:
     """(text with each relative expression replaced by its date, the written dates in the order replaced).
     `today`: the local date the text was said on. A preposition before the expression ("for tomorrow") keeps
-    its place ("for 2026-03-05"). Only the expressions of the text's language (`domain.language.identify`, all
-    when it is not told) and English ones are read. Text without a known expression comes back unchanged."""
+    its place ("for 2026-03-05"). An expression that is another word in the text's language
+    (`domain.language.identify`; `_Expression.not_in`) is not read there. Text without a known expression comes
+    back unchanged."""
     days: list[str] = []
-    codes = lexicon.codes_for(language.identify(text))
+    told = language.identify(text)
     for expression in _EXPRESSIONS:
-        if codes is not None and expression.lang not in codes and expression.lang != "en":
-            continue  # French "hier" (yesterday) is Dutch and German "hier" (here): "woon hier op kot"
+        if told in expression.not_in:
+            continue
         def replace(match: re.Match[str], expression: _Expression = expression) -> str:
             written = _written(expression, expression.day(match, today), _clock(match))
             days.append(written)

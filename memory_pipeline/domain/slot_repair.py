@@ -13,7 +13,7 @@ said decides, not the name the model chose.
   a decision about a trip: filed as a home it was rejected (`home_not_stated`), and with it the change of
   destination it is superseded by (a 1.5B model's answer in two cases of the cases set).
 
-They read the language data of domain/languages/ (`cessation`, `origin`, `travel`, `living`, `fact_wish`); in a
+They read the language data of domain/languages/ (`cessation`, `origin`, `travel`, `living`, `fact_plan`); in a
 language without that data the fact is judged as the model filed it.
 """
 
@@ -65,15 +65,17 @@ def origin_slot(attribute: str | None, quote: str, value: str | None = None) -> 
 
 
 def trip_slot(attribute: str | None, quote: str, value: str | None, fact: str) -> tuple[str, str] | None:
-    """`TRIP_SLOT` when `attribute` is a home slot, `fact` says the user plans or wants it (`fact_wish`, in the
-    fact's language) and every clause of `quote` holding `value` names a trip (`travel`) and nothing of living
-    there (`living`), in a language whose data has both; else None ("The user plans to move to Berlin." stays a
-    home and meets the gates; "I visited Paris" is no plan)."""
+    """`TRIP_SLOT` when `attribute` is a home slot, `fact` says the user plans it (`fact_plan`, in the fact's
+    language: not a wish, a question or a request) and names no living there, and every clause of `quote` holding
+    `value` names a trip (`travel`) and nothing of living there (`living`), in a language whose data has both;
+    else None ("The user plans to move to Bristol." after "we're visiting flats in Bristol" stays a home and meets
+    the gates; "The user wants a refund for their trip to Bali." is no plan; "I visited Paris" neither)."""
     told = language.identify(quote)
     if not is_home_slot(attribute) or told is not None and told not in (
             lexicon.knowing("living") & lexicon.knowing("travel")):
         return None
-    if not lexicon.pattern("fact_wish", lexicon.codes_for(language.identify(fact))).search(fact):
+    fact_codes = lexicon.codes_for(language.identify(fact))
+    if not lexicon.pattern("fact_plan", fact_codes).search(fact) or lexicon.pattern("living", fact_codes).search(fact):
         return None
     codes = lexicon.codes_for(told)
     travel, living = lexicon.pattern("travel", codes), lexicon.pattern("living", codes)

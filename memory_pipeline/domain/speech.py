@@ -110,29 +110,43 @@ _EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
 _CLAUSE_MARKS = ",;，；、،"
 
 
-def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = None) -> bool:
+def _rolled_at(text: str, roll: int) -> int:
+    """Where the clause an eye roll at `roll` ends begins in `text`: after the last clause mark before the last
+    words before it ("Love the new update, the app crashes, 🙄": "the app crashes"; a mark right before the eye
+    roll ends no clause)."""
+    said = text[:roll].rstrip(" " + _CLAUSE_MARKS)
+    return max(said.rfind(mark) for mark in _CLAUSE_MARKS) + 1
+
+
+def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = None,
+               stance: bool = True) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
     roll (`_EYE_ROLL`), whatever its language. `quoted`: (start, end) of the quote in `text`, one sentence; an
-    eye roll then counts only when the quote reaches into the clause it ends (after the last comma before it):
-    "j'habite à Namur, pas à Namêche comme c'est marqué sur votre courrier, faudrait corriger une fois 🙄" rolls
-    its eyes at the letter, not at Namur (holdout set 9)."""
+    eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
+    sinal há três dias, maravilha 🙄"), and for any other when the quote reaches into the clause it ends
+    (`_rolled_at`) or says a stance word, not for a plain statement in a clause before ("j'habite à Namur, pas
+    à Namêche comme c'est marqué sur votre courrier, faudrait corriger une fois 🙄" rolls its eyes at the
+    letter, not at Namur: holdout set 9)."""
     sarcasm = _p("sarcasm", codes)
     if quoted is not None:
+        start, end = quoted
         return sarcasm.search(text) is not None or any(
-            quoted[1] > max(text.rfind(mark, 0, roll.start()) for mark in _CLAUSE_MARKS) + 1
+            stance or end > _rolled_at(text, roll.start()) or _p("stance", codes).search(text[start:end])
             for roll in _EYE_ROLL.finditer(text))
     return any(sarcasm.search(s) or _EYE_ROLL.search(s) for s in sentences(text))
 
 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:
     """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"):
-    nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok").
-    Not a condition on a need of the one addressed (`need_condition`: "si vous devez me contacter, envoyez-moi
-    plutôt un SMS", if you need to reach me, text me; "αν χρειαστεί κάτι, πάρτε με τηλέφωνο", if anything is
-    needed, phone me): the request after it stands whenever the need comes."""
-    return (_p("conditional", codes).search(sentence) is not None
-            and _p("need_condition", codes).search(sentence) is None)
+    nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok")."""
+    return _p("conditional", codes).search(sentence) is not None
+
+
+def is_need_condition(sentence: str, codes: Codes = None) -> bool:
+    """True when `sentence` opens with a condition on a need of the one addressed (`need_condition`: "si vous devez
+    me contacter", if you need to reach me; "αν χρειαστεί κάτι", if anything is needed; "if needed")."""
+    return _p("need_condition", codes).search(sentence) is not None
 
 
 def is_hedged(clause: str, codes: Codes = None) -> bool:

@@ -234,6 +234,17 @@ def _address(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.+-]){said}(?![\w-]|\.\w)")
 
 
+def _as_predicate(value: str) -> str:
+    """An Arabic noun phrase as said in a sentence that predicates it: the article of each word after the first
+    dropped ("التركيب المجاني", the free installation -> "التركيب مجاني", the installation is free), folded; "\0"
+    (found in no text) when nothing is dropped. The words must be said together so: "القاهرة الجديدة" (New Cairo)
+    is not "القاهرة في شقة جديدة", nor "التوصيل المجاني" "التوصيل مش مجاني" (not free). Never the first word:
+    "المدينة" (Medina) is not "مدينة" (a city)."""
+    first, *rest = fold(value).split() or [""]
+    bare = [_ARTICLE.sub("", w) for w in rest]
+    return " ".join([first, *bare]) if bare != rest else "\0"
+
+
 def supported(value: str, text: str) -> bool:
     """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
     transliterated when `value` is in Latin letters and `text` is not, as a word
@@ -269,6 +280,7 @@ def supported(value: str, text: str) -> bool:
     digits = re.sub(r"\D", "", text)
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
     suffixing = content and language.identify(text) in SUFFIXING_LANGUAGES
+    said_as_predicate = _as_predicate(value) in folded
     missing = 0
     for index, word in enumerate(content):
         if _JAMO.search(word):  # a Korean word: its syllables in a row, particles after it allowed ("대전에")
@@ -281,10 +293,7 @@ def supported(value: str, text: str) -> bool:
         if not any(_similar(word, w) for w in said) and not (
                 _PREFIXED.match(word) and any(_ends_with(w, word) for w in said)
         ) and not (
-                # An Arabic adjective after its noun drops the article when said as a predicate: "التركيب
-                # المجاني" (the free installation) is "التركيب مجاني" (the installation is free). Never the first
-                # word: "المدينة" (Medina) is not "مدينة" (a city).
-                index and _ARTICLE.match(word) and _ARTICLE.sub("", word) in said
+                index and said_as_predicate and _ARTICLE.match(word)  # "التركيب مجاني" (`_as_predicate`)
         ) and skeleton(word) not in skeletons and not (
                 suffixing and any(_same_stem(word, w) for w in said)):
             missing += 1
@@ -336,18 +345,14 @@ _NAMED_RUN = 6
 
 
 def names_what_quote_says(fact: str, quote: str) -> bool:
-    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or as many
-    as the quote holds beside its stance words when that is fewer, at least one; or a run of `_NAMED_RUN`
-    characters of a script without spaces): a stance slot named in English ("favourite:coffee") is then backed by
-    a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè ristretto."), and
-    `opinion:crowds` by "Menschenmassen hass i" through "Der Nutzer mag keine Menschenmassen.", whatever the
-    language (issue 25). A stance word is no thing named: "I love it" names nothing."""
-    stance = lexicon.pattern("stance")
-    named = lambda text: {w for w in words(text)  # noqa: E731
-                          if w not in STOPWORDS and len(w) >= 2 and not stance.match(w)}
-    quote_words, in_quote = words(quote), named(quote)
-    shared = sum(1 for w in named(fact) if any(_similar(w, q) for q in quote_words))
-    if shared >= max(1, min(_NAMED_WORDS, len(in_quote))):
+    """True when `fact` repeats what `quote` speaks of (`_NAMED_WORDS` content words starting alike, or a run of
+    `_NAMED_RUN` characters of a script without spaces): a stance slot named in English ("favourite:coffee")
+    is then backed by a quote in Italian ("Adoro il caffè ristretto") through its fact ("L'utente adora il caffè
+    ristretto."), whatever the language (issue 25)."""
+    quote_words = words(quote)
+    shared = sum(1 for w in set(words(fact)) if w not in STOPWORDS and len(w) >= 2
+                 and any(_similar(w, q) for q in quote_words))
+    if shared >= _NAMED_WORDS:
         return True
     if not _UNSPACED.search(fact):
         return False

@@ -86,10 +86,11 @@ def test_an_assent_of_more_languages_accepts_the_offer_it_answers(reply, offer, 
     assert gate(reply, reply, attribute, value, False, answered=[offer]) is None
 
 
-@pytest.mark.parametrize("reply", ["好吃", "好像不行"])
-def test_a_word_that_starts_with_good_is_no_chinese_assent(reply):
+@pytest.mark.parametrize("reply", ["好吃", "好像不行", "好的，不用了", "好吧，那算了", "好喔，我再考慮一下", "好的 我再看看",
+                                   "行，你先别下单", "可以 但是我要先问问我老婆"])
+def test_a_word_that_starts_with_good_or_an_ok_that_declines_is_no_chinese_assent(reply):
     assert gate(reply, reply, "decision:plan", "999 吃到飽", False,
-                answered=["那推薦 999 吃到飽不限速，幫您辦理嗎？"]) == "value_not_in_quote"
+                answered=["那推薦 999 吃到飽不限速，幫您辦理嗎？"]) in ("value_not_in_quote", "quote_is_undecided")
 
 
 @pytest.mark.parametrize("quote, attribute, value", [
@@ -135,3 +136,57 @@ def test_a_condition_on_the_user_still_makes_the_request_hypothetical(message, q
 ])
 def test_a_condition_on_a_need_of_the_one_addressed_leaves_the_request_standing(message, quote, value):
     assert gate(quote, message, "contact_channel", value, False) is None
+
+
+@pytest.mark.parametrize("message, quote, attribute, value", [
+    # A break-it review: what the user would do themself stays hypothetical after a need's condition.
+    ("If need be, I'll move to Denver", "I'll move to Denver", "home_location", "Denver"),
+    ("If needed, I'll upgrade to the Business plan", "I'll upgrade to the Business plan", "decision:plan",
+     "Business plan"),
+    ("Si besoin, je passerai à l'offre Pro", "je passerai à l'offre Pro", "decision:offre", "Pro"),
+    ("If you need to reach me after I move to Berlin, call my mobile", "I move to Berlin", "home_location", "Berlin"),
+])
+def test_after_a_need_condition_only_a_way_to_reach_the_user_stands(message, quote, attribute, value):
+    assert gate(quote, message, attribute, value, False) == "quote_is_hypothetical"
+
+
+@pytest.mark.parametrize("message, quote, attribute, value", [
+    # A break-it review: a stance in an earlier clause of a line with an eye roll is the sarcasm itself.
+    ("Love the new update, the app crashes every 5 minutes, 🙄", "Love the new update", "opinion:update", "likes"),
+    ("I love my job, 😒", "I love my job", "opinion:job", "likes"),
+    ("我太喜欢排队了，🙄", "我太喜欢排队了", "opinion:排队", "likes"),
+    # a stance word the language's data does not hold: the fact's stance says it
+    ("Amo essa operadora, sem sinal há três dias, maravilha 🙄", "Amo essa operadora", "opinion:operadora", "likes"),
+    ("Обожаю вашу доставку, посылка опять потерялась, супер 🙄", "Обожаю вашу доставку", "opinion:доставку", "likes"),
+])
+def test_an_eye_roll_makes_a_stance_of_its_sentence_sarcasm(message, quote, attribute, value):
+    assert gate(quote, message, attribute, value, False) == "quote_is_sarcasm"
+
+
+@pytest.mark.parametrize("reply, offer", [
+    ("জি না, লাগবে না", "আমরা আপনাকে কাল বিনামূল্যে এক্সপ্রেস ডেলিভারি দিতে পারি, করে দেব?"),
+    ("ঠিক আছে, পরে জানাবো", "আমরা আপনাকে কাল বিনামূল্যে এক্সপ্রেস ডেলিভারি দিতে পারি, করে দেব?"),
+    ("হ্যাঁ, কিন্তু এখন না", "আমরা আপনাকে কাল বিনামূল্যে এক্সপ্রেস ডেলিভারি দিতে পারি, করে দেব?"),
+    ("ايه ده", "وعندنا عرض الحين: إذا طلبت اليوم التركيب مجاني. تبي أضيفه لطلبك؟"),
+    ("haan bhai, rehne do", "IndiGo subah 7:10 baje, Window seat ke saath IndiGo wali book kar doon?"),
+])
+def test_a_no_a_later_or_a_what_after_an_offer_accepts_nothing(reply, offer):
+    value = "التركيب المجاني" if "التركيب" in offer else ("IndiGo" if "IndiGo" in offer else "এক্সপ্রেস ডেলিভারি")
+    assert gate(reply, reply, "decision:offer", value, False, answered=[offer]) == "value_not_in_quote"
+
+
+@pytest.mark.parametrize("quote, attribute, value", [
+    ("Mumbai mein traffic bahut rehta hai", "home_location", "Mumbai"),        # there is traffic, not I live
+    ("mera bhai Pune mein rehta hai", "home_location", "Pune"),
+    ("Alamat domisili kantor kami di Bandung", "home_location", "Bandung"),   # the office's address
+])
+def test_a_hinglish_or_indonesian_line_of_someone_or_something_else_is_no_home(quote, attribute, value):
+    assert gate(quote, quote, attribute, value, False) == "home_not_stated"
+
+
+def test_an_arabic_adjective_without_its_article_counts_only_said_right_after_its_noun():
+    assert gate("أسكن في القاهرة في شقة جديدة", "أسكن في القاهرة في شقة جديدة", "home_location", "القاهرة الجديدة",
+                False) == "value_not_in_quote"  # New Cairo is another city
+    offer = ["للأسف التوصيل مش مجاني عندنا. تبي نضيفه؟"]  # delivery is not free
+    assert gate("إيه زين، ضيفه", "إيه زين، ضيفه", "decision:delivery", "التوصيل المجاني", False,
+                answered=offer) == "value_not_in_quote"

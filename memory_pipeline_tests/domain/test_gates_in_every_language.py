@@ -170,8 +170,6 @@ STANCES_NAMED_IN_ENGLISH = [
     ("Tôi rất thích cà phê sữa đá.", "favourite:coffee", "likes", "Người dùng rất thích cà phê sữa đá."),
     ("ไม่ชอบทุเรียนเลย", "opinion:durian", "dislikes", "ผู้ใช้ไม่ชอบทุเรียน"),
     ("En pidä korianterista ollenkaan.", "opinion:coriander", "dislikes", "Käyttäjä ei pidä korianterista."),
-    # A quote naming one thing beside its stance word needs its fact to name that one (holdout set 9).
-    ("Menschenmassen hass i 😅", "opinion:crowds", "dislikes", "Der Nutzer mag keine Menschenmassen."),
 ]
 
 

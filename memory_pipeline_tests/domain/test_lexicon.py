@@ -22,3 +22,13 @@ def test_an_apostrophe_in_the_data_is_optional_in_the_text(source, text, matches
 def test_a_stance_typed_without_its_apostrophe_is_still_a_stance():
     quote = "i cant stand olives"
     assert gate(quote, quote, "opinion:olives", "dislikes", False) is None
+
+
+def test_no_pattern_holds_a_character_class_inside_another():
+    # `either` writes a marked letter as a class ("ē" -> "[ēe]"): inside a class of the data it made a class in a
+    # class, and Greek "τηλ[εέ]φων" matched no phone at all (session 22).
+    for code, module in lexicon.MODULES.items():
+        for kind, entry in module.LEXICON.items():
+            for source in (entry.values() if isinstance(entry, dict) else [entry]):
+                if isinstance(source, str):
+                    assert not re.search(r"(?<!\\)\[[^\]]*(?<!\\)\[", source), (code, kind)

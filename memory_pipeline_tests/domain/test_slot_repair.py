@@ -128,6 +128,15 @@ def test_a_home_the_fact_says_the_user_plans_a_trip_to_is_a_trip_decision(quote,
     ("home_location", "We live in Leeds and plan a trip to York.", "Leeds", "The user plans a trip to York."),
     ("job", "We're planning a road trip to Hohhot in August.", "Hohhot", "The user plans a road trip to Hohhot."),
     ("home_location", "Pianifichiamo di trasferirci a Roma.", "Roma", "The user plans to relocate to Rome."),
+    # A break-it review: a move after flat viewings, a refund for a past trip, a residence permit, a passport.
+    ("home_location", "We're visiting flats in Bristol this weekend, we want to move there in spring", "Bristol",
+     "The user plans to move to Bristol."),
+    ("home_location", "My trip to Bali last month was a disaster, I want a refund", "Bali",
+     "The user wants a refund for their trip to Bali."),
+    ("home_location", "J'ai mon titre de séjour pour Lyon depuis mars", "Lyon", "The user plans to stay in Lyon."),
+    ("home_location", "Mein Reisepass ist aus Wien", "Wien", "The user plans to renew a passport in Vienna."),
+    ("home_location", "I'm flying to Berlin to sign the contract for our new place", "Berlin",
+     "The user plans to relocate to Berlin."),
 ])
 def test_a_move_a_past_visit_a_home_beside_a_trip_or_another_slot_stays_as_filed(attribute, quote, value, fact):
     assert trip_slot(attribute, quote, value, fact) is None

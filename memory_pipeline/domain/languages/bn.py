@@ -5,5 +5,7 @@ the gates that reject for a missing one let Bengali through to the checks of eve
 
 LEXICON = {
     # Yes, OK, sure, do it (the assistant line before says what is accepted).
-    "assent": r"^\s*(?:হ্যাঁ|হাঁ|জি|জী|ঠিক আছে|আচ্ছা|অবশ্যই|করে দিন|ওকে)(?![\u0980-\u09ff])",
+    # not the polite no "জি না", nor an OK that puts off or drops it ("ঠিক আছে, পরে জানাবো", "ওকে, থাক")
+    "assent": r"^\s*(?:হ্যাঁ|হাঁ|জি হ্যাঁ|ঠিক আছে|অবশ্যই|করে দিন|ওকে)(?![\u0980-\u09ff])"
+              r"(?![\s,।]*(?:না|থাক|পরে|ভেবে|কিন্তু))",
 }

@@ -39,6 +39,7 @@ LEXICON = {
     "living": r"\b(?:wohne|wohnen|wohnst|wohn|wohni|lebe|leben|lebst|umgezogen|gezogen|ziehe|ziehen|zuhause|zu hause|"
               r"daheim)\b",
     "stance": r"\b(?:mag|mög|liebe|hass|gern|lieblings)",
+    "fact_plan": r"^\s*(?:der\s+|die\s+)?(?:be)?nutzer(?:in)?\s+(?:plant|macht\s+(?:eine|einen))\b",  # a plan the fact says the user made (domain/slot_repair.py)
     "fact_wish": r"^\s*(?:der\s+|die\s+)?(?:be)?nutzer(?:in)?\s+(?:möchte|will|sucht|fragt|plant|bestellt|braucht)\b",
     "user_subject": r"^\s*(?:der\s+)?(?:be)?nutzer(?:in)?\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:dies|dieses)(?![\w'@/-])",
@@ -58,7 +59,7 @@ LEXICON = {
     "decided": r"\b(?:entschieden|entschlossen|beschlossen|steht fest)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:mag|mögen|liebe|lieben)\b[^.!?]{0,30}\bnicht mehr\b|\bnicht mehr\s+(?:gern|mögen)\b",
-    "travel": r"\b(?:reise\w*|urlaub\w*|ausflug\w*|besuch\w*|trip|roadtrip|ferien)\b",
+    "travel": r"\b(?:reise|reisen|verreisen|urlaub|ausflug|besuchen|trip|roadtrip|ferien)\b",
     "origin": r"\b(?:aufgewachsen|geboren|stamme aus|ursprünglich aus|heimatstadt|heimat)\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\b",

@@ -88,7 +88,7 @@ LEXICON = {
         r"sign(?:ed)? as|nickname|surname)\b",
     "weak_naming": r"I'm|I am|it's|this is",
     "weak_naming_after": r"here",
-    "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|based|home|reside|resides|resident|"
+    "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocate|relocating|settle in|settled in|settling in|based|home|reside|resides|resident|"
               r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",
@@ -103,6 +103,7 @@ LEXICON = {
     # manager is Anna" is the user's own.
     # A fact whose own text says the user wants, asks or plans something: no job, home or name is a wish ("The user
     # requests a late night tea." filed as a job, "The user plans to travel to Bükk.": a 1.5B model, session 19).
+    "fact_plan": r"^\s*(?:the\s+)?user\s+(?:plans|is\s+planning|intends|is\s+going\s+on|is\s+taking|will\s+(?:go|travel|visit|fly|take))\b",  # a plan the fact says the user made (domain/slot_repair.py)
     "fact_wish": r"^\s*(?:the\s+)?user\s+(?:wants|would\s+like|wishes|plans|intends|is\s+planning|is\s+looking\s+for|"
                  r"looks\s+for|is\s+searching\s+for|is\s+asking|asks|asked|requests|requested|is\s+requesting|"
                  r"inquires|is\s+inquiring|orders|ordered|is\s+ordering|needs|hopes|is\s+hoping|"
@@ -148,7 +149,7 @@ LEXICON = {
     # Contact channels by their names (domain/value_support.py); the key is the channel as a model names it.
     "channel_names": {
         "email": r"\be-?mails?\b|\binbox\b",
-        "phone": r"\b(?:tele)?phone\b|\bphone call\b",
+        "phone": r"\b(?:tele)?phone\b|\bphone call\b|\bmobile\b(?!\s+app)|\bcell\s*phone\b",
         "sms": r"\bsms\b|\btext(?:s|ing)?\b",
         "whatsapp": r"\bwhats ?app\b",
         "wechat": r"\bwe ?chat\b",

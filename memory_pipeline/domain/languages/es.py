@@ -38,6 +38,7 @@ LEXICON = {
     "weak_naming": r"soy(?:\s+(?:la|el))?",  # "Soy la Vero": an article before a first name, as Spain says it
     "living": r"\b(?:vivo|vivimos|vives|resido|mudé|mudamos|me mudo|me he mudado|bivo|en casa|desde casa|mi casa|mi piso)\b",
     "stance": r"\b(?:gust|encant|odi|prefier|favorit)",
+    "fact_plan": r"^\s*(?:el\s+|la\s+)?usuari[oa]\s+(?:planea|planifica|hará|hara|va\s+a\s+(?:viajar|ir|hacer))\b",  # a plan the fact says the user made (domain/slot_repair.py)
     "fact_wish": r"^\s*(?:el\s+|la\s+)?usuari[oa]\s+(?:quiere|desea|busca|pregunta|planea|pide|necesita)\b",
     "user_subject": r"^\s*(?:el\s+|la\s+)?usuari[oa]\b",
     "fact_pronoun": r"(?<![\w'.@/-])(?:eso|esto|ello)(?![\w'@/-])",

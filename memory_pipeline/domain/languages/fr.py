@@ -41,6 +41,7 @@ LEXICON = {
               r"basée?s?|suis sur|sommes sur|on est sur)\b",
     "stance": r"\b(?:aim|ador|détest|deteste|préf|pref|fan\b|supporte pas|évite|très peu pour moi|pas pour moi)",
     "assent": r"^\s*(?:oui|d'accord)\b",
+    "fact_plan": r"^\s*l'utilisat(?:eur|rice)\s+(?:prévoit|planifie|compte|part\s+en)\b",  # a plan the fact says the user made (domain/slot_repair.py)
     "fact_wish": r"^\s*l'utilisat(?:eur|rice)\s+(?:veut|voudrait|souhaite|cherche|demande|prévoit|commande|"
                  r"a\s+besoin)\b",
     "user_subject": r"^\s*l'utilisateur(?:rice)?\b",
@@ -63,11 +64,11 @@ LEXICON = {
     "decided": r"\b(?:décidé|décidée|décidés|décidées)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+)?(?:aime|adore|apprécie)\w*\s+plus\b",
-    "travel": r"\b(?:voyage\w*|vacances|séjour|sejour|visite\w*|visiter|excursion|road\s*trip|escapade)\b",
+    "travel": r"\b(?:voyage|voyager|vacances|visite|visiter|excursion|road\s*trip|escapade)\b",
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
     "channel_names": {
         "email": r"\bcourriel\b|\b(?:e-?)?mail\b",
-        "phone": r"\bt[ée]l[ée]phone\b|\bt[ée]l\b",
+        "phone": r"\bt[ée]l[ée]phone\b|\bt[ée]l\b|\bportable\b(?!\s+(?:de|du)\b)|\bgsm\b",  # the phone, not a laptop's "ordinateur portable de"
         "sms": r"\bsms\b|\btexto\b",
     },
     "negation": r"\b(?:ne|n'|pas|jamais)\b",

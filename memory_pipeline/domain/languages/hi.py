@@ -15,11 +15,13 @@ LEXICON = {
     "conditional": rf"^\W*(?:(?:और|लेकिन)\s+)?(?:(?:मैं|हम)\s+)?(?:अगर|यदि)(?!{_D})",
     "hedge": rf"(?<!{_D})(?:शायद|संभवतः|पक्का नहीं|पता नहीं|यकीन नहीं|निश्चित नहीं)(?!{_D})",
     # "सोचूँगा" is written with chandrabindu or anusvara; "फ़ैसला" with or without its nukta
-    "assent": r"^\s*(?:हाँ|हां|जी हाँ|ठीक है|ज़रूर|जरूर)|^\s*(?:haa?n|ha+n\s+ji|ji\s+haa?n|the?e?k\s+hai|zaroor|jaroor)\b",  # and as Hinglish writes it
+    "assent": r"^\s*(?:हाँ|हां|जी हाँ|ठीक है|ज़रूर|जरूर)|^\s*(?:haa?n|ha+n\s+ji|ji\s+haa?n|the?e?k\s+hai|zaroor|jaroor)\b"
+              # ... and as Hinglish writes it, not before "leave it", "I'll think", "later", "no"
+              r"(?![^.!?]{0,20}\b(?:rehne\s+do|soch|baad\s+mein?|nahi|nahin)\b)",
     "undecided": r"सोचू[ँं]ग[ाी]|सोच\s*कर\s*बताऊ[ँं]ग[ाी]|सोचना पड़ेगा|सोचने दीजिए|सोचने दो|अभी तय नहीं|"
                  r"तय नहीं किया|फ\u093c?ैसला नहीं|बाद में तय|बाद में बताऊ[ँं]ग[ाी]|दुविधा में",
     "living": rf"रह(?:त[ाीे]|न[ाेी])|रह\s+रह[ाीे]|बस\s+ग[एई]|शिफ\u093c?्ट|(?<!{_D})(?:घर|निवास)(?!{_D})"
-               r"|\breh(?:ta|ti|te|na)\b|\breh\s+rah[aei]\b",  # Hinglish: "main Pune mein rehta hoon"
+               r"|\breh(?:ta|ti)\s+h(?:oo|u)n?\b|\breh\s+rah[ai]\s+h(?:oo|u)n?\b",  # Hinglish "I live": "main Pune mein rehta hoon"
     "interrogative": rf"^\W*(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कैसे|कितना|कितनी|कितने)(?!{_D})",
     # ... and as Hinglish and Roman Urdu write them ("acha aur personal trainer ke sath kitna banta hai?": and how
     # much with a personal trainer? - a 1.5B model's job "trainer", holdout6, read after its figure).

@@ -20,7 +20,8 @@ LEXICON = {
     "assent": r"^\s*(?:ya|iya|boleh|oke|ok|setuju|silakan)\b",
     "undecided": r"\b(?:masih bingung|belum memutuskan|belum tahu|pikir-pikir|saya pikirkan dulu|ragu antara|"
                  r"nanti saya putuskan|saya putuskan (?:minggu|bulan) depan|(?:minggu|bulan) depan saya putuskan)\b",
-    "living": r"\b(?:tinggal|pindah|menetap|domisili|berdomisili|duduk di|rumah (?:saya|sy|aku|kami|gue)|rumahku)\b",
+    "living": r"\b(?:tinggal|pindah|menetap|berdomisili|duduk di|rumah (?:saya|sy|aku|kami|gue)|rumahku)\b"
+              r"|\bdomisili\s+(?:di\s+)?(?-i:[A-Z])",  # "domisili Bandung", not "alamat domisili kantor"
     # a request put as a question asks too ("Bisa bantu aku cari hotel di Bali?", "Tolong carikan ...?")
     "interrogative": r"^\W*(?:apa|apakah|di mana|dimana|kapan|mengapa|kenapa|siapa|yang mana|bagaimana|berapa|bisakah|"
                      r"bisa|boleh|bolehkah|dapatkah|maukah|tolong)\b",

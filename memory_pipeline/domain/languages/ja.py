@@ -33,7 +33,7 @@ LEXICON = {
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"もう(?!一つ|ひとつ).{0,8}好きじゃ|もう(?!一つ|ひとつ).{0,8}好きでは|好きじゃなくなった|好きではなくなった",
-    "travel": r"旅行|旅|観光|出張|遊びに行",
+    "travel": r"旅行|観光|遊びに行",
     "origin": r"育ち|育った|生まれ|出身|地元",
     "channel_names": {"email": r"メール", "phone": r"電話", "line": r"(?<!オン)ライン", "sms": r"ショートメール|ショートメッセージ"},
     "negation": r"ない|ません|しないで|やめて",

@@ -36,7 +36,7 @@ LEXICON = {
         r"\b(?:dzīvo(?:ju|jam|jat|jām|jāt|ji)|(?:tu|kur)\s+dzīvo|pārcēl(?:os|āmies|ies|āties|usies)|"
         r"pārceļ(?:os|amies)|pārcel(?:šos|simies)|pārvāc(?:os|āmies|ies|usies|ušies)|pārvāk(?:šos|simies)|"
         r"(?:no\s+)?mājās|no\s+mājām|(?:manas|mūsu)\s+mājas|(?:mans|mūsu)\s+dzīvoklis|"
-        r"(?:mana|manu|mūsu)\s+(?:jaunā\s+|jauno\s+)?adres[eiē])\b"),
+        r"(?:mana|manu|mūsu)\s+(?:jaunā\s+|jauno\s+)?adres(?:e|i|ē))\b"),  # a group: `either` writes "ē" as a class
     "interrogative": either(
         r"^\W*(?:kas|kur|kad|kāpēc|kādēļ|kurš|kura|kuru|kuri|kuras|kāds|kāda|kādu|kādi|kādas|kā|cik|vai|kurp|"
         r"uz\s+kurieni|no\s+kurienes|kam|ko|varat|vari|varētu|ir|tu|jūs|jums|jūsu|tev)\b")

@@ -24,7 +24,7 @@ LEXICON = {
     "living": r"\b(?:woon|woont|wonen|verhuisd|verhuizen|thuis)\b",
     # Stance words since session 20: a 1.5B model read "heb de bon niet meer denk ik" (I don't have the receipt any
     # more, I think) as a dislike of the receipt.
-    "stance": r"\b(?:hou van|houd van|dol op|gek op|fan van|lekker|leuk|haat|hekel|lust|lusten|favoriet|liever|kan niet tegen|vies)",
+    "stance": r"\b(?:hou van|houd van|dol op|gek op|fan van|lekker|leuk|haat|hekel|lust(?:en)?\b|favoriet|liever|kan niet tegen|vies)",
     "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",

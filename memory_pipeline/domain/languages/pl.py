@@ -26,7 +26,7 @@ LEXICON = {
     "decided": r"\b(?:zdecydowa\w*|postanowi\w*)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"(?:już|juz) nie (?:lubię|lubie|kocham|podoba)|przestał\w* (?:lubić|lubic)",
-    "travel": r"\b(?:podróż\w*|podroz\w*|wycieczk\w*|wakacj\w*|urlop\w*|odwiedz\w*|zwiedz\w*|wyjazd\w*)",
+    "travel": r"\b(?:podróż\w*|podroz\w*|wycieczk\w*|wakacj\w*|urlop\w*|zwiedz\w*)",
     "origin": r"\b(?:dorastał\w*|wychował\w*|urodził\w*|pochodzę)\b",
     "channel_names": {
         "email": r"\b(?:e-?)?mail\w*",

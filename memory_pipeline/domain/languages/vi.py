@@ -29,7 +29,7 @@ LEXICON = {
     "decided": r"\b(?:quyết định)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"không còn thích|hết thích|không thích\s+(?:\S+\s+){0,4}nữa",
-    "travel": r"du lịch|chuyến đi|nghỉ mát|tham quan|công tác",
+    "travel": r"du lịch|chuyến đi|nghỉ mát|tham quan",
     "origin": r"lớn lên|sinh ra|quê",
     "channel_names": {"email": r"\bthư điện tử\b", "phone": r"\bđiện thoại\b", "sms": r"\btin nhắn\b"},
     "negation": r"\b(?:không|chẳng|đừng)\b",

@@ -16,7 +16,7 @@ LEXICON = {
     "kidding": r"开玩笑|逗你的",
     "conditional": r"如果|要是|假如",
     "hedge": r"也许|可能|不确定|不太确定|说不定",
-    "undecided": r"考虑一下|考虑考虑|想一想|想想|犹豫|还没(?:有)?决定|再决定|还没想好",
+    "undecided": r"再看看|看看再说|看看再說|考虑一下|考虑考虑|考慮一下|考慮考慮|想一想|想想|犹豫|猶豫|还没(?:有)?决定|還沒(?:有)?決定|再决定|再決定|还没想好|還沒想好",
     "moving_away": r"一直(?:是|用|收到|寄)|总是(?:用|收到|寄)",
     "away_from": r"而不是|不要再?用",
     "wanted": r"需要|想要|希望|以后|今后|改成|改为",
@@ -30,7 +30,10 @@ LEXICON = {
     "weak_naming": r"我是",
     "living": r"住|搬",
     "stance": r"喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
-    "assent": r"^\s*(?:好|可以|行|没问题|沒問題)(?:的|啊|呀|喔|哦|吧|啦|滴)?(?=$|[\s,，。.!！~～、])",  # "好啊 麻煩你了"; not 好吃, 好像
+    # "好啊 麻煩你了"; not 好吃, 好像, a reluctant 好吧/行吧, nor an OK that declines or puts off ("好的，不用了")
+    "assent": r"^\s*(?:好|可以|行|没问题|沒問題)(?:的|啊|呀|喔|哦|啦|滴)?(?=$|[\s,，。.!！~～、])"
+              r"(?![\s,，。.!！~～、]*(?:你|我)?(?:先)?(?:不|别|別|算了|再|没|沒|考虑|考慮|但|不过|不過))",
+    "fact_plan": r"^\s*用户(?:计划|打算|准备|将要|要去)",  # a plan the fact says the user made (domain/slot_repair.py)
     "fact_wish": r"^\s*用户(?:想要|想|希望|打算|在找|询问|问|要订|订了|点了)",
     "user_subject": r"^\s*用户",
     "fact_pronoun": r"它",
@@ -47,7 +50,7 @@ LEXICON = {
     "decided": r"(?:决定|定了)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"不再喜欢|不再喜歡|不再爱|已经不喜欢|已經不喜歡|再也不喜欢",
-    "travel": r"旅行|旅游|旅遊|自驾|自駕|出游|出遊|度假|游玩|遊玩|出差",
+    "travel": r"旅行|旅游|旅遊|自驾游|自駕遊|出游|出遊|度假|游玩|遊玩",
     "origin": r"长大|長大|出生|老家|家乡|家鄉",
     "channel_names": {
         "email": r"邮箱|邮件|電郵|郵件|电邮|郵箱",
