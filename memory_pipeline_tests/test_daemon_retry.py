@@ -185,12 +185,14 @@ def test_a_shard_worker_killed_mid_night_is_failed_and_retried_and_the_night_los
     # The gRPC code server that started the worker saw it die and failed the run (no step failed, so run_retries
     # retries it, once: the statuses above); our dead_run_sensor freed the llm slot the dead run still held. When
     # the sensor ticks in the second between the kill and the code server's report (seen on a loaded machine), it
-    # fails the run too, freeing the slot at once: a second RUN_FAILURE event, still one retry.
+    # fails the run too, freeing the slot at once: a second RUN_FAILURE event, still one retry; and when it ticks
+    # before the report (seen with a model server busy on the other core), its failure comes first.
     failure_at = next(i for i, (t, _) in enumerate(victim_events) if t == dg.DagsterEventType.RUN_FAILURE)
-    assert any(t == dg.DagsterEventType.ENGINE_EVENT and f"Run execution process for {victim} was terminated by "
-               "signal 9" in m for t, m in victim_events[:failure_at]), victim_events
-    freed_by_sensor = [m for _, m in victim_events if f"Run worker (pid {pid} on " in m and "freed" in m]
+    freed_by_sensor = [i for i, (_, m) in enumerate(victim_events) if f"Run worker (pid {pid} on " in m and "freed" in m]
     assert len(freed_by_sensor) == 1, victim_events
+    seen_dead = any(t == dg.DagsterEventType.ENGINE_EVENT and f"Run execution process for {victim} was terminated by "
+                    "signal 9" in m for t, m in victim_events[:failure_at])
+    assert seen_dead or freed_by_sensor[0] < failure_at, victim_events
     assert not any(t == dg.DagsterEventType.STEP_FAILURE for t, _ in victim_events)
     # The daemon's automatic re-execution: the same shard, its day's shard tag, the first retry.
     assert retry.tags[SHARD_TAG] == victim_shard and retry.tags[PARTITION_SHARD_TAG] == f"{DAY} {victim_shard}"
