@@ -63,6 +63,10 @@ _LATIN_CONFIDENCE = 0.3
 # A language without data is not told when one with data scores this much beside it (a short line between
 # Spanish and Portuguese).
 _RUNNER_UP = 0.1
+# Hindi in Latin letters (Hinglish, Roman Urdu): the model has no such label, so a line holding this many of its
+# words (`romanised_words` of domain/languages/hi.py) is Hindi.
+_ROMANISED_HINDI = lexicon.words("romanised_words")
+_ROMANISED_MIN = 3
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -83,8 +87,8 @@ def identify(text: str) -> str | None:
     mostly Latin-script text that the model scores under `_LATIN_CONFIDENCE` or gives a language of another
     script; a language without data (domain/languages/) with one with data scoring `_RUNNER_UP` beside it is
     given as that one.
-    A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese; any other is the
-    model's first guess among `IDENTIFIABLE`."""
+    A text mostly in Hangul is Korean, in Han with kana Japanese, in Han alone Chinese, in Latin letters with
+    `_ROMANISED_MIN` words of romanised Hindi Hindi; any other is the model's first guess among `IDENTIFIABLE`."""
     letters = "".join(filter(str.isalpha, text))
     if not letters:
         return None
@@ -93,6 +97,8 @@ def identify(text: str) -> str | None:
         return "ko"
     if share(_HAN) + share(_KANA) >= 0.5:
         return "ja" if share(_KANA) > 0 else "zh"
+    if share(_LATIN) >= 0.5 and len(set(_WORD.findall(text.casefold())) & _ROMANISED_HINDI) >= _ROMANISED_MIN:
+        return "hi"
     ranked = _identifier().rank(text)
     code, probability = _ALIASES.get(ranked[0][0], ranked[0][0]), ranked[0][1]
     if share(_LATIN) >= 0.5 and (probability < _LATIN_CONFIDENCE or code in _OWN_SCRIPT):

@@ -22,7 +22,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   holiday);
 - forget requests (domain/retractions.py): `forget_nouns` (slot -> noun alternation), `possessive`, `forget_verb`,
   `forget_verb_after`, `forget_about` (alternations), `forget_not` (a tuple of fixed strings);
-- language.py: the word list `marker_words`, with the module's `TEXT_SEARCH`.
+- language.py: the word lists `marker_words`, with the module's `TEXT_SEARCH`, and `romanised_words` (a
+  language written in Latin letters that the language model does not tell: Hinglish).
 A module may name in `READ_WITH` the languages whose words also read a text identified as its own (`codes_for`).
 Patterns are compiled case-insensitive; an entry needing case says so inline (`(?-i:...)`).
 """

@@ -138,9 +138,15 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
 
 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:
-    """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"):
-    nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok")."""
-    return _p("conditional", codes).search(sentence) is not None
+    """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"), after
+    filler words if any (`filler_words`: "btw ako se jednog dana preselim u Beograd", by the way if I move to
+    Belgrade one day): nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack
+    if that's ok")."""
+    fillers = lexicon.words("filler_words", codes)
+    words = sentence.split()
+    while words and words[0].strip(",.:;!").casefold() in fillers and len(words) > 1:
+        words = words[1:]
+    return _p("conditional", codes).search(" ".join(words)) is not None
 
 
 def is_need_condition(sentence: str, codes: Codes = None) -> bool:

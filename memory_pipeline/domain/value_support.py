@@ -63,8 +63,14 @@ def words(text: str) -> tuple[str, ...]:
 
 
 def content_words(value: str) -> list[str]:
-    """The words of `value` that say something: no date or time, no stop word, at least two letters."""
-    return [w for w in words(_DATE_OR_TIME.sub(" ", value)) if w not in STOPWORDS and len(w) >= 2]
+    """The words of `value` that say something: no date or time, no stop word, at least two letters. A word in
+    capitals is an acronym, never a stop word: "IT" is no "it" (a 1.5B model's job "IT" of a chat that names no
+    IT, holdout set 9)."""
+    acronyms = {fold(w) for w in _ACRONYM.findall(value)}
+    return [w for w in words(_DATE_OR_TIME.sub(" ", value)) if (w not in STOPWORDS or w in acronyms) and len(w) >= 2]
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 
 
 # Lower-case letters of the alphabets whose stems change a vowel as they inflect (Cyrillic, Greek, Armenian).

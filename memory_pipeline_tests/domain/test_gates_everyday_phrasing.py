@@ -190,3 +190,10 @@ def test_an_arabic_adjective_without_its_article_counts_only_said_right_after_it
     offer = ["للأسف التوصيل مش مجاني عندنا. تبي نضيفه؟"]  # delivery is not free
     assert gate("إيه زين، ضيفه", "إيه زين، ضيفه", "decision:delivery", "التوصيل المجاني", False,
                 answered=offer) == "value_not_in_quote"
+
+
+def test_an_acronym_value_is_a_word_to_find_not_a_stop_word():
+    # A 1.5B model's job "IT" of a chat that names no IT (holdout set 9): "it" is a stop word, "IT" is not.
+    chat = "ねえ聞いて、ノートPC買い替えるやつ、結局MacBook Airに決めた!"
+    assert gate(chat, chat, "job", "IT", False, fact="The user is an IT professional.") == "value_not_in_quote"
+    assert gate("I work in IT support", "I work in IT support", "job", "IT", False) is None

@@ -6,13 +6,20 @@ stance words: the gates that reject for a missing one let Hindi through to the c
 _D = r"[\u0900-\u097f]"  # Devanagari
 
 LEXICON = {
+    # Words of Hindi (and Urdu) written in Latin letters that no language of the Latin script writes so: three of
+    # them tell a romanised line (domain/language.py), which the model of languages reads as Indonesian, Estonian
+    # or Somali ("ek baat, agar kabhi Bangalore transfer ho gaya toh ... milenge kya?").
+    "romanised_words": "hai hain hoon hun kya kyun nahi nahin nhi mujhe mera meri mere tha thi toh bhi aur "
+                       "wala wali wale gaya gayi raha rahi rahe karna karo karke kabhi kuch bahut accha acha "
+                       "haan chahiye chahte sakta sakti matlab abhi yaar bhai",
     "reported_speech": r"(?:कहा|बताया|कहती है|कहता है|कहते हैं)\s+कि",
     "other_person":
         rf"(?<!{_D})(?:मेरे|मेरी|मेरा|हमारे|हमारी|हमारा)\s+(?:पति|पत्नी|भाई|बहन|माँ|मां|मम्मी|माता जी|पिता|पिताजी|पापा|"
         rf"बेटा|बेटी|बेटे|बच्चे|दोस्त|मित्र|सहेली|बॉस|सहकर्मी|पड़ोसी|माता-पिता|चाचा|चाची|मामा|मामी|बुआ|मौसी|"
         rf"दादा|दादी|नाना|नानी|भैया|दीदी)(?!{_D})|^\W*(?:वह|वो|वे|उसने|उन्होंने)(?!{_D})",
     "self": rf"(?<!{_D})(?:मैं|मैंने|मुझे|मुझको|मुझसे|हम|हमने|हमें)(?!{_D})",
-    "conditional": rf"^\W*(?:(?:और|लेकिन)\s+)?(?:(?:मैं|हम)\s+)?(?:अगर|यदि)(?!{_D})",
+    "conditional": rf"^\W*(?:(?:और|लेकिन)\s+)?(?:(?:मैं|हम)\s+)?(?:अगर|यदि)(?!{_D})"
+                   r"|^\W*(?:(?:aur|lekin|par)\s+)?(?:(?:main|mai|hum)\s+)?(?:agar|agr|yadi)\b",  # and in Hinglish
     "hedge": rf"(?<!{_D})(?:शायद|संभवतः|पक्का नहीं|पता नहीं|यकीन नहीं|निश्चित नहीं)(?!{_D})",
     # "सोचूँगा" is written with chandrabindu or anusvara; "फ़ैसला" with or without its nukta
     "assent": r"^\s*(?:हाँ|हां|जी हाँ|ठीक है|ज़रूर|जरूर)|^\s*(?:haa?n|ha+n\s+ji|ji\s+haa?n|the?e?k\s+hai|zaroor|jaroor)\b"

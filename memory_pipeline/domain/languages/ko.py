@@ -5,14 +5,17 @@ to the checks of every language."""
 
 _H = r"[\uac00-\ud7af]"  # a Hangul syllable
 
+_RELATIVES = (r"(?:남편|아내|와이프|부인|형|오빠|누나|언니|남동생|여동생|동생|엄마|어머니|아빠|아버지|아들|딸|친구|동료|상사|"
+              r"남자\s?친구|여자\s?친구|남친|여친|부모님|이웃|사촌|할머니|할아버지)")
+
 LEXICON = {
     "reported_speech": r"(?:다|라)고\s*(?:했|말했|하더|들었)",
     # Another person as the subject: the noun with its topic or subject particle ("제 여동생은 대구에 살아요"); one
     # the user lives with takes 과/와/하고/랑 ("남편과 살아요") and is no subject.
     "other_person":
-        rf"(?<!{_H})(?:(?:제|내|우리|저희)\s*)?(?:남편|아내|와이프|부인|형|오빠|누나|언니|남동생|여동생|동생|엄마|어머니|"
-        rf"아빠|아버지|아들|딸|친구|동료|상사|남자\s?친구|여자\s?친구|남친|여친|부모님|이웃|사촌|할머니|할아버지)"
-        rf"(?:은|는|이|가|께서)(?!{_H})|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
+        rf"(?<!{_H})(?:(?:제|내|우리|저희)\s*)?{_RELATIVES}(?:은|는|이|가|께서)(?!{_H})"
+        # casual speech drops the particle after "my"/"our": "우리 언니 이번에 서울로 이사 갔어" (my sister moved)
+        rf"|(?<!{_H})(?:제|내|우리|저희)\s*{_RELATIVES}(?=\s)|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
     "self": rf"(?<!{_H})(?:저는|저도|제가|저를|나는|나도|내가|저희는|저희가|우리는|우리가)(?!{_H})",
     "conditional": rf"(?<!{_H})(?:만약|만일|가령)(?!{_H})|(?<={_H})다면(?=[\s,，]|$)",
     "hedge": rf"(?<!{_H})(?:아마|아마도|어쩌면)(?!{_H})|수도 있|확실하지 않|잘 모르겠",

@@ -30,7 +30,7 @@ LEXICON = {
     "living": r"\b(?:bor|bodd|bodde|flyttet|flytta|flytter|hjemme|hjem)\b",
     "interrogative": r"^\W*(?:hva|hvor|når|hvorfor|hvem|hvilken|hvilket|hvilke|hvordan|kan|kommer|finnes|er|har|"
                      r"vil|skal)\b",
-    "pleasantry_words": "takk tusen så mye for hjelpen hei hallo ha det bra god morgen kveld supert flott topp",
+    "pleasantry_words": "takk tusen så mye for hjelpen hei hallo ha det bra god morgen kveld supert flott topp skal du",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
     "decided": r"\b(?:bestemt meg|besluttet)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
