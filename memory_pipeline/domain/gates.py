@@ -79,6 +79,7 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 from __future__ import annotations
 
 import re
+from functools import partial
 from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
@@ -344,7 +345,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if speech.is_question(quote, codes) and not (retraction and is_forget_request(quote)):  # "Can you forget ...?"
         return "quote_is_question"
     takes_stance = fold((value or "").strip()) in _STANCES or bool(colon) and slot in _STANCE_KINDS
-    if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance):
+    holds = partial(supported, value) if value and names_a_thing(value) else None
+    if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance, holds):
         return "quote_is_sarcasm"
     parts = _parts_of_span(sentence, start - first, end - first, codes)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them

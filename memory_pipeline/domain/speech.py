@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 
 from memory_pipeline.domain import lexicon
@@ -119,22 +120,28 @@ def _rolled_at(text: str, roll: int) -> int:
 
 
 def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = None,
-               stance: bool = True) -> bool:
+               stance: bool = True, holds: Callable[[str], bool] | None = None) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
     roll (`_EYE_ROLL`), whatever its language. `quoted`: (start, end) of the quote in `text`, one sentence; an
     eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
-    sinal há três dias, maravilha 🙄"), and for any other when the quote reaches into the clause it ends
-    (`_rolled_at`) or says a stance word, not for a plain statement in a clause before ("j'habite à Namur, pas
-    à Namêche comme c'est marqué sur votre courrier, faudrait corriger une fois 🙄" rolls its eyes at the
-    letter, not at Namur: holdout set 9)."""
+    sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the clause it
+    ends (`_rolled_at`) holds the fact's value (`holds`), or, without one, when the quote reaches that clause: not
+    for a plain statement before it ("j'habite à Namur, pas à Namêche comme c'est marqué sur votre courrier,
+    faudrait corriger une fois 🙄" rolls its eyes at the letter, not at Namur: holdout set 9, quoted whole by the
+    1.5B)."""
     sarcasm = _p("sarcasm", codes)
-    if quoted is not None:
-        start, end = quoted
-        return sarcasm.search(text) is not None or any(
-            stance or end > _rolled_at(text, roll.start()) or _p("stance", codes).search(text[start:end])
-            for roll in _EYE_ROLL.finditer(text))
-    return any(sarcasm.search(s) or _EYE_ROLL.search(s) for s in sentences(text))
+    if quoted is None:
+        return any(sarcasm.search(s) or _EYE_ROLL.search(s) for s in sentences(text))
+    start, end = quoted
+
+    def rolled(roll: re.Match[str]) -> bool:
+        at = _rolled_at(text, roll.start())
+        if stance or _p("stance", codes).search(text[start:end]):
+            return True
+        return holds(text[at:roll.start()]) if holds is not None else end > at
+
+    return sarcasm.search(text) is not None or any(rolled(roll) for roll in _EYE_ROLL.finditer(text))
 
 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:

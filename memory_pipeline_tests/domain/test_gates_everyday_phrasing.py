@@ -197,3 +197,11 @@ def test_an_acronym_value_is_a_word_to_find_not_a_stop_word():
     chat = "ねえ聞いて、ノートPC買い替えるやつ、結局MacBook Airに決めた!"
     assert gate(chat, chat, "job", "IT", False, fact="The user is an IT professional.") == "value_not_in_quote"
     assert gate("I work in IT support", "I work in IT support", "job", "IT", False) is None
+
+
+def test_a_whole_message_quoted_keeps_a_home_said_before_the_clause_an_eye_roll_ends():
+    # The 1.5B quoted the whole message (holdout set 9).
+    message = ("jour 45 872, nuit 19 340. Et sinon j'habite à Namur, pas à Namêche comme c'est marqué sur votre "
+               "dernier courrier, faudrait corriger une fois 🙄")
+    assert gate(message, message, "home_location", "Namur", False) is None
+    assert gate(message, message, "opinion:courrier", "dislikes", False) == "quote_is_sarcasm"
