@@ -17,7 +17,8 @@ them in order. Rules:
 - a retraction ("I no longer like Vim.") ends the active version of its slot: `superseded_at` is when the
   retraction was said, `superseded_by` stays empty, history is kept, and no version is created for it. When the
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
-  value (`values_match`); a retraction of a slot with no active version, or without an attribute, does nothing.
+  value (`values_match`), and a retraction of a liking's slot ends the liking whatever word it gives as value; a
+  retraction of a slot with no active version, or without an attribute, does nothing.
   For a multi-valued attribute it ends the active versions with that value;
 - a restatement that corrects an active fact of the same category supersedes it like a new slot value, when
   neither fills a slot the other does not (`corrected_by`, words from domain.statements): the same statement
@@ -47,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from memory_pipeline.domain.facts import fact_key
-from memory_pipeline.domain.owners import MULTI_VALUED_ATTRIBUTES, owners, same_value, stance_of
+from memory_pipeline.domain.owners import KINDS, MULTI_VALUED_ATTRIBUTES, owners, same_value, stance_of
 from memory_pipeline.domain.relations import Judge
 from memory_pipeline.domain.statements import frame, is_correction, is_negated, names_value, negated_values, values
 
@@ -340,12 +341,23 @@ def _active_of(state: _State, user_key: str) -> list[int]:
     return sorted(i for (user, _, _), i in state.active_by_fact.items() if user == user_key)
 
 
+def _liking_owners(item: AcceptedFact) -> tuple[str, ...]:
+    """The owners a liking of `item`'s slot has (`favourite:horror_movies` = likes is owned by
+    `stance:horror_movie`), for a retraction of a `favourite:`/`opinion:` slot that gives the thing as its value:
+    "unusta see mis ma õudusfilmide kohta ütlesin" (forget what I said about horror films) came with the value
+    "õudusfilmid" and ended nothing (holdout set 10)."""
+    kind, colon, _ = (item.attribute or "").strip().casefold().partition(":")
+    if not colon or KINDS.get(kind) not in ("favourite", "stance"):
+        return ()
+    return tuple(o for o in owners(item.category, item.attribute, "likes") if o not in item.owners)
+
+
 def _retract(state: _State, item: AcceptedFact) -> None:
     """End the active version(s) `item` withdraws (module docstring); nothing when none matches."""
     if not item.attribute:
         return
     targets = []
-    for owner in item.owners:
+    for owner in (*item.owners, *_liking_owners(item)):
         index = state.active_by_owner.get((item.user_key, owner))
         if index is not None and index not in targets and (
                 owner.startswith("stance:") or values_match(item.value, state.versions[index].value)):

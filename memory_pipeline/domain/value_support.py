@@ -251,15 +251,29 @@ def _as_predicate(value: str) -> str:
     return " ".join([first, *bare]) if bare != rest else "\0"
 
 
+# The words that negate a value as models write it (in English whatever the chat's language).
+_VALUE_NEGATION = re.compile(r"^\s*(?:no|not|non|without)\b", re.IGNORECASE)
+
+
 def supported(value: str, text: str) -> bool:
     """True when each content word of `value` (not a date, time or stop word) is found in `text`, or in `text`
     transliterated when `value` is in Latin letters and `text` is not, as a word
     starting alike (`_similar`), or in Hebrew and Arabic ending one (`_PREFIXED`); in a script without spaces
     (`_SPACELESS`), when the value's characters are in `text`; a Korean word, when its syllables are in `text` in a
-    row; a contact channel, when `text` names it in any language (`channel_said`); an email address in it, whole.
+    row; a contact channel, when `text` names it in any language (`channel_said`); an email address in it, whole;
+    a value that negates ("no meat", "without sugar"), when a clause of `text` holds the rest of it after a
+    negation of its own language (`negation`: "i don't eat meat at all", holdout set 10).
     A value with no content word is supported."""
     if channel_said(value, text):
         return True
+    if _VALUE_NEGATION.search(value):
+        rest = _VALUE_NEGATION.sub(" ", value)
+        told = language.identify(text)
+        negation = lexicon.pattern("negation", lexicon.codes_for(told))
+        for clause in speech.clauses(text, lexicon.codes_for(told)) if content_words(rest) else ():
+            said = negation.search(clause)  # the rest said after the negation: not "I eat meat, no problem"
+            if said and supported(rest, clause[said.end():]):
+                return True
     folded = fold(text)
     addresses = _EMAIL.findall(value)  # found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
     if addresses:

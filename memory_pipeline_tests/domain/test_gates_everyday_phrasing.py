@@ -205,3 +205,17 @@ def test_a_whole_message_quoted_keeps_a_home_said_before_the_clause_an_eye_roll_
                "dernier courrier, faudrait corriger une fois 🙄")
     assert gate(message, message, "home_location", "Namur", False) is None
     assert gate(message, message, "opinion:courrier", "dislikes", False) == "quote_is_sarcasm"
+
+
+@pytest.mark.parametrize("answer, value, question", [
+    ("杭州，西湖区这边。", "杭州", "理解。请问您在哪个城市？有的地区有宽带优惠。"),     # holdout set 10
+    ("Leeds, near the station", "Leeds", "Which city are you in? Some areas get fibre first."),
+])
+def test_a_bare_place_answering_which_city_the_user_is_in_is_a_home(answer, value, question):
+    assert gate(answer, answer, "home_location", value, False, answered=[question]) is None
+
+
+def test_a_value_that_negates_is_found_after_a_negation_of_the_users_language():
+    quote = "i don't eat meat at all, haven't touched it in about six years"   # holdout set 10
+    assert gate(quote, quote, "diet", "no meat", False) is None
+    assert gate("I eat meat every day", "I eat meat every day", "diet", "no meat", False) == "value_not_in_quote"

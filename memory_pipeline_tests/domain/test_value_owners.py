@@ -166,6 +166,19 @@ def test_a_retraction_under_another_name_ends_the_owner():
     assert relation_of(versions, "User works as a nurse.") == "retraction"
 
 
+def test_a_retraction_of_a_liking_ends_it_whatever_word_it_gives_as_value():
+    # "unusta see mis ma õudusfilmide kohta ütlesin" (forget what I said about horror films): the model gave the
+    # object as the retraction's value, the liking holds "likes" (holdout set 10).
+    versions = fold([said("1", 0, "favourite:horror_movies", "likes", "Talle meeldivad õudusfilmid.", "preference"),
+                     said("2", 4, "favourite:horror_movies", "õudusfilmid", "Õudusfilmid ei huvita teda enam.",
+                          "preference", retraction=True)])
+    assert active(versions) == [] and relation_of(versions, "Talle meeldivad õudusfilmid.") == "retraction"
+    # a named value still ends only the value it names where the slot holds a thing
+    versions = fold([said("1", 0, "home_location", "Lyon", "User lives in Lyon."),
+                     said("2", 4, "home_location", "Paris", "User no longer lives in Paris.", retraction=True)])
+    assert active(versions) == ["User lives in Lyon."]
+
+
 UNSEEN = [said("1", 0, "job", "nurse", "User works as a nurse."),
           said("2", 2, "contact_channel", "email", "User wants email.", "preference"),
           said("3", 4, "occupation", "teacher", "User is now a teacher."),
