@@ -17,7 +17,7 @@ them in order. Rules:
 - a retraction ("I no longer like Vim.") ends the active version of its slot: `superseded_at` is when the
   retraction was said, `superseded_by` stays empty, history is kept, and no version is created for it. When the
   retraction names a value ("I don't live in Paris anymore"), it ends the slot only while the slot holds that
-  value (`values_match`), and a retraction of a liking's slot ends the liking whatever word it gives as value; a
+  value (`values_match`), and a retraction of a liking's slot that finds no such value ends the liking; a
   retraction of a slot with no active version, or without an attribute, does nothing.
   For a multi-valued attribute it ends the active versions with that value;
 - a restatement that corrects an active fact of the same category supersedes it like a new slot value, when
@@ -345,7 +345,8 @@ def _liking_owners(item: AcceptedFact) -> tuple[str, ...]:
     """The owners a liking of `item`'s slot has (`favourite:horror_movies` = likes is owned by
     `stance:horror_movie`), for a retraction of a `favourite:`/`opinion:` slot that gives the thing as its value:
     "unusta see mis ma õudusfilmide kohta ütlesin" (forget what I said about horror films) came with the value
-    "õudusfilmid" and ended nothing (holdout set 10)."""
+    "õudusfilmid" and ended nothing (holdout set 10). Read only when the retraction's own owners hold nothing
+    active: "forget football" (favourite:sport = football) ends football, not "loves sports"."""
     kind, colon, _ = (item.attribute or "").strip().casefold().partition(":")
     if not colon or KINDS.get(kind) not in ("favourite", "stance"):
         return ()
@@ -357,7 +358,8 @@ def _retract(state: _State, item: AcceptedFact) -> None:
     if not item.attribute:
         return
     targets = []
-    for owner in (*item.owners, *_liking_owners(item)):
+    own_active = any((item.user_key, owner) in state.active_by_owner for owner in item.owners)
+    for owner in (*item.owners, *(() if own_active else _liking_owners(item))):
         index = state.active_by_owner.get((item.user_key, owner))
         if index is not None and index not in targets and (
                 owner.startswith("stance:") or values_match(item.value, state.versions[index].value)):

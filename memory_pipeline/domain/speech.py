@@ -125,9 +125,9 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
     roll (`_EYE_ROLL`), whatever its language. `quoted`: (start, end) of the quote in `text`, one sentence; an
     eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
-    sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the clause it
-    ends (`_rolled_at`) holds the fact's value (`holds`), or, without one, when the quote reaches that clause: not
-    for a plain statement before it ("j'habite à Namur, pas à Namêche comme c'est marqué sur votre courrier,
+    sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the quote
+    reaches the clause it ends (`_rolled_at`) and that clause holds the fact's value (`holds`, when given): not
+    for a plain statement before it ("I'm a teacher, and no, teachers don't get summers off 🙄" keeps the job) ("j'habite à Namur, pas à Namêche comme c'est marqué sur votre courrier,
     faudrait corriger une fois 🙄" rolls its eyes at the letter, not at Namur: holdout set 9, quoted whole by the
     1.5B)."""
     sarcasm = _p("sarcasm", codes)
@@ -139,21 +139,15 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
         at = _rolled_at(text, roll.start())
         if stance or _p("stance", codes).search(text[start:end]):
             return True
-        return holds(text[at:roll.start()]) if holds is not None else end > at
+        return end > at and (holds is None or holds(text[at:roll.start()]))
 
     return sarcasm.search(text) is not None or any(rolled(roll) for roll in _EYE_ROLL.finditer(text))
 
 
 def is_conditional(sentence: str, codes: Codes = None) -> bool:
-    """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"), after
-    filler words if any (`filler_words`: "btw ako se jednog dana preselim u Beograd", by the way if I move to
-    Belgrade one day): nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack
-    if that's ok")."""
-    fillers = lexicon.words("filler_words", codes)
-    words = sentence.split()
-    while words and words[0].strip(",.:;!").casefold() in fillers and len(words) > 1:
-        words = words[1:]
-    return _p("conditional", codes).search(" ".join(words)) is not None
+    """True when `sentence` opens with a condition (`conditional`: "If I get the job, I'll move to Zurich"):
+    nothing in it is stated as so. "if" later in a sentence is mostly politeness ("call me Jack if that's ok")."""
+    return _p("conditional", codes).search(sentence) is not None
 
 
 def is_need_condition(sentence: str, codes: Codes = None) -> bool:

@@ -215,12 +215,6 @@ def test_a_bare_place_answering_which_city_the_user_is_in_is_a_home(answer, valu
     assert gate(answer, answer, "home_location", value, False, answered=[question]) is None
 
 
-def test_a_value_that_negates_is_found_after_a_negation_of_the_users_language():
-    quote = "i don't eat meat at all, haven't touched it in about six years"   # holdout set 10
-    assert gate(quote, quote, "diet", "no meat", False) is None
-    assert gate("I eat meat every day", "I eat meat every day", "diet", "no meat", False) == "value_not_in_quote"
-
-
 @pytest.mark.parametrize("quote, message, attribute, value, expected", [
     ("min sambo Jonas", "Hej! Jag och min sambo Jonas ska flytta i maj", "partner_name", "Jonas", None),  # holdout 10
     ("my husband Tom", "my husband Tom loves sushi", "spouse", "Tom", None),
@@ -232,3 +226,30 @@ def test_a_value_that_negates_is_found_after_a_negation_of_the_users_language():
 def test_a_relatives_name_said_right_after_who_they_are_is_a_fact_of_the_user_and_nothing_else(
         quote, message, attribute, value, expected):
     assert gate(quote, message, attribute, value, False) == expected
+
+
+# A second break-it review of session 22's rules: what they must leave as it was.
+@pytest.mark.parametrize("quote, message, attribute, value, answered", [
+    ("I'm vegetarian", "Oh and if it helps, I'm vegetarian", "diet", "vegetarian", ()),
+    ("I'm a teacher", "I'm a teacher, and no, teachers don't get summers off 🙄", "job", "teacher", ()),
+    ("I live in Portland", "I live in Portland", "home_location", "Portland, OR", ()),
+    ("I work in I.T. support", "I work in I.T. support", "job", "IT", ()),
+    ("Миналия май се преместих в Пловдив", "Миналия май се преместих в Пловдив", "home_location", "Пловдив", ()),
+    ("Викат ми Пешо", "Викат ми Пешо", "preferred_name", "Пешо", ()),
+    ("Kapag gabi, nagtatrabaho ako bilang nurse sa St. Luke's",
+     "Kapag gabi, nagtatrabaho ako bilang nurse sa St. Luke's", "job", "nurse", ()),
+])
+def test_a_fact_said_beside_a_politeness_an_eye_roll_at_a_cliche_or_a_month_stands(quote, message, attribute, value,
+                                                                                 answered):
+    assert gate(quote, message, attribute, value, False, answered=list(answered)) is None
+
+
+@pytest.mark.parametrize("quote, message, attribute, value, answered, expected", [
+    ("Lisbon", "Lisbon", "home_location", "Lisbon", ["Which city would you like to visit next?"], "home_not_stated"),
+    ("제 남편 직장 때문에 세종으로 이사했어요", "제 남편 직장 때문에 세종으로 이사했어요", "home_location", "세종", [], None),
+    ("suami saya dokter gigi", "Hai kak, suami saya dokter gigi, toh gaya hidupnya sibuk sekali", "job",
+     "dokter gigi", [], "quote_about_other_person"),
+])
+def test_a_city_to_visit_a_move_for_a_husbands_job_or_an_indonesian_line_keep_their_reading(
+        quote, message, attribute, value, answered, expected):
+    assert gate(quote, message, attribute, value, False, answered=answered) == expected

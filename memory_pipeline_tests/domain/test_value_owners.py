@@ -173,6 +173,12 @@ def test_a_retraction_of_a_liking_ends_it_whatever_word_it_gives_as_value():
                      said("2", 4, "favourite:horror_movies", "õudusfilmid", "Õudusfilmid ei huvita teda enam.",
                           "preference", retraction=True)])
     assert active(versions) == [] and relation_of(versions, "Talle meeldivad õudusfilmid.") == "retraction"
+    # ... only where the retraction's own slot holds nothing: "forget football" ends football, not "loves sports"
+    versions = fold([said("1", 0, "opinion:sports", "likes", "User loves sports.", "preference"),
+                     said("2", 2, "favourite:sport", "football", "User's favourite sport is football.", "preference"),
+                     said("3", 4, "favourite:sport", "football", "User no longer cares about football.", "preference",
+                          retraction=True)])
+    assert active(versions) == ["User loves sports."]
     # a named value still ends only the value it names where the slot holds a thing
     versions = fold([said("1", 0, "home_location", "Lyon", "User lives in Lyon."),
                      said("2", 4, "home_location", "Paris", "User no longer lives in Paris.", retraction=True)])

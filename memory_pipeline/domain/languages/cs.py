@@ -15,7 +15,9 @@ LEXICON = {
     "hedge": r"\b(?:možná|asi|nejspíš|pravděpodobně|nevím jistě|nejsem si jist[áý])\b",
     "assent": r"^\s*(?:ano|jo|jasně|dobře|ok|určitě)\b",
     "undecided": r"\b(?:rozmyslím si to|promyslím to|ještě nevím|zatím nevím|váhám|nejsem rozhodnut[áý]|"
-                 r"nevím,?\s+(?:jestli|zda|který|kterou|které|co\s+vzít)|nemůžu se rozhodnout)\b",
+                 r"nevím,?\s+(?:jestli|zda)\s+(?:si\s+)?(?:vzít|vzit|koupit|zvolit|vybrat|mám|mam|bych)|"
+                 r"nevím,?\s+(?:který|kterou|které|co\s+vzít)|"
+                 r"nemůžu se rozhodnout)\b",
     "living": r"\b(?:bydlím|bydlíme|bydlim|bydlime|žiju|žiji|žijeme|ziju|ziji|zijeme|přestěhoval|prestehoval|bydlel)\w*",
     "naming": r"\b(?:jmenuju se|jmenuji se|jmenuju|jmenuji|říkají mi|rikaji mi|říkej(?:te)? mi|mé jméno je|moje jméno je)\b",
     "forget_nouns": {"name": r"jméno|jmeno|jmenuje(?:š|te)"},

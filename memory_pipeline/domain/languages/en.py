@@ -89,7 +89,7 @@ LEXICON = {
     "weak_naming": r"I'm|I am|it's|this is",
     "weak_naming_after": r"here",
     "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocate|relocating|settle in|settled in|"
-              r"settling in|which city|what city|which town|what town|based|home|reside|resides|resident|"
+              r"settling in|(?:which|what)\s+(?:city|town)\s+(?:are\s+you|r\s+u)\s+(?:in|based)|based|home|reside|resides|resident|"
               r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",

@@ -9,9 +9,9 @@ LEXICON = {
     # Words of Hindi (and Urdu) written in Latin letters that no language of the Latin script writes so: three of
     # them tell a romanised line (domain/language.py), which the model of languages reads as Indonesian, Estonian
     # or Somali ("ek baat, agar kabhi Bangalore transfer ho gaya toh ... milenge kya?").
-    "romanised_words": "hai hain hoon hun kya kyun nahi nahin nhi mujhe mera meri mere tha thi toh bhi aur "
-                       "wala wali wale gaya gayi raha rahi rahe karna karo karke kabhi kuch bahut accha acha "
-                       "haan chahiye chahte sakta sakti matlab abhi yaar bhai",
+    # (not "hai", "toh", "gaya": Indonesian; "wali", "wala": Swahili; "thi", "tha": unaccented Vietnamese)
+    "romanised_words": "hain hoon kya kyun nahi nahin nhi mujhe mera meri mere bhi aur karna karo karke kabhi kuch "
+                       "bahut accha acha haan chahiye chahte sakta sakti matlab abhi yaar bhai",
     "reported_speech": r"(?:कहा|बताया|कहती है|कहता है|कहते हैं)\s+कि",
     "other_person":
         rf"(?<!{_D})(?:मेरे|मेरी|मेरा|हमारे|हमारी|हमारा)\s+(?:पति|पत्नी|भाई|बहन|माँ|मां|मम्मी|माता जी|पिता|पिताजी|पापा|"
@@ -28,7 +28,7 @@ LEXICON = {
     "undecided": r"सोचू[ँं]ग[ाी]|सोच\s*कर\s*बताऊ[ँं]ग[ाी]|सोचना पड़ेगा|सोचने दीजिए|सोचने दो|अभी तय नहीं|"
                  r"तय नहीं किया|फ\u093c?ैसला नहीं|बाद में तय|बाद में बताऊ[ँं]ग[ाी]|दुविधा में",
     "living": rf"रह(?:त[ाीे]|न[ाेी])|रह\s+रह[ाीे]|बस\s+ग[एई]|शिफ\u093c?्ट|(?<!{_D})(?:घर|निवास)(?!{_D})"
-               r"|\breh(?:ta|ti)\s+h(?:oo|u)n?\b|\breh\s+rah[ai]\s+h(?:oo|u)n?\b",  # Hinglish "I live": "main Pune mein rehta hoon"
+               r"|\breh(?:ta|ti)\s+h(?:oo|u)n?\b|\breh\s+rah[ai]\s+h(?:oo|u)n?\b|\bshift\s+ho\s+ga(?:ya|yi|ye)\b",  # Hinglish "I live": "main Pune mein rehta hoon"
     "interrogative": rf"^\W*(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कैसे|कितना|कितनी|कितने)(?!{_D})",
     # ... and as Hinglish and Roman Urdu write them ("acha aur personal trainer ke sath kitna banta hai?": and how
     # much with a personal trainer? - a 1.5B model's job "trainer", holdout6, read after its figure).

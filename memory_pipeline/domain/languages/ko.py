@@ -14,8 +14,7 @@ LEXICON = {
     # the user lives with takes 과/와/하고/랑 ("남편과 살아요") and is no subject.
     "other_person":
         rf"(?<!{_H})(?:(?:제|내|우리|저희)\s*)?{_RELATIVES}(?:은|는|이|가|께서)(?!{_H})"
-        # casual speech drops the particle after "my"/"our": "우리 언니 이번에 서울로 이사 갔어" (my sister moved)
-        rf"|(?<!{_H})(?:제|내|우리|저희)\s*{_RELATIVES}(?=\s)|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
+        rf"|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
     "self": rf"(?<!{_H})(?:저는|저도|제가|저를|나는|나도|내가|저희는|저희가|우리는|우리가)(?!{_H})",
     "conditional": rf"(?<!{_H})(?:만약|만일|가령)(?!{_H})|(?<={_H})다면(?=[\s,，]|$)",
     "hedge": rf"(?<!{_H})(?:아마|아마도|어쩌면)(?!{_H})|수도 있|확실하지 않|잘 모르겠",

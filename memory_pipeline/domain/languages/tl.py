@@ -3,9 +3,9 @@
 all. Chat writes it in lower case, with "po"/"opo" for politeness, English words mixed in ("nurse ako sa Makati", "hate
 ko yung traffic") and letters dropped ("d ko alam", "pano", "san"); English's words read it too (`lexicon.codes_for`).
 The possessive follows the noun ("anak ko", "asawa ko": my child, my spouse): "ko" is a self word ("ako", "kami",
-"tayo") only after a word of liking or "di" ("mahal ko ang asawa ko", "di ko gusto"), never alone. Hearsay "daw"/"raw"
-makes a sentence someone else's words (`reported_speech`). "pag" opens a condition only as a word of its own:
-"pag-iisipan ko" (I'll think about it) is a choice put off. Naming ("ako si", "pangalan ko"), living ("nakatira ako",
+"tayo") only after a word of liking or "di" ("mahal ko ang asawa ko", "di ko gusto"), never alone. Hearsay "daw"
+makes a sentence someone else's words (`reported_speech`). "kapag"/"pag" (when, whenever, if) opens no condition:
+a habit is said so ("Kapag gabi, nagtatrabaho ako"); "pag-iisipan ko" (I'll think about it) is a choice put off. Naming ("ako si", "pangalan ko"), living ("nakatira ako",
 "lumipat kami", "taga-Cebu") and stance words ("gusto", "ayoko", "paborito"), so a Tagalog name, home or liking needs
 one. "po" is a pleasantry word ("salamat po"); "opo" (yes, politely) and "sige" are fillers, not pleasantries: alone
 they accept an offer ("opo", "sige po")."""
@@ -33,14 +33,14 @@ LEXICON = {
               r"ano\s+(?:po\s+)?(?:ang|yung|pong)\s+pangalan|anong\s+pangalan|"
               r"pangalan\s+(?:mo|niyo|nyo|ninyo|po\s+ninyo|po\s+niyo))\b",
     "weak_naming": r"ito(?:\s+po)?\s+si",     # "ito po si Maria" (this is Maria)
-    "weak_naming_after": r"(?:po\s+)?(?:ito|ako)",   # "si Maria po ito", "Maria ako"
+    # "si Maria po ito", "Maria ako", "Jun na lang po itawag niyo sa akin" (call me Jun)
+    "weak_naming_after": r"(?:po\s+)?(?:ito|ako)|(?:na\s+lang\s+)?(?:po\s+)?itawag\s+(?:mo|niyo|nyo|ninyo)\s+sa\s+akin",
     "forget_nouns": {"name": r"\bpangalan"},
     # "nakatira ako kasama ang asawa ko": a person the user is with is no subject
     "companion": r"\bkasama(?:\s+(?:ko|namin))?(?:\s+(?:ang|ng|si|sina|yung))?",
-    # hearsay "daw" ("raw" after a vowel; not English "raw fish"), "sabi ni/ng ..." (... says)
+    # hearsay "daw", "sabi ni/ng ..." (... says); not "raw", which English mixed in says ("raw oysters")
     "reported_speech": r"\b(?:daw|sabi\s+(?:ni|ng|niya|nya|nila|sa\s+akin)|sinabi\s+(?:ni|ng|niya|nya|nila)|"
-                       r"ayon\s+(?:kay|kina|sa))\b"
-                       r"|(?<=[aeiou]\s)raw\b(?!\s+(?:food|fish|vegan|meat|milk|honey|data|materials?|eggs?|diet)\b)",
+                       r"ayon\s+(?:kay|kina|sa))\b",
     # "anak ko", "asawa ko", "kaibigan kong si ...", "yung boss niya"; "siya"/"sila" or "si Mama" opening.
     "other_person": rf"\b{_RELATIVE}\s+(?:ko|kong|namin|naming|natin|nating|niya|nya|nila)\b"
                     rf"|\b(?:aking|kanyang|kaniyang)\s+{_RELATIVE}\b"
@@ -52,8 +52,8 @@ LEXICON = {
             r"di|d)\s+(?:na\s+)?ko)\b",
     # "pag" as a word ("pag lumipat ako ..."), not "pag-iisipan" nor "Pag-IBIG" (the housing fund); a hedge set off
     # by a comma opening the sentence ("Siguro, lilipat kami sa Cebu") holds all of it.
-    "conditional": r"^\W*(?:(?:at|pero|tapos|eh|e)\s+)?(?:kung|kapag|kpag|pag(?!\s*-?\s*ibig\b)|sakaling|sakali|"
-                   r"kunwari)(?![\w-])"
+    # not "kapag"/"pag", as often "when(ever)" as "if": "Kapag gabi, nagtatrabaho ako bilang nurse" is a habit
+    "conditional": r"^\W*(?:(?:at|pero|tapos|eh|e)\s+)?(?:kung|sakaling|sakali|kunwari)(?![\w-])"
                    r"|^\W*(?:siguro|baka|malamang)\s*,",
     # "baka" is also a cow ("gatas ng baka", "karneng baka", "mga baka").
     "hedge": r"\b(?:siguro|malamang|yata|ata|marahil|(?<!ng\s)(?<!mga\s)baka|"

@@ -28,7 +28,7 @@ LEXICON = {
     "clause_joiner": r"而|但",
     "naming": r"叫|名字|姓",
     "weak_naming": r"我是",
-    "living": r"住|搬|哪个城市|哪個城市|哪座城市|什么城市|什麼城市",  # and the question which city the user is in
+    "living": r"住|搬|在哪个城市|在哪個城市|在哪座城市|在什么城市|在什麼城市",  # and the question which city the user is in
     "stance": r"喜欢|爱|讨厌|不喜欢|最喜欢|偏爱",
     # "好啊 麻煩你了"; not 好吃, 好像, a reluctant 好吧/行吧, nor an OK that declines or puts off ("好的，不用了")
     "assent": r"^\s*(?:好|可以|行|没问题|沒問題)(?:的|啊|呀|喔|哦|啦|滴)?(?=$|[\s,，。.!！~～、])"
