@@ -74,7 +74,7 @@ _ACRONYM = re.compile(r"\s*([A-Z]{2,})\s*")
 
 def _acronym_said(value: str, text: str) -> bool | None:
     """For a value that is an acronym alone: whether `text` says it, with or without dots ("IT", "I.T."); None for
-    any other value."""
+    any other value. Not said so, it may still be found as a word ("SMS" in "SMSkou", a Czech SMS)."""
     found = _ACRONYM.fullmatch(value)
     if not found:
         return None
@@ -271,8 +271,8 @@ def supported(value: str, text: str) -> bool:
     if channel_said(value, text):
         return True
     acronym = _acronym_said(value, text)
-    if acronym is not None:
-        return acronym
+    if acronym or acronym is False and fold(value.strip()) in STOPWORDS:
+        return bool(acronym)  # "IT" is not found as "it": the stop word would make it a value of no content
     folded = fold(text)
     addresses = _EMAIL.findall(value)  # found whole: "anna.nowak@" is not "anna.kowalska@" (a review)
     if addresses:

@@ -253,3 +253,9 @@ def test_a_fact_said_beside_a_politeness_an_eye_roll_at_a_cliche_or_a_month_stan
 def test_a_city_to_visit_a_move_for_a_husbands_job_or_an_indonesian_line_keep_their_reading(
         quote, message, attribute, value, answered, expected):
     assert gate(quote, message, attribute, value, False, answered=answered) == expected
+
+
+def test_an_acronym_inflected_in_its_language_is_still_found():
+    # holdout set 8: Czech "SMSkou" (by SMS); only a stop-word acronym ("IT") must be said as itself
+    assert gate("SMSkou prosím, maily moc nečtu", "SMSkou prosím, maily moc nečtu", "confirmation_channel", "SMS",
+                False) is None

@@ -9,8 +9,9 @@ LEXICON = {
     # Words of Hindi (and Urdu) written in Latin letters that no language of the Latin script writes so: three of
     # them tell a romanised line (domain/language.py), which the model of languages reads as Indonesian, Estonian
     # or Somali ("ek baat, agar kabhi Bangalore transfer ho gaya toh ... milenge kya?").
-    # (not "hai", "toh", "gaya": Indonesian; "wali", "wala": Swahili; "thi", "tha": unaccented Vietnamese)
-    "romanised_words": "hain hoon kya kyun nahi nahin nhi mujhe mera meri mere bhi aur karna karo karke kabhi kuch "
+    # (not "toh", "gaya": Indonesian; "wali", "wala": Swahili; "thi", "tha": unaccented Vietnamese; "hai", which
+    # is Indonesian "hi" and Vietnamese "two", counts with two others)
+    "romanised_words": "hai hain hoon kya kyun nahi nahin nhi mujhe mera meri mere bhi aur karna karo karke kabhi kuch "
                        "bahut accha acha haan chahiye chahte sakta sakti matlab abhi yaar bhai",
     "reported_speech": r"(?:कहा|बताया|कहती है|कहता है|कहते हैं)\s+कि",
     "other_person":
