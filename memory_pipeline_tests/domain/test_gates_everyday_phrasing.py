@@ -259,3 +259,10 @@ def test_an_acronym_inflected_in_its_language_is_still_found():
     # holdout set 8: Czech "SMSkou" (by SMS); only a stop-word acronym ("IT") must be said as itself
     assert gate("SMSkou prosím, maily moc nečtu", "SMSkou prosím, maily moc nečtu", "confirmation_channel", "SMS",
                 False) is None
+
+
+def test_a_korean_relative_without_its_particle_is_the_subject_before_a_word_of_time_only():
+    moved = "우리 언니 이번에 회사 때문에 서울로 이사 갔어 ᅲᅲ"          # holdout set 9: the sister moved
+    assert gate(moved, moved, "home_location", "서울", False) == "quote_about_other_person"
+    ours = "제 남편 직장 때문에 세종으로 이사했어요"                     # we moved for my husband's job
+    assert gate(ours, ours, "home_location", "세종", False) is None

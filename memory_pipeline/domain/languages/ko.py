@@ -14,6 +14,10 @@ LEXICON = {
     # the user lives with takes 과/와/하고/랑 ("남편과 살아요") and is no subject.
     "other_person":
         rf"(?<!{_H})(?:(?:제|내|우리|저희)\s*)?{_RELATIVES}(?:은|는|이|가|께서)(?!{_H})"
+        # casual speech drops the particle, then a word of time follows the subject ("우리 언니 이번에 서울로 이사
+        # 갔어": my sister moved to Seoul this time), where a noun follows a possessive ("제 남편 직장": his job)
+        rf"|(?<!{_H})(?:제|내|우리|저희)\s*{_RELATIVES}\s+(?:이번에|요즘|어제|오늘|작년에|올해|최근에|지난주에|"
+        rf"지난달에|얼마\s*전에)(?!{_H})"
         rf"|^\W*(?:그는|그녀는|그가|그녀가|그들은)(?!{_H})",
     "self": rf"(?<!{_H})(?:저는|저도|제가|저를|나는|나도|내가|저희는|저희가|우리는|우리가)(?!{_H})",
     "conditional": rf"(?<!{_H})(?:만약|만일|가령)(?!{_H})|(?<={_H})다면(?=[\s,，]|$)",
