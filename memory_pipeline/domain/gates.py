@@ -127,6 +127,7 @@ _SHAPED_SLOTS = (
 _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|display_|user_?|sur|nick)?name$",
                         re.IGNORECASE)
 _DECIDED = lexicon.pattern("decided")
+_REFUSALS = frozenset({"no", "false"})  # a decision's value that declines: a negation must say it
 # Where a condition may open what follows: a sentence's start, after a sentence end ("Caspita. E se lavorassi
 # ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."), or a space between phrases of a script that
 # writes words without one (Thai: "ดิฉันแพ้ถั่วลิสงนะคะ ถ้าจะแนะนำ...": the allergy is stated, the "if" opens the
@@ -395,6 +396,11 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance on it
+        elif colon and slot == "decision" and fold(value.strip()) in _REFUSALS and _knows("negation", told) and not (
+                lexicon.pattern("negation", codes and (codes - {"en"} or codes)).search(backing)):
+            # A refusal no word of the quote says ("to no plano ..., dá pra baixar filme?": holdout set 10); read
+            # in the language's own words: English "no" is Portuguese "in the".
+            return "value_not_in_quote"
         elif colon and slot == "decision" and supported(thing.replace("_", " "), backing) and (
                 decides(value, backing) or _DECIDED.search(backing)):
             evidence = []  # the object is in the quote, the choice said in another form of its word, or said

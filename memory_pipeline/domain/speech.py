@@ -106,6 +106,9 @@ def speaks_of_self(clause: str, codes: Codes = None) -> bool:
 # An eye roll or an unamused face says a sentence means the opposite, in every language ("fantastisk, pakken er
 # forsinket for tredje gang, akkurat det jeg drømte om 🙄": great, the parcel is late for the third time).
 _EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
+# An upside-down face is irony at a stance taken in its sentence ("love it when it logs me out every 5 min 🙃🙃",
+# holdout set 10), and only there: "moving to Leeds next week 🙃" is a mood, not a denial.
+_IRONIC = re.compile("\U0001F643")  # 🙃
 
 
 _CLAUSE_MARKS = ",;，；、،"
@@ -123,7 +126,7 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
                stance: bool = True, holds: Callable[[str], bool] | None = None) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
-    roll (`_EYE_ROLL`), whatever its language. `quoted`: (start, end) of the quote in `text`, one sentence; an
+    roll (`_EYE_ROLL`), whatever its language; an upside-down face (`_IRONIC`) only for a fact taking a stance. `quoted`: (start, end) of the quote in `text`, one sentence; an
     eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
     sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the quote
     reaches the clause it ends (`_rolled_at`) and that clause holds the fact's value (`holds`, when given): not
@@ -141,6 +144,8 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
             return True
         return end > at and (holds is None or holds(text[at:roll.start()]))
 
+    if stance and _IRONIC.search(text):
+        return True
     return sarcasm.search(text) is not None or any(rolled(roll) for roll in _EYE_ROLL.finditer(text))
 
 
@@ -206,9 +211,9 @@ def _asks_alone(sentence: str, codes: Codes) -> bool:
 
 
 def is_question(quote: str, codes: Codes = None) -> bool:
-    """True when every sentence of `quote` asks (`_asks_alone`) and is not a standing request
-    (`_standing_request`)."""
-    found = sentences(quote)
+    """True when every sentence of `quote` but greetings and thanks (`is_filler`) asks (`_asks_alone`) and is not
+    a standing request (`_standing_request`)."""
+    found = [s for s in sentences(quote) if not is_filler(s, codes)]  # "oi! dá pra baixar filme?" asks
     return bool(found) and all(_asks_alone(s, codes) and not _standing_request(s, codes) for s in found)
 
 
@@ -219,8 +224,9 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     """True when `clause`, part of `sentence` (one sentence or more), is a question clause: the sentence it is
     part of ends with a question mark and the clause opens with an interrogative word ("..., can we just write
     to /tmp instead?"), or ends that sentence holding a question word that may stand anywhere
-    (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?"); in a language whose words cannot tell
-    a question (`_knows_questions`), when it is the clause that ends that sentence."""
+    (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?") or holding no word of the user (`self`:
+    "eu moro em BH, sabe se tem algum evento de kdrama por aqui?", holdout set 10); in a language whose words
+    cannot tell a question (`_knows_questions`), when it is the clause that ends that sentence."""
     at = sentence.find(clause)
     end = _END_MARK.search(sentence, max(at, 0))
     if end is None or end.group() not in QUESTION_MARKS or _standing_request(clause, codes):
@@ -229,7 +235,8 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     if not _knows_questions(codes):
         return last
     return (_p("interrogative", codes).match(clause) is not None
-            or (last and _p("question_word_inside", codes).search(clause) is not None))
+            or (last and _p("question_word_inside", codes).search(clause) is not None)
+            or (last and clause != sentence.strip() and not speaks_of_self(clause, codes)))
 
 
 def is_pleasantry(quote: str, codes: Codes = None) -> bool:

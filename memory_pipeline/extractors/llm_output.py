@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from memory_pipeline.domain.facts import CATEGORIES, ExtractedFact
 from memory_pipeline.domain.value_support import supported
 from memory_pipeline.domain.messages import clean_text
-from memory_pipeline.extractors.slots import category_of
+from memory_pipeline.extractors.slots import category_of, contact_detail
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -70,6 +70,7 @@ class LLMFact(BaseModel):
 
     @model_validator(mode="after")
     def _category_from_slot(self) -> "LLMFact":
+        self.attribute = contact_detail(self.attribute, self.value) or self.attribute
         self.category = category_of(self.attribute, self.quote) or self.category
         return self
 

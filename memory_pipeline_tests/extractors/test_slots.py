@@ -1,6 +1,7 @@
 """The category a slot fixes, whatever category the model wrote (extractors.slots)."""
 
-from memory_pipeline.extractors.slots import category_of
+from memory_pipeline.extractors.llm_output import LLMFact
+from memory_pipeline.extractors.slots import category_of, contact_detail
 
 
 def test_a_listed_slot_fixes_its_category_under_any_of_its_names():
@@ -23,3 +24,15 @@ def test_an_unknown_slot_leaves_the_models_category():
 def test_a_name_the_user_goes_by_is_client_info_as_the_name_is():
     # "everyone calls me Bobby", "You can call me Tom": every gold set's writer filed it as client info
     assert category_of("preferred_name") == category_of("nickname") == category_of("name") == "client_info"
+
+
+def test_a_number_or_address_filed_as_a_contact_channel_is_the_users_phone_or_email():
+    # a 1.5B model filed "0532 418 77 20 ye gönderin" as `contact_channel:sms` = the number (holdout set 5)
+    answer = LLMFact(message_id=1, quote="0532 418 77 20 ye gönderin", attribute="contact_channel:sms",
+                     value="0532 418 77 20", category="preference", fact="The user's number is 0532 418 77 20.")
+    assert (answer.attribute, answer.category) == ("phone_number", "client_info")
+    assert contact_detail("preferred_contact_method", "ana@example.org") == "email"
+    # a channel stays a channel; a customer number is no phone number; a short code neither
+    assert contact_detail("contact_channel", "WhatsApp") is None
+    assert contact_detail("customer_number", "448-1920-77") is None
+    assert contact_detail("contact_channel", "SMS 1234") is None

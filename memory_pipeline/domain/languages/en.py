@@ -77,7 +77,7 @@ LEXICON = {
     "request": r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\b",
     "standing": r"\b(?:from now on|going forward|in (?:the )?future|always|every time|call me|address me)\b",
     "pleasantry_words": "thanks thank you so very much a lot ok okay great cool nice hi hello hey bye goodbye "
-                        "cheers perfect awesome good morning evening night again have day wonderful appreciate it "
+                        "cheers perfect awesome super good morning evening night again have day wonderful appreciate it "
                         "that s all thx ty tks tnx tq for the info information help explanation",
     "filler_words": "hmm hm um uh er well oh so yes yeah yep no nah lol haha wait actually btw anyway alright "
                     "right sure",

@@ -21,7 +21,7 @@ LEXICON = {
     "undecided": r"\b(?:zastanowię się|pomyślę|jeszcze nie zdecydował[ae]m|waham się między|zdecyduję później)\b",
     "living": r"\b(?:mieszkam|mieszkamy|przeprowadził[ae]m|przeprowadziliśmy|przeprowadzam)\b",
     "interrogative": r"^\W*(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|jak|ile|czy)\b",
-    "pleasantry_words": "dziękuję dzięki bardzo cześć dzień dobry do widzenia",
+    "pleasantry_words": "dziękuję dzięki bardzo świetnie spoko cześć dzień dobry do widzenia",
     "clause_joiner": r"\s+(?:i|a|ale)\s+",
     "decided": r"\b(?:zdecydowa\w*|postanowi\w*)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

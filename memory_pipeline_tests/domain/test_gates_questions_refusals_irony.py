@@ -1,0 +1,42 @@
+"""What the 1.5B model made facts of on the tenth unseen set (holdout10), held by rules of every language or by a
+language's data (issue 25): a greeting before a question keeps it a question; a clause ending a sentence with its
+own question mark and no word of the user asks, in any language; a decision's refusal needs a negation of the
+quote's own language; a Greek relative with the second accent an enclitic puts on it is someone else; an
+upside-down face is irony at a stance. Each right answer beside its slip still stands."""
+
+import pytest
+
+from memory_pipeline.domain.gates import gate
+
+# (quote, attribute, value, reason): reason None for a right answer.
+CASES = [
+    # A greeting or thanks before a question does not make the question a statement.
+    ("oi! vocês entregam em Curitiba?", "home_location", "Curitiba", "quote_is_question"),
+    ("hi! do you deliver to Leeds?", "home_location", "Leeds", "quote_is_question"),
+    ("oi! moro em Curitiba.", "home_location", "Curitiba", None),
+    # The clause ending a sentence with its own question mark, without a word of the user, asks.
+    ("eu moro em BH, sabe se tem algum evento de kdrama por aqui?", "hobby", "kdrama", "quote_is_question"),
+    ("eu moro em BH, sabe se tem algum evento de kdrama por aqui?", "home_location", "BH", None),
+    ("I live in Leeds, any good vegan places near the station?", "diet", "vegan", "quote_is_question"),
+    ("I live in Leeds, any good vegan places near the station?", "home_location", "Leeds", None),
+    ("I'm vegan so what can I cook tonight?", "diet", "vegan", None),
+    ("Sou vegetariana, tem opção sem carne?", "diet", "vegetariana", None),
+    # A refusal is said with a negation of the quote's language: English "no" is Portuguese "in the".
+    ("to no plano básico com anúncios da Netflix", "decision:download_netflix", "no", "value_not_in_quote"),
+    ("não, não quero baixar filmes", "decision:baixar_filmes", "no", None),
+    ("I'm on the basic plan with ads.", "decision:basic_plan", "no", "value_not_in_quote"),
+    ("Nope, don't switch my plan.", "decision:switch_plan", "no", None),
+    # A Greek noun stressed three syllables from its end takes a second accent before "μου" (my).
+    ("ο συνάδελφός μου ο Νίκος λατρεύει το τσίπουρο", "name", "Νίκος", "quote_about_other_person"),
+    ("η σύζυγός μου μένει στην Αθήνα", "home_location", "Αθήνα", "quote_about_other_person"),
+    ("μένω στην Αθήνα", "home_location", "Αθήνα", None),
+    # An upside-down face is irony at a stance in its sentence, not at a plain statement.
+    ("love it when it logs me out every 5 min 🙃🙃", "opinion:app", "likes", "quote_is_sarcasm"),
+    ("I love this app 🙃", "opinion:app", "likes", "quote_is_sarcasm"),
+    ("I live in Leeds now 🙃", "home_location", "Leeds", None),
+]
+
+
+@pytest.mark.parametrize(("quote", "attribute", "value", "reason"), CASES)
+def test_questions_refusals_and_irony_in_every_language(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False) == reason
