@@ -107,6 +107,14 @@ def weekday_named(folded: str, weekday: int, codes: Iterable[str] | None = None)
     return any(_names(code)[0][weekday].search(folded) for code in _read(codes))
 
 
+def is_calendar_name(value: str, codes: Iterable[str] | None = None) -> bool:
+    """True when `value`, whole, is a weekday or month name in one of the languages `codes` (as `weekday_named`),
+    inflected as the patterns above allow: the model's "Heinäkuus" for a Finnish chat's "heinäkuulle" (to July,
+    holdout set 10) is no place."""
+    folded = fold(" ".join(value.split())).strip(" .,!?")
+    return any(pattern.fullmatch(folded) for code in _read(codes) for patterns in _names(code) for pattern in patterns)
+
+
 def months_named(folded: str, codes: Iterable[str] | None = None) -> set[int]:
     """The months (1-12) the folded text `folded` names in one of the languages `codes` (as `weekday_named`)."""
     return {number for code in _read(codes) for number, pattern in enumerate(_names(code)[1], 1)

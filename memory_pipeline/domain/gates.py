@@ -82,7 +82,7 @@ import re
 from functools import partial
 from collections.abc import Sequence
 
-from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain import calendar_names, language, lexicon, speech
 from memory_pipeline.domain.naming import (
     QUESTIONS, addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
@@ -196,6 +196,17 @@ def is_home_slot(attribute: str | None) -> bool:
 def looks_like_place(value: str) -> bool:
     """True when `value` could be a place: it has a letter, and no "@" or URL."""
     return any(c.isalpha() for c in value) and not re.search(r"@|://|www\.", value)
+
+
+def names_a_date(value: str, sentence: str, told: str | None) -> bool:
+    """True when `value` is a weekday or month name of the language `told` or English (CLDR,
+    `calendar_names.is_calendar_name`) that `sentence` does not write capitalised as a place's name: the model's
+    "Heinäkuus" for "mökkireissu siirty heinäkuulle" (the cabin trip moved to July, holdout set 10); not "Junín"
+    said "vivo en Junín" (a town, though Spanish "junio" is June)."""
+    if not calendar_names.is_calendar_name(value, {told} - {None}):
+        return False
+    head = fold(value)[:4]
+    return not any(word[:1].isupper() and fold(word).startswith(head) for word in speech.WORD.findall(sentence))
 
 
 def _parts_of_span(sentence: str, start: int, end: int, codes: lexicon.Codes) -> list[str]:
@@ -432,7 +443,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if _HOME_SLOT.match(slot.strip()):
         # A bare place answering "Where do you live?" ("Kje živite?" -> "V Mariboru."): the question says it.
         asked = any(_LIVING.search(q) for text in answered for q in QUESTIONS.findall(text))
-        if not names_a_thing(value or "") or not (
+        if not names_a_thing(value or "") or names_a_date(value or "", sentence, told) or not (
                 (_LIVING.search(backing) or asked and looks_like_place(value or "")) if _knows("living", told)
                 else looks_like_place(value or "")):
             return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")

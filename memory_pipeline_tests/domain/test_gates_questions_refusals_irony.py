@@ -2,7 +2,8 @@
 language's data (issue 25): a greeting before a question keeps it a question; a clause ending a sentence with its
 own question mark and no word of the user asks, in any language; a decision's refusal needs a negation of the
 quote's own language; a Greek relative with the second accent an enclitic puts on it is someone else; an
-upside-down face is irony at a stance. Each right answer beside its slip still stands."""
+upside-down face is irony at a stance; a month name (CLDR) the chat does not write as a name is no home. Each right
+answer beside its slip still stands."""
 
 import pytest
 
@@ -40,3 +41,11 @@ CASES = [
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), CASES)
 def test_questions_refusals_and_irony_in_every_language(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
+
+
+def test_a_month_name_is_no_home_unless_the_chat_writes_it_as_a_place():
+    # "the cabin trip moved to July ...": the 1.5B model's "The user lives in Heinäkuus." (holdout set 10)
+    said = "hei, mökkireissu siirty heinäkuulle kun yks kaveri ei pääse kesäkuussa, nyt se on heinäkuun 4. päivä"
+    assert gate(said, said, "home_location", "Heinäkuus", False) == "home_not_stated"
+    assert gate("vivo en Junín desde hace años", "vivo en Junín desde hace años", "home_location", "Junín",
+                False) is None  # a town, though Spanish "junio" is June
