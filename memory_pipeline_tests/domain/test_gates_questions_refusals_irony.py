@@ -49,3 +49,13 @@ def test_a_month_name_is_no_home_unless_the_chat_writes_it_as_a_place():
     assert gate(said, said, "home_location", "Heinäkuus", False) == "home_not_stated"
     assert gate("vivo en Junín desde hace años", "vivo en Junín desde hace años", "home_location", "Junín",
                 False) is None  # a town, though Spanish "junio" is June
+
+
+@pytest.mark.parametrize(("quote", "value", "reason"), [
+    ("i stay in Port Harcourt yes, GRA side.", "Port Harcourt", None),  # Nigerian English "I live" (holdout 10)
+    ("I'll stay in a hotel in Rome", "Rome", "home_not_stated"),  # a stay, not a home
+    ("집이 마포라서 합정점 다니려고요", "마포", None),  # "my home is in Mapo, so ..." (holdout 9)
+    ("Karşıyaka'dayım, İzmir.", "Karşıyaka", None),  # "I'm in Karşıyaka" (holdout 6)
+])
+def test_living_said_as_the_language_says_it_is_a_home(quote, value, reason):
+    assert gate(quote, quote, "home_location", value, False) == reason

