@@ -13,6 +13,7 @@ from difflib import SequenceMatcher
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.folding import fold
+from memory_pipeline.domain.value_support import supported
 
 # The phrases by which people state a name (domain/languages/: `naming`): strong ones anywhere in the quote, weak
 # ones only right next to the value.
@@ -69,8 +70,14 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
     1.5B model wrote "The user is named Bonustarым." of "салем, бонустарым канша болды?", how many bonuses do I
     have) or the assistant called the user so right after (`addressed`)."""
     name = " ".join(value.split())
-    if not has_name_shape(name) or fold(name) not in fold(quote):
+    if not has_name_shape(name):
         return False
+    if fold(name) not in fold(quote):
+        # A name of a script without case that the model wrote in Latin letters ("Rohit Sharma" for "मेरा नाम
+        # रोहित शर्मा है", holdout set 5; "Harpreet" for "ਹਰਪ੍ਰੀਤ"): held by the quote's words transliterated, as
+        # any value is (`supported`); a name in that script has no capital to look for either.
+        return name.isascii() and any(c.isalpha() and c.lower() == c.upper() for c in quote) and supported(
+            name, quote)
     # The capital as the user wrote it, not as the model did ("Бонустарым" of "салем, бонустарым канша болды?").
     written = re.search(re.escape(name), quote, re.IGNORECASE)
     first = next((c for c in (written.group() if written else name) if c.isalpha()), None)

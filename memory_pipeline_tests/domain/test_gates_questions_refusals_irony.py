@@ -59,3 +59,13 @@ def test_a_month_name_is_no_home_unless_the_chat_writes_it_as_a_place():
 ])
 def test_living_said_as_the_language_says_it_is_a_home(quote, value, reason):
     assert gate(quote, quote, "home_location", value, False) == reason
+
+
+@pytest.mark.parametrize(("quote", "value", "reason"), [
+    ("मेरा नाम रोहित शर्मा है", "Rohit Sharma", None),  # "my name is Rohit Sharma", written in Latin (holdout 5)
+    ("ਮੇਰਾ ਨਾਮ ਹਰਪ੍ਰੀਤ ਕੌਰ ਹੈ, ਲੁਧਿਆਣੇ ਤੋਂ", "Harpreet", None),  # Punjabi, a language without data
+    ("নাম তানিয়া রহমান", "Tania", None),
+    ("салем, бонустарым канша болды", "Bonustarym", "name_not_stated"),  # Cyrillic has case: none here
+])
+def test_a_name_of_a_script_without_case_written_in_latin_letters_is_a_name(quote, value, reason):
+    assert gate(quote, quote, "name", value, False, fact=f"The user's name is {value}.") == reason
