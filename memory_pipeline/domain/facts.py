@@ -329,7 +329,17 @@ def _gate(extracted: ExtractedFact, conversation: Conversation, turn) -> str | N
     return gate(normalize_for_quote(extracted.quote), quotable_text(turn, keep_lines=True), extracted.attribute,
                 extracted.value, extracted.retraction, extracted.verified,
                 _assistant_lines(reversed(conversation.turns[:index])), fact=normalize_whitespace(extracted.fact),
-                replied=_assistant_lines(conversation.turns[index + 1:]))
+                replied=_assistant_lines(conversation.turns[index + 1:]), chat=_user_lines(conversation))
+
+
+# The user's words a chat's language is told from: as much as `domain.language` needs, no more (a long chat's
+# first lines tell it).
+_CHAT_SAMPLE = 2000
+
+
+def _user_lines(conversation: Conversation) -> str:
+    """The user's lines of `conversation`, joined, up to `_CHAT_SAMPLE` characters."""
+    return " ".join(t.text for t in conversation.turns if t.role == "human")[:_CHAT_SAMPLE]
 
 
 def _assistant_lines(turns) -> list[str]:

@@ -69,3 +69,17 @@ def test_living_said_as_the_language_says_it_is_a_home(quote, value, reason):
 ])
 def test_a_name_of_a_script_without_case_written_in_latin_letters_is_a_name(quote, value, reason):
     assert gate(quote, quote, "name", value, False, fact=f"The user's name is {value}.") == reason
+
+
+def test_a_short_line_is_read_in_the_language_of_the_users_chat():
+    # "Visc a Girona ..." alone scores Romanian, whose living words find none of Catalan's (holdout set 11); the
+    # user's lines together are Catalan, a language without data: the home is let through to the checks of every
+    # language. A Sinhala chat full of English words cannot be told: its short line is read as itself.
+    line = "Visc a Girona, al barri de Montilivi."
+    chat = ("Bon dia! Em dic Jordi Puigvert i voldria fer classes de reforç d'anglès. " + line +
+            " Treballo de fuster i plego a les sis. Prefereixo les classes a partir de les set del vespre.")
+    assert gate(line, line, "home_location", "Girona", False) == "home_not_stated"
+    assert gate(line, line, "home_location", "Girona", False, chat=chat) is None
+    sinhala = "මම ඉන්නේ මහනුවර"
+    mixed = "ආයුබෝවන්, මට vehicle insurance එකක් ගන්න ඕනේ " + sinhala + " full එක ගන්නම්, third party එපා"
+    assert gate(sinhala, sinhala, "home_location", "මහනුවර", False, chat=mixed) is None
