@@ -107,12 +107,32 @@ def weekday_named(folded: str, weekday: int, codes: Iterable[str] | None = None)
     return any(_names(code)[0][weekday].search(folded) for code in _read(codes))
 
 
-def is_calendar_name(value: str, codes: Iterable[str] | None = None) -> bool:
-    """True when `value`, whole, is a weekday or month name in one of the languages `codes` (as `weekday_named`),
-    inflected as the patterns above allow: the model's "Heinäkuus" for a Finnish chat's "heinäkuulle" (to July,
-    holdout set 10) is no place."""
-    folded = fold(" ".join(value.split())).strip(" .,!?")
-    return any(pattern.fullmatch(folded) for code in _read(codes) for patterns in _names(code) for pattern in patterns)
+# A name this long or longer starts a word that is that day or month, whatever ending follows ("heinäkuu" in
+# "Heinäkuus"); a shorter one starts place names too ("mars" in "Marseille", "julio" is five: "Juliaca" is not
+# "julio" whole).
+_WHOLE_FROM = 5
+
+
+@cache
+def _wide_names(code: str) -> frozenset[str]:
+    """The wide weekday and month names of language `code` (folded), of `_WHOLE_FROM` letters or more."""
+    try:
+        locale = Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        return frozenset()
+    names = [*locale.days["format"]["wide"].values(), *locale.days["stand-alone"]["wide"].values(),
+             *locale.months["format"]["wide"].values(), *locale.months["stand-alone"]["wide"].values()]
+    return frozenset(f for f in map(fold, names) if len(f) >= _WHOLE_FROM and " " not in f)
+
+
+def starts_with_calendar_name(value: str, codes: Iterable[str] | None = None) -> bool:
+    """True when the first word of `value` starts with a whole weekday or month name of `_WHOLE_FROM` letters or
+    more in one of the languages `codes` (and English): the model's "Heinäkuus" for a Finnish chat's
+    "heinäkuulle" (to July, holdout set 10) is no place; "Juliaca", "Sabadell" and "Junín" are."""
+    words = fold(value).split()
+    return bool(words) and any(
+        words[0] in (name, name + "s") if code in _UNINFLECTED else words[0].startswith(name)
+        for code in _read(codes) for name in _wide_names(code))  # English whole: "Aprilia" is no April
 
 
 def months_named(folded: str, codes: Iterable[str] | None = None) -> set[int]:

@@ -127,7 +127,6 @@ _SHAPED_SLOTS = (
 _NAME_SLOT = re.compile(r"^(?:preferred_|first_|last_|full_|given_|family_|display_|user_?|sur|nick)?name$",
                         re.IGNORECASE)
 _DECIDED = lexicon.pattern("decided")
-_REFUSALS = frozenset({"no", "false"})  # a decision's value that declines: a negation must say it
 # Where a condition may open what follows: a sentence's start, after a sentence end ("Caspita. E se lavorassi
 # ...") or a colon ("Domanda curiosa: se abitassi a Roma, ..."), or a space between phrases of a script that
 # writes words without one (Thai: "ดิฉันแพ้ถั่วลิสงนะคะ ถ้าจะแนะนำ...": the allergy is stated, the "if" opens the
@@ -151,6 +150,7 @@ _WORK_SLOT = re.compile(r"^(?:job|job_title|occupation|profession|role|position|
 _SENTENCE_END = re.compile(rf"[{speech.SENTENCE_ENDS};\n；]")  # and a semicolon or a line break
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
+_LIKINGS = _STANCES - frozenset("dislike dislikes hate hates".split())
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
 # 0.5B model's answer).
 _STANCE_WORD = lexicon.pattern("stance")
@@ -207,29 +207,37 @@ SHORT_LINE_LETTERS = 60
 def told_language(message: str, chat: str = "") -> str | None:
     """The language of `message` (`language.identify`); that of `chat` (the user's lines of its conversation,
     joined) when `message` has fewer than `SHORT_LINE_LETTERS` letters, the chat's language can be told (a
-    Sinhala chat full of English words cannot: its short line "මම ඉන්නේ මහනුවර" is read as itself) and the line
-    may be in it (`language.could_be`: not an Italian line of a chat mostly in Russian)."""
+    Sinhala chat full of English words cannot: its short line "මම ඉන්නේ මහනුවර" is read as itself), has data (a
+    Spanish line of a Galician chat keeps Spanish words) and the line may be in it (`language.could_be`: not an
+    Italian line of a chat mostly in Russian)."""
     own = language.identify(message)
     if chat and sum(c.isalpha() for c in message) < SHORT_LINE_LETTERS:
         whole = language.identify(chat)
-        if whole and language.could_be(message, whole):
+        if whole in lexicon.MODULES and language.could_be(message, whole):
             return whole
     return own
 
 
-def located(clause: str, codes: lexicon.Codes) -> bool:
+def located(clause: str, value: str, codes: lexicon.Codes) -> bool:
     """True when `clause` says where the user is (`located`: "I'm in Fremantle", "estoy en Monterrey", "je suis sur
-    Lyon") and names no trip (`travel`): where they are based, for the home gate."""
-    return bool(lexicon.pattern("located", codes).search(clause)) and not lexicon.pattern("travel", codes).search(
-        clause)
+    Lyon", "Karşıyaka'dayım") with `value` right there (not "I'm in love with Lisbon"), and names no trip
+    (`travel`) and no passing stay (`passing`: "I'm in Rome till the 15th"): where they are based, for the home
+    gate."""
+    if lexicon.pattern("travel", codes).search(clause) or lexicon.pattern("passing", codes).search(clause):
+        return False
+    named = fold(" ".join(value.split()))
+    folded = fold(clause)
+    return bool(named) and any(
+        folded[max(0, m.start() - len(named) - 2):m.end() + len(named) + 2].find(named) >= 0
+        for m in lexicon.pattern("located", codes).finditer(folded))
 
 
 def names_a_date(value: str, sentence: str, told: str | None) -> bool:
     """True when `value` is a weekday or month name of the language `told` or English (CLDR,
-    `calendar_names.is_calendar_name`) that `sentence` does not write capitalised as a place's name: the model's
+    `calendar_names.starts_with_calendar_name`) that `sentence` does not write capitalised as a place's name: the model's
     "Heinäkuus" for "mökkireissu siirty heinäkuulle" (the cabin trip moved to July, holdout set 10); not "Junín"
     said "vivo en Junín" (a town, though Spanish "junio" is June)."""
-    if not calendar_names.is_calendar_name(value, {told} - {None}):
+    if not calendar_names.starts_with_calendar_name(value, {told} - {None}):
         return False
     head = fold(value)[:4]
     return not any(word[:1].isupper() and fold(word).startswith(head) for word in speech.WORD.findall(sentence))
@@ -394,11 +402,13 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_about_other_person"
     if speech.is_pleasantry(quote, codes) or thanks_someone(quote, thing, codes):
         return "quote_is_pleasantry"
-    if speech.is_question(quote, codes) and not (retraction and is_forget_request(quote)):  # "Can you forget ...?"
+    if speech.is_question(quote, codes) and not (retraction and (
+            is_forget_request(quote) or speech.is_request(quote, codes))):  # "Can you forget / stop sending ...?"
         return "quote_is_question"
     takes_stance = fold((value or "").strip()) in _STANCES or bool(colon) and slot in _STANCE_KINDS
     holds = partial(supported, value) if value and names_a_thing(value) else None
-    if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance, holds):
+    liking = takes_stance and fold((value or "").strip()) in _LIKINGS
+    if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance, holds, liking):
         return "quote_is_sarcasm"
     parts = _parts_of_span(sentence, start - first, end - first, codes)
     holding = [part for part in parts if value and supported(value, part)] or parts  # "yes" is in none of them
@@ -433,11 +443,6 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         if colon and (slot == "opinion" or stance):
             if supported(thing.replace("_", " "), backing) or (stance and names_what_quote_says(fact, backing)):
                 evidence = []  # the slot's object is in the quote; its value is the stance on it
-        elif colon and slot == "decision" and fold(value.strip()) in _REFUSALS and _knows("negation", told) and not (
-                lexicon.pattern("negation", codes and (codes - {"en"} or codes)).search(backing)):
-            # A refusal no word of the quote says ("to no plano ..., dá pra baixar filme?": holdout set 10); read
-            # in the language's own words: English "no" is Portuguese "in the".
-            return "value_not_in_quote"
         elif colon and slot == "decision" and supported(thing.replace("_", " "), backing) and (
                 decides(value, backing) or _DECIDED.search(backing)):
             evidence = []  # the object is in the quote, the choice said in another form of its word, or said
@@ -470,7 +475,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         # A bare place answering "Where do you live?" ("Kje živite?" -> "V Mariboru."): the question says it.
         asked = any(_LIVING.search(q) for text in answered for q in QUESTIONS.findall(text))
         if not names_a_thing(value or "") or names_a_date(value or "", sentence, told) or not (
-                (_LIVING.search(backing) or located(backing, codes) or asked and looks_like_place(value or ""))
+                (_LIVING.search(backing) or located(backing, value or "", codes) or asked and looks_like_place(value or ""))
                 if _knows("living", told)
                 else looks_like_place(value or "")):
             return "home_not_stated"  # a date is no place ("the dentist appointment moved to March 27")

@@ -13,7 +13,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
 - moving away from a value (domain/gates.py): `moving_away` (the value as it is and should not be: "keep coming
   in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");
 - gates (domain/gates.py): `naming`, `weak_naming` and `weak_naming_after` (alternations put next to the value),
-  `living`, `located` (where the user is: "I'm in", "je suis sur"; a home in a clause naming no trip), `stance`, `assent`, `decided` (a decision said to be made: "zdecydowałem się", "c'est décidé"),
+  `living`, `located` (where the user is: "I'm in", "je suis sur"; a home in a clause naming no trip) and
+  `passing` (a stay said to pass: "till", "this week", "when"), `stance`, `assent`, `decided` (a decision said to be made: "zdecydowałem się", "c'est décidé"),
   `user_subject`, `fact_other_person` (a fact whose subject is a relative or friend of the user), `fact_wish` (a fact
   saying the user wants, asks or plans something), `fact_plan` (a fact saying the user plans it), `fact_pronoun`, `predicate_suffix` (an ending that makes a
   one-word value a statement: Turkish "yazılımcı-yım"), word lists `stopwords`, `date_words`;

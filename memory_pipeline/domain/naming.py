@@ -58,6 +58,13 @@ def has_name_shape(value: str) -> bool:
     return bool(name) and len(name.split()) <= 4 and _NAME_CHARS.match(name) is not None
 
 
+# The word "name" in the scripts without case, where a name has no capital to be told by: Devanagari (Hindi,
+# Marathi, Nepali), Bengali, Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Sinhala, Arabic, Persian
+# and Urdu, Hebrew, Thai, Lao, Khmer, Myanmar, Ethiopic, Georgian, Japanese, Chinese, Korean.
+NAME_WORDS = ("नाम", "নাম", "ਨਾਮ", "ਨਾਂ", "નામ", "ନାମ", "பெயர்", "పేరు", "ಹೆಸರು", "പേര്", "නම", "اسم", "نام",
+              "שם", "ชื่อ", "ຊື່", "ឈ្មោះ", "နာမည်", "ስም", "სახელ", "名前", "名字", "叫", "이름")
+
+
 def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", addressed: bool = False) -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
@@ -75,9 +82,10 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
     if fold(name) not in fold(quote):
         # A name of a script without case that the model wrote in Latin letters ("Rohit Sharma" for "मेरा नाम
         # रोहित शर्मा है", holdout set 5; "Harpreet" for "ਹਰਪ੍ਰੀਤ"): held by the quote's words transliterated, as
-        # any value is (`supported`); a name in that script has no capital to look for either.
-        return name.isascii() and any(c.isalpha() and c.lower() == c.upper() for c in quote) and supported(
-            name, quote)
+        # any value is (`supported`), in a clause that says "name" (no capital tells a name in that script, and
+        # "Dhaka" transliterates "আমি ঢাকায় থাকি" as well).
+        return name.isascii() and any(c.isalpha() and c.lower() == c.upper() for c in quote) and any(
+            supported(name, clause) and any(word in clause for word in NAME_WORDS) for clause in speech.clauses(quote))
     # The capital as the user wrote it, not as the model did ("Бонустарым" of "салем, бонустарым канша болды?").
     written = re.search(re.escape(name), quote, re.IGNORECASE)
     first = next((c for c in (written.group() if written else name) if c.isalpha()), None)

@@ -106,8 +106,8 @@ def speaks_of_self(clause: str, codes: Codes = None) -> bool:
 # An eye roll or an unamused face says a sentence means the opposite, in every language ("fantastisk, pakken er
 # forsinket for tredje gang, akkurat det jeg drømte om 🙄": great, the parcel is late for the third time).
 _EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
-# An upside-down face is irony at a stance taken in its sentence ("love it when it logs me out every 5 min 🙃🙃",
-# holdout set 10), and only there: "moving to Leeds next week 🙃" is a mood, not a denial.
+# An upside-down face is irony at a liking (`stance`) taken in the clause it ends ("love it when it logs me out every 5 min
+# 🙃🙃", holdout set 10), and only there: "moving to Leeds next week 🙃" is a mood, not a denial.
 _IRONIC = re.compile("\U0001F643")  # 🙃
 
 
@@ -122,11 +122,19 @@ def _rolled_at(text: str, roll: int) -> int:
     return max(said.rfind(mark) for mark in _CLAUSE_MARKS) + 1
 
 
+def _ironic_at(text: str, face: int) -> int:
+    """Where the clause an upside-down face at `face` ends begins: after a clause mark (`_rolled_at`) or the end of
+    a sentence before it ("Love the new dark mode! Shame about the crashes 🙃": "Shame about the crashes")."""
+    ends = [m.end() for m in re.finditer(r"[.!?。！？]+\s*", text[:face].rstrip())]
+    return max([_rolled_at(text, face), *ends])
+
+
 def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = None,
-               stance: bool = True, holds: Callable[[str], bool] | None = None) -> bool:
+               stance: bool = True, holds: Callable[[str], bool] | None = None, liking: bool = False) -> bool:
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
-    roll (`_EYE_ROLL`), whatever its language; an upside-down face (`_IRONIC`) only for a fact taking a stance. `quoted`: (start, end) of the quote in `text`, one sentence; an
+    roll (`_EYE_ROLL`), whatever its language; an upside-down face (`_IRONIC`) only for a fact that likes (`liking`:
+    "I hate Mondays 🙃" is a dislike all the same). `quoted`: (start, end) of the quote in `text`, one sentence; an
     eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
     sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the quote
     reaches the clause it ends (`_rolled_at`) and that clause holds the fact's value (`holds`, when given): not
@@ -144,8 +152,9 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
             return True
         return end > at and (holds is None or holds(text[at:roll.start()]))
 
-    if stance and _IRONIC.search(text):
-        return True
+    if liking and any(end > (at := _ironic_at(text, face.start())) and _p("stance", codes).search(
+            text[at:face.start()]) for face in _IRONIC.finditer(text)):
+        return True  # the clause it ends holds the quote and a stance: not "I love sushi, but work is insane 🙃"
     return sarcasm.search(text) is not None or any(rolled(roll) for roll in _EYE_ROLL.finditer(text))
 
 
@@ -217,6 +226,14 @@ def is_question(quote: str, codes: Codes = None) -> bool:
     return bool(found) and all(_asks_alone(s, codes) and not _standing_request(s, codes) for s in found)
 
 
+def is_request(quote: str, codes: Codes = None) -> bool:
+    """True when every sentence of `quote` but greetings and thanks opens as a request to the one addressed
+    (`request`: "Can you ...", "Could you ...", "¿Pueden ...?"): "Hey! Can you stop sending me SMS?" asks for
+    something done, not to be told something."""
+    found = [s for s in sentences(quote) if not is_filler(s, codes)]
+    return bool(found) and all(_p("request", codes).match(s) is not None for s in found)
+
+
 _END_MARK = re.compile(r"[.!?。！？\u061f\u06d4\u0964\uff1f]")
 
 
@@ -224,8 +241,9 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
     """True when `clause`, part of `sentence` (one sentence or more), is a question clause: the sentence it is
     part of ends with a question mark and the clause opens with an interrogative word ("..., can we just write
     to /tmp instead?"), or ends that sentence holding a question word that may stand anywhere
-    (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?") or holding no word of the user (`self`:
-    "eu moro em BH, sabe se tem algum evento de kdrama por aqui?", holdout set 10); in a language whose words
+    (`question_word_inside`: Vietnamese "quà tân gia nào hợp cho chị ấy?") or holding no word of the user (`self`)
+    after a clause that does ("eu moro em BH, sabe se tem algum evento de kdrama por aqui?", holdout set 10; not
+    "Tem alguma opção sem carne, porque sou vegetariana?", whose "I" is in its verb); in a language whose words
     cannot tell a question (`_knows_questions`), when it is the clause that ends that sentence."""
     at = sentence.find(clause)
     end = _END_MARK.search(sentence, max(at, 0))
@@ -236,7 +254,7 @@ def asks(clause: str, sentence: str, codes: Codes = None) -> bool:
         return last
     return (_p("interrogative", codes).match(clause) is not None
             or (last and _p("question_word_inside", codes).search(clause) is not None)
-            or (last and clause != sentence.strip() and not speaks_of_self(clause, codes)))
+            or (last and not speaks_of_self(clause, codes) and speaks_of_self(sentence[:max(at, 0)], codes)))
 
 
 def is_pleasantry(quote: str, codes: Codes = None) -> bool:

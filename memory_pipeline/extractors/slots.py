@@ -45,6 +45,7 @@ _ASSENT = re.compile(r"^\W*(?:yes|yeah|ok|okay|sure|oui|好)\b", re.IGNORECASE)
 _EMAIL_VALUE = re.compile(r"^\s*[^\s@]+@[^\s@]+\.\w+\s*$")
 _PHONE_VALUE = re.compile(r"^\s*\+?[\d\s().\/-]+$")
 _PHONE_DIGITS = 7
+_HOURS = re.compile(r"\b\d{1,2}[.:]\d{2}\b")  # "09.00-17.30": opening hours, not a number to call
 
 
 def contact_detail(attribute: str | None, value: str | None) -> str | None:
@@ -55,7 +56,7 @@ def contact_detail(attribute: str | None, value: str | None) -> str | None:
         return None
     if _EMAIL_VALUE.match(value):
         return "email"
-    if _PHONE_VALUE.match(value) and sum(c.isdigit() for c in value) >= _PHONE_DIGITS:
+    if _PHONE_VALUE.match(value) and sum(c.isdigit() for c in value) >= _PHONE_DIGITS and not _HOURS.search(value):
         return "phone_number"
     return None
 

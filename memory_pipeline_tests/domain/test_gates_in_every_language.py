@@ -446,8 +446,6 @@ def test_a_persian_condition_is_read_now_that_persian_is_data():
 def test_a_name_is_capitalised_as_the_user_wrote_it_and_vouched_for_by_a_fact_in_the_chats_language():
     # "hi, how many bonuses do I have?": the 1.5B model's name "Бонустарым", its fact in English (holdout6)
     asked = "салем, бонустарым канша болды?"
-    assert gate(asked, asked, "name", "Бонустарым", False, fact="The user is named Bonustarым.") == "quote_is_question"
-    asked = asked.rstrip("?")  # the same words without their question mark: still no name
     assert gate(asked, asked, "name", "Бонустарым", False, fact="The user is named Bonustarым.") == "name_not_stated"
     said = "naitwa wanjiru kamau, naishi kasarani hapa nairobi"
     assert gate("naitwa wanjiru kamau", said, "name", "Wanjiru Kamau", False,

@@ -36,3 +36,7 @@ def test_a_number_or_address_filed_as_a_contact_channel_is_the_users_phone_or_em
     assert contact_detail("contact_channel", "WhatsApp") is None
     assert contact_detail("customer_number", "448-1920-77") is None
     assert contact_detail("contact_channel", "SMS 1234") is None
+
+
+def test_opening_hours_filed_as_a_contact_channel_are_no_phone_number():
+    assert contact_detail("contact_channel:phone", "09.00-17.30") is None

@@ -59,7 +59,8 @@ LEXICON = {
     "decided": r"\b(?:entschieden|entschlossen|beschlossen|steht fest)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\b(?:mag|mögen|liebe|lieben)\b[^.!?]{0,30}\bnicht mehr\b|\bnicht mehr\s+(?:gern|mögen)\b",
-    "located": r"\b(?:ich bin|wir sind)\s+(?:jetzt\s+|inzwischen\s+)?in\b(?!.*\b(?:diese woche|heute|beruflich)\b)",
+    "located": r"\b(?:ich bin|wir sind)\s+(?:jetzt\s+|inzwischen\s+)?in",
+    "passing": r"\b(?:bis|über|diese woche|heute|beruflich|wenn|während|hotel)\b|reise\b",
     "travel": r"\b(?:reise|reisen|verreisen|urlaub|ausflug|besuchen|trip|roadtrip|ferien)\b",
     "origin": r"\b(?:aufgewachsen|geboren|stamme aus|ursprünglich aus|heimatstadt|heimat)\b",
     "channel_names": {

@@ -5,7 +5,7 @@ written with their accents and read without them too (`either`: "μενω Θεσ
 from memory_pipeline.domain.languages._letters import either, with_bare
 
 _LEXICON = {
-    "companion": r"(?:\bμε|\bμαζί με)",
+    "companion": r"(?:\bμε|\bμαζί με)(?:\s+(?:τον|την|τη|το|τους|τις|τα))?",  # "με τον συνάδελφό μου"
     "reported_speech": r"\b(?:είπε ότι|λέει ότι|μου είπε)\b",
     # The possessive follows the noun: "ο άντρας μου" is "my husband". A noun stressed three syllables from its end
     # takes a second accent before it ("ο συνάδελφός μου", holdout set 10; "η σύζυγός μου").
@@ -14,7 +14,7 @@ _LEXICON = {
         r"γιος|κόρη|παιδιά|φίλος|φίλη|φίλοι|αφεντικό|συνάδελφος|συνάδελφός|συνάδελφοι|συνάδελφοί|συνάδελφο|"
         r"συνάδελφό|γείτονας|γείτονάς|σύντροφος|σύντροφός|ξάδερφος|ξάδερφός|ξαδέρφη|γονείς)\s+μου\b"
         r"|^\W*(?:αυτός|αυτή|αυτοί)\b",
-    "self": r"\b(?:εγώ|εμείς)\b",
+    "self": r"\b(?:εγώ|εμείς|είμαστε)\b",  # "Εγώ και ο συνάδελφός μου είμαστε χορτοφάγοι": we are
     "conditional": r"^\W*(?:(?:και|αλλά)\s+)?(?:αν|εάν|άμα)\b",
     # A condition on a need of the one addressed (to reach the user, anything at all): the request after it
     # stands, whenever the need comes (domain/speech.py); no hypothetical about the user.

@@ -90,10 +90,7 @@ LEXICON = {
     "weak_naming_after": r"here",
     "living": r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocate|relocating|settle in|settled in|"
               r"settling in|(?:which|what)\s+(?:city|town)\s+(?:are\s+you|r\s+u)\s+(?:in|based)|based|home|reside|resides|resident|"
-              r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b"
-              # "I stay in Port Harcourt": Nigerian and Indian English for "I live" (holdout sets 7, 10); not "I'll
-              # stay in a hotel"
-              r"|\b(?:i|we)\s+(?:still\s+)?stay\s+(?:in|at)\b",
+              r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
               r"best\b|worst\b)",
     # A casual one after a filler or two ("eh go for it", "aight bet, run it"; casual US English): the filler alone
@@ -147,10 +144,13 @@ LEXICON = {
     "decided": r"\b(?:decided|made up my mind)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bno longer (?:like|love|enjoy|care for|into)\b|\b(?:don't|do not|doesn't|does not) (?:like|love|enjoy)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bnot (?:a fan of|into)\b[^.!?]{0,30}\bany ?more\b(?!\s+than)|\bstopped (?:liking|loving|enjoying)\b",
-    # Being somewhere said as where one is based ("I'm in Fremantle, just off South Terrace": holdout set 11;
-    # "im in auckland"), not a stay for a while: read by the home gate only in a clause naming no trip.
-    "located": r"\b(?:i'?m|i’m|i am|im|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?in\b"
-               r"(?!.*\b(?:for (?:a|an|the|work|business)|this week|today|tonight|right now|at the moment)\b)",
+    # Being somewhere said as where one is based, the place right after ("I'm in Fremantle, just off South
+    # Terrace": holdout set 11; "im in auckland"; "I stay in Port Harcourt", Nigerian and Indian English for "I
+    # live": holdout sets 7, 10): a home only in a clause naming no trip (`travel`) and no passing stay (`passing`).
+    "located": r"\b(?:i'?m|i’m|i am|im|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?in"
+               r"|\b(?:i|we)\s+(?:still\s+)?stay\s+(?:in|at)",
+    "passing": r"\b(?:for|till|until|til|next|this (?:week|month|weekend)|today|tonight|right now|at the moment|"
+               r"when|while|whenever|on (?:business|holiday|vacation)|hotels?|airbnb|hostel|hospital)\b",
     "travel": r"\b(?:trip|road\s*trip|travel\w*|vacation\w*|holiday\w*|journey|visit\w*|tour|getaway|fly(?:ing)?\s+to|flight\s+to)\b",
     "origin": r"\b(?:grew up|growing up|born|(?:was|were|got)\s+raised|raised\s+(?:in|on|up)|originally from|"
               r"hometown|home town|native of)\b",

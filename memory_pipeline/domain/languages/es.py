@@ -28,7 +28,7 @@ LEXICON = {
     "away_from": r"\b(?:en lugar de|en vez de)\s+",
     "wanted": r"\b(?:necesito|necesitamos|quiero|queremos|de ahora en adelante|a partir de ahora)\b",
     "interrogative": r"^\W*(?:dónde|qué|cuándo|cómo|por qué|quién|cuál|cuánt[oa]s?|puedes|puede)\b|^\W*¿",
-    "request": r"^\W*(?:puedes|podrías|podría)\b",
+    "request": r"^\W*(?:puedes|podrías|podría|puede|pueden|podrían|podéis|podrías)\b",
     "standing": r"\b(?:de ahora en adelante|siempre|llámame|llamarme)\b",
     "pleasantry_words": "gracias muchas hola adiós",
     "filler_words": "bueno pues vale",
@@ -57,7 +57,8 @@ LEXICON = {
     "decided": r"\b(?:decidí|decidimos|decidido|me decidí)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bya no (?:me (?:gusta|encanta)\w*|amo|quiero)\b|\bdej[éeó] de (?:gustar|encantar)\w*",
-    "located": r"\b(?:ahora\s+)?(?:estoy|estamos)\s+(?:ahora\s+)?en\b(?!.*\b(?:esta semana|hoy|por trabajo)\b)",
+    "located": r"\b(?:estoy|estamos)\s+(?:ahora\s+)?en",
+    "passing": r"\b(?:hasta|por unos días|por unos dias|esta semana|hoy|por trabajo|cuando|mientras|hotel)\b",
     "travel": r"\b(?:viaje\w*|viajar|vacaciones|visita\w*|visitar|excursión|excursion|escapada)\b",
     "origin": r"\b(?:crecí|creci|nací|naci|criad[oa]|originari[oa]|natal)\b",
     "channel_names": {

@@ -65,7 +65,8 @@ LEXICON = {
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+)?(?:aime|adore|apprécie)\w*\s+plus\b",
     # "je suis sur Lyon": where one is based, in French as it is spoken
-    "located": r"\b(?:je suis|on est|nous sommes)\s+(?:maintenant\s+)?(?:à|a|sur)\b(?!.*\b(?:cette semaine|aujourd'hui|pour le travail)\b)",
+    "located": r"\b(?:je suis|on est|nous sommes)\s+(?:maintenant\s+)?(?:à|a|sur)",
+    "passing": r"\b(?:jusqu|pour (?:le|la|les|quelques|deux|trois)|cette semaine|aujourd'hui|quand|pendant|hôtel|hotel|gare)\b",
     "travel": r"\b(?:voyage|voyager|vacances|visite|visiter|excursion|road\s*trip|escapade)\b",
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
     "channel_names": {

@@ -37,7 +37,6 @@ LEXICON = {
     "decided": r"\b(?:decidi|decidimos|decidido|resolvi|resolvemos)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
     "cessation": r"\bn[ãa]o (?:gosto|curto) mais\b|\bj[áa] n[ãa]o (?:gosto|curto)\b|\bdeixei de (?:gostar|curtir)\b",
-    "located": r"\b(?:estou|tô|estamos)\s+(?:agora\s+)?(?:em|no|na)\b(?!.*\b(?:esta semana|hoje|a trabalho)\b)",
     "travel": r"\b(?:viage\w*|viajar|férias|ferias|visita\w*|visitar|passeio|excursão|excursao)\b",
     "origin": r"\b(?:cresci|nasci|criad[oa]|natural de|terra natal)\b",
     "channel_names": {

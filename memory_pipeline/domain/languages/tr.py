@@ -17,8 +17,11 @@ LEXICON = {
     "hedge": r"\b(?:belki|sanırım|galiba|emin değilim)\b",
     "assent": r"^\s*(?:evet|tamam|olur|tabii)\b",
     "undecided": r"\b(?:düşüneceğim|düşünürüm|bir düşüneyim|henüz karar vermedim|kararsızım|arasında kaldım)\b",
-    # ... and a place's name with "I am in" joined ("Karşıyaka'dayım", "İzmir'deyim": holdout set 6)
-    "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*|\w'(?:d|t)[ae]y[ıi]m\b",
+    "living": r"\b(?:yaşıyorum|yaşıyoruz|oturuyorum|oturuyoruz|taşındım|taşındık|evim)\w*",
+    # A place's name with "I am / we are in" joined ("Karşıyaka'dayım", "İzmir'deyiz": holdout set 6), a home when
+    # no passing stay is said ("Bu hafta Ankara'dayım, toplantı var").
+    "located": r"\w'(?:d|t)[ae]y(?:[ıi]m|[ıi]z)\b",
+    "passing": r"\b(?:bu hafta|şu an|bugün|tatil\w*|toplantı\w*|iş için|otel\w*)",
     "interrogative": r"^\W*(?:ne|nerede|nereye|ne zaman|neden|niçin|kim|hangi|nasıl|kaç)\b",
     # chat spellings too: "tşk", "tşkler", "saol" (thanks), "süper" ("süper tşk" is thanks, not a liking of "tşk")
     "pleasantry_words": "teşekkürler teşekkür ederim çok sağ ol merhaba selam günaydın hoşça kal tşk tşkler tsk "

@@ -1,7 +1,6 @@
 """What the 1.5B model made facts of on the tenth unseen set (holdout10), held by rules of every language or by a
 language's data (issue 25): a greeting before a question keeps it a question; a clause ending a sentence with its
-own question mark and no word of the user asks, in any language; a decision's refusal needs a negation of the
-quote's own language; a Greek relative with the second accent an enclitic puts on it is someone else; an
+own question mark and no word of the user, after one that has one, asks, in any language; a Greek relative with the second accent an enclitic puts on it is someone else; an
 upside-down face is irony at a stance; a month name (CLDR) the chat does not write as a name is no home. Each right
 answer beside its slip still stands."""
 
@@ -12,7 +11,7 @@ from memory_pipeline.domain.gates import gate
 # (quote, attribute, value, reason): reason None for a right answer.
 CASES = [
     # A greeting or thanks before a question does not make the question a statement.
-    ("oi! vocês entregam em Curitiba?", "home_location", "Curitiba", "quote_is_question"),
+    ("oi! quanto custa a entrega em Curitiba?", "home_location", "Curitiba", "quote_is_question"),
     ("hi! do you deliver to Leeds?", "home_location", "Leeds", "quote_is_question"),
     ("oi! moro em Curitiba.", "home_location", "Curitiba", None),
     # The clause ending a sentence with its own question mark, without a word of the user, asks.
@@ -22,11 +21,8 @@ CASES = [
     ("I live in Leeds, any good vegan places near the station?", "home_location", "Leeds", None),
     ("I'm vegan so what can I cook tonight?", "diet", "vegan", None),
     ("Sou vegetariana, tem opção sem carne?", "diet", "vegetariana", None),
-    # A refusal is said with a negation of the quote's language: English "no" is Portuguese "in the".
-    ("to no plano básico com anúncios da Netflix", "decision:download_netflix", "no", "value_not_in_quote"),
-    ("não, não quero baixar filmes", "decision:baixar_filmes", "no", None),
-    ("I'm on the basic plan with ads.", "decision:basic_plan", "no", "value_not_in_quote"),
-    ("Nope, don't switch my plan.", "decision:switch_plan", "no", None),
+    # ... but not a clause whose "I" is in its verb, after one that asks (a break-it review).
+    ("Tem alguma opção sem carne, porque sou vegetariana?", "diet", "vegetariana", None),
     # A Greek noun stressed three syllables from its end takes a second accent before "μου" (my).
     ("ο συνάδελφός μου ο Νίκος λατρεύει το τσίπουρο", "name", "Νίκος", "quote_about_other_person"),
     ("η σύζυγός μου μένει στην Αθήνα", "home_location", "Αθήνα", "quote_about_other_person"),
@@ -39,7 +35,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), CASES)
-def test_questions_refusals_and_irony_in_every_language(quote, attribute, value, reason):
+def test_questions_and_irony_in_every_language(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False) == reason
 
 
@@ -72,17 +68,29 @@ def test_a_name_of_a_script_without_case_written_in_latin_letters_is_a_name(quot
 
 
 def test_a_short_line_is_read_in_the_language_of_the_users_chat():
-    # "Visc a Girona ..." alone scores Romanian, whose living words find none of Catalan's (holdout set 11); the
-    # user's lines together are Catalan, a language without data: the home is let through to the checks of every
+    # "moro no Porto" alone is not told, so every language's living words read it and find none; the user's lines
+    # together are Portuguese, a language without living words: the home is let through to the checks of every
     # language. A Sinhala chat full of English words cannot be told: its short line is read as itself.
-    line = "Visc a Girona, al barri de Montilivi."
-    chat = ("Bon dia! Em dic Jordi Puigvert i voldria fer classes de reforç d'anglès. " + line +
-            " Treballo de fuster i plego a les sis. Prefereixo les classes a partir de les set del vespre.")
-    assert gate(line, line, "home_location", "Girona", False) == "home_not_stated"
-    assert gate(line, line, "home_location", "Girona", False, chat=chat) is None
+    line = "moro no Porto"
+    chat = ("Olá, queria mudar a morada de entrega da minha encomenda, porque agora trabalho noutra cidade e não "
+            "está ninguém em casa durante o dia. " + line)
+    assert gate(line, line, "home_location", "Porto", False) == "home_not_stated"
+    assert gate(line, line, "home_location", "Porto", False, chat=chat) is None
     sinhala = "මම ඉන්නේ මහනුවර"
     mixed = "ආයුබෝවන්, මට vehicle insurance එකක් ගන්න ඕනේ " + sinhala + " full එක ගන්නම්, third party එපා"
     assert gate(sinhala, sinhala, "home_location", "මහනුවර", False, chat=mixed) is None
+
+
+def test_catalan_is_read_with_its_own_words_and_spanish_ones():
+    # "Visc a Girona" (I live in Girona, holdout set 11) was told as Romanian, whose living words found none
+    chat = ("Bon dia! Voldria canviar l'adreça d'enviament de la meva comanda, perquè ara treballo fora i no hi ha "
+            "ningú a casa durant el dia. ")
+    line = "Visc a Girona, al barri de Montilivi."
+    assert gate(line, line, "home_location", "Girona", False, chat=chat + line) is None
+    assert gate("Em dic Jordi Puigvert", "Em dic Jordi Puigvert", "name", "Jordi Puigvert", False) is None
+    for quote, attribute, value in [("la meva germana viu a Vic", "home_location", "Vic"),
+                                    ("mi hermana es vegana", "diet", "vegana")]:  # a Spanish line of the chat
+        assert gate(quote, quote, attribute, value, False, chat=chat + quote) == "quote_about_other_person"
 
 
 @pytest.mark.parametrize(("quote", "value", "reason"), [
@@ -95,3 +103,29 @@ def test_a_short_line_is_read_in_the_language_of_the_users_chat():
 ])
 def test_where_the_user_is_said_to_be_is_a_home_unless_a_stay(quote, value, reason):
     assert gate(quote, quote, "home_location", value, False) == reason
+
+
+# What a break-it review of these rules found (session 23, 315 probes in 33 languages), each mended and kept.
+REVIEW = [
+    ("Hey! Can you stop sending me SMS?", "contact_channel", "sms", True, None),  # a request, not a question
+    ("Tem alguma opção sem carne, porque sou vegetariana?", "diet", "vegetariana", False, None),
+    ("Μένω στην Πάτρα με τον συνάδελφό μου", "home_location", "Πάτρα", False, None),  # "with" and an article
+    ("Εγώ και ο συνάδελφός μου είμαστε χορτοφάγοι", "diet", "χορτοφάγος", False, None),  # "we are"
+    ("I hate Mondays 🙃", "opinion:mondays", "dislikes", False, None),  # irony flips a liking, not a dislike
+    ("I love sushi, but work has been insane this week 🙃", "opinion:sushi", "likes", False, None),
+    ("Love the new dark mode! Shame about the crashes 🙃", "opinion:dark_mode", "likes", False, None),
+    ("vivo en sabadell", "home_location", "sabadell", False, None),  # "sábado" is no whole name in it
+    ("abito ad aprilia, in provincia di latina", "home_location", "Aprilia", False, None),  # English whole only
+    ("I'm in love with Lisbon", "home_location", "Lisbon", False, "home_not_stated"),  # the place not right after
+    ("I usually stay at the Marriott when I'm in Dubai", "home_location", "Dubai", False, "home_not_stated"),
+    ("Bu hafta Ankara'dayım, toplantı var", "home_location", "Ankara", False, "home_not_stated"),  # this week
+    ("친구 집이 강남이라 자주 가요", "home_location", "강남", False, "home_not_stated"),  # a friend's home
+    ("আমি ঢাকায় থাকি", "name", "Dhaka", False, "name_not_stated"),  # no "name" in the clause
+    ("ਮੇਰਾ ਨਾਮ ਹਰਪ੍ਰੀਤ ਕੌਰ ਹੈ, ਲੁਧਿਆਣੇ ਤੋਂ", "name", "Ludhiana", False, "name_not_stated"),
+    ("আমার বোনের নাম তানিয়া", "name", "Tania", False, "quote_about_other_person"),  # my sister's name
+]
+
+
+@pytest.mark.parametrize(("quote", "attribute", "value", "retraction", "reason"), REVIEW)
+def test_a_break_it_reviews_findings_stay_mended(quote, attribute, value, retraction, reason):
+    assert gate(quote, quote, attribute, value, retraction, fact=f"The user's {attribute} is {value}.") == reason
