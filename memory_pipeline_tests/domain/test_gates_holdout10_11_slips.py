@@ -129,3 +129,10 @@ REVIEW = [
 @pytest.mark.parametrize(("quote", "attribute", "value", "retraction", "reason"), REVIEW)
 def test_a_break_it_reviews_findings_stay_mended(quote, attribute, value, retraction, reason):
     assert gate(quote, quote, attribute, value, retraction, fact=f"The user's {attribute} is {value}.") == reason
+
+
+def test_a_stay_is_told_by_its_time_not_by_any_for():
+    said = "I stay in Lekki, so very early flights are hard for me because of traffic."  # holdout set 11
+    assert gate(said, said, "home_location", "Lekki", False) is None
+    said = "I'm in Bali for two weeks"
+    assert gate(said, said, "home_location", "Bali", False) == "home_not_stated"

@@ -149,7 +149,8 @@ LEXICON = {
     # live": holdout sets 7, 10): a home only in a clause naming no trip (`travel`) and no passing stay (`passing`).
     "located": r"\b(?:i'?m|i’m|i am|im|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?in"
                r"|\b(?:i|we)\s+(?:still\s+)?stay\s+(?:in|at)",
-    "passing": r"\b(?:for|till|until|til|next|this (?:week|month|weekend)|today|tonight|right now|at the moment|"
+    "passing": r"\b(?:for\s+(?:a|an|the|two|three|four|five|a few|some|\d+|work|business|now|christmas|easter)|"
+               r"till|until|til|next|this (?:week|month|weekend)|today|tonight|right now|at the moment|"
                r"when|while|whenever|on (?:business|holiday|vacation)|hotels?|airbnb|hostel|hospital)\b",
     "travel": r"\b(?:trip|road\s*trip|travel\w*|vacation\w*|holiday\w*|journey|visit\w*|tour|getaway|fly(?:ing)?\s+to|flight\s+to)\b",
     "origin": r"\b(?:grew up|growing up|born|(?:was|were|got)\s+raised|raised\s+(?:in|on|up)|originally from|"
