@@ -136,3 +136,17 @@ def test_a_stay_is_told_by_its_time_not_by_any_for():
     assert gate(said, said, "home_location", "Lekki", False) is None
     said = "I'm in Bali for two weeks"
     assert gate(said, said, "home_location", "Bali", False) == "home_not_stated"
+
+
+@pytest.mark.parametrize(("quote", "attribute", "value", "reason"), [
+    # Urdu as data: a greeting's word is no name, the name after "نام" is, someone else's home is theirs
+    ("سلام علیکم، میرا نام عمران قریشی ہے۔", "name", "علیکم", "value_not_in_quote"),
+    ("سلام علیکم، میرا نام عمران قریشی ہے۔", "name", "عمران قریشی", None),
+    ("میں لاہور میں رہتا ہوں۔", "home_location", "لاہور", None),
+    ("میرا بھائی کراچی میں رہتا ہے", "home_location", "کراچی", "quote_about_other_person"),
+    # "ọ̀rẹ́ mi" (my friend) in Yoruba, "my oga" (my boss) in Nigerian English are someone else (holdout set 11)
+    ("Mo fẹ́ béèrè nípa ẹ̀bùn ọjọ́ ìbí fún ọ̀rẹ́ mi, Adébáyọ̀.", "name", "Adébáyọ̀", "quote_about_other_person"),
+    ("My oga at work is the one who eats only vegetarian, not me.", "diet", "vegetarian", "quote_about_other_person"),
+])
+def test_urdu_yoruba_and_nigerian_english_as_data(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False, fact=f"The user's {attribute} is {value}.") == reason

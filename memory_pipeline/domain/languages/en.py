@@ -26,7 +26,7 @@ LEXICON = {
     "other_person":
         r"\b(?:my|our)\s+(?:\w+\s+)?(?:friends?|wife|husband|partner|mom|mum|mother|dad|father|brother|sister|sons?|"
         r"daughters?|boss|colleagues?|coworkers?|co-workers?|kids?|child|children|family|parents|neighbou?rs?|"
-        r"girlfriend|boyfriend|cousins?|aunt|uncle|grand\w*|roommate|flatmate|manager|team)\b"
+        r"girlfriend|boyfriend|cousins?|aunt|uncle|grand\w*|roommate|flatmate|manager|team|oga|madam)\b"
         r"(?!\s+(?:meeting|meetings|call|calls|dinner|lunch|trip|holiday|event|offsite|standup|stand-up|retro|"
         r"channel|chat|account|plan|budget|name|home|house)\b)"  # "our team meeting" is the user's own
         r"|^\W*(?:he|she|they|his|her)\b",
