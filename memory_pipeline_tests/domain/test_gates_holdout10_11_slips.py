@@ -150,3 +150,9 @@ def test_a_stay_is_told_by_its_time_not_by_any_for():
 ])
 def test_urdu_yoruba_and_nigerian_english_as_data(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact=f"The user's {attribute} is {value}.") == reason
+
+
+def test_thanks_in_roman_urdu_is_a_pleasantry_in_an_urdu_chat():
+    # "shukriya 🌸" read in its Urdu chat's language (holdout set 10): thanks, no liking of "shukriya"
+    chat = "میں ایک سکول میں ریاضی پڑھاتی ہوں۔ English mein, lekin instructions Urdu mein hon to behtar hai. shukriya 🌸"
+    assert gate("shukriya 🌸", "shukriya 🌸", "opinion:shukriya", "likes", False, chat=chat) == "quote_is_pleasantry"

@@ -36,7 +36,7 @@ LEXICON = {
     "question_particle": rf"(?:(?<!{_D})(?:क्या|कहाँ|कहां|कब|क्यों|कौन|कौनसा|कैसे|कैसा|कैसी|कितना|कितनी|कितने)(?!{_D})"
                          r"|\b(?:kya|kahan|kahaan|kyun|kyon|kaun|kaunsa|kaise|kaisa|kaisi|kitna|kitni|kitne)\b)"
                          r"[^।!]*[?？]\s*$",
-    "pleasantry_words": "धन्यवाद शुक्रिया बहुत आपका नमस्ते नमस्कार ठीक है अलविदा जी",
+    "pleasantry_words": "धन्यवाद शुक्रिया बहुत आपका नमस्ते नमस्कार ठीक है अलविदा जी shukriya shukria dhanyavad dhanyavaad",
     "clause_joiner": r"\s+(?:और|लेकिन|मगर|जबकि)\s+",
     "decided": r"(?:फ़ैसला किया|फैसला किया|तय किया)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

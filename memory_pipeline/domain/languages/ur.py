@@ -1,7 +1,10 @@
 """Urdu (Nastaliq script): what the gates and the speech-act reader know of it, by kind (the kinds:
 domain/lexicon.py). Added in session 23: a 1.5B model filed the greeting's second word "علیکم" of "سلام علیکم،
 میرا نام عمران قریشی ہے" as the user's name (holdout set 11), and no Urdu greeting, naming or living words were
-known. Urdu written in Latin letters is told as Hindi (domain/language.py) and read with its words."""
+known. Urdu written in Latin letters is told as Hindi (domain/language.py); an Urdu chat is read with Hindi words
+too (`READ_WITH`: one spoken language, "shukriya 🌸" is thanks in both)."""
+
+READ_WITH = ("hi",)
 
 LEXICON = {
     "self": r"(?<!\w)(?:ہم|مجھے|ہمیں)(?!\w)",  # not "میں": it is "I" and "in"
@@ -13,7 +16,7 @@ LEXICON = {
     "undecided": r"(?<!\w)(?:سوچ کر بتا\w*|سوچوں گا|سوچوں گی|ابھی فیصلہ نہیں)",
     "interrogative": r"^\W*(?:کیا|کہاں|کب|کیوں|کون|کیسے|کتنا|کتنی|کتنے|کونسا|کونسی)(?!\w)",
     "assent": r"^\s*(?:جی ہاں|جی|ہاں|ٹھیک ہے|بالکل|ضرور)(?!\w)",
-    "pleasantry_words": "سلام علیکم السلام وعلیکم شکریہ بہت بہت خدا حافظ اللہ حافظ",
+    "pleasantry_words": "سلام علیکم السلام وعلیکم شکریہ بہت بہت خدا حافظ اللہ حافظ shukriya shukria bohat bahut",
     "naming": r"(?<!\w)(?:نام|مجھے\s+\S+\s+کہتے)(?!\w)",  # "میرا نام ... ہے": my name is
     "living": r"(?<!\w)(?:رہتا|رہتی|رہتے|رہائش|مقیم|شفٹ ہو\w*)(?!\w)",
 }
