@@ -17,6 +17,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
+from memory_pipeline.domain.evidence import narrowed
 from memory_pipeline.domain.gates import GATE_REASONS, gate, is_home_slot, reads
 from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS, backs_value, names_a_thing, supported
 from memory_pipeline.domain.speech import sentences
@@ -436,8 +437,10 @@ def validate_candidate(
     if turn is not None:
         reason = _gate(extracted, conversation, turn)
         turn = None if reason else turn
+    quote = extracted.quote
     if turn is not None and not extracted.retraction:
         fact = with_value(fact, extracted.value)
+        quote = narrowed(quote, extracted.value, extracted.attribute)  # the sentence said, not the whole message
     if turn is not None:  # a legacy row has no date of its own: its relative time stays as said
         fact = resolve_fact(fact, extracted.quote, turn.at, timezone)
     return Candidate(
@@ -449,7 +452,7 @@ def validate_candidate(
         attribute=(extracted.attribute or None),
         value=(extracted.value or None),
         fact=fact,
-        quote=extracted.quote,
+        quote=quote,
         status="rejected" if reason else "accepted",
         reason=reason,
         quote_message_id=turn.message_id if turn else None,
