@@ -18,7 +18,8 @@ from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.evidence import narrowed
-from memory_pipeline.domain.gates import GATE_REASONS, gate, is_home_slot, reads
+from memory_pipeline.domain.gates import GATE_REASONS, gate, reads
+from memory_pipeline.domain.homes import is_home_slot
 from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS, backs_value, names_a_thing, supported
 from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact

@@ -20,7 +20,7 @@ language without that data the fact is judged as the model filed it.
 from __future__ import annotations
 
 from memory_pipeline.domain import language, lexicon, speech
-from memory_pipeline.domain.gates import is_home_slot
+from memory_pipeline.domain.homes import is_home_slot
 from memory_pipeline.domain.statements import polarity
 from memory_pipeline.domain.value_support import supported
 
