@@ -26,6 +26,11 @@ FIXED = {
     "delivery_instruction": "preference", "hobby": "preference", "interest": "preference",
     "activity": "preference",
 }
+# Slots the prompt does not list whose value is how the user wants things done from now on, as a contact channel's
+# is: a preference whatever the model wrote ("Please keep cash on delivery for me" filed as client info under
+# `payment_method`, holdout set 11; `communication_language` = English). Read as rule 2 of domain.owners reads a
+# name (`payment_method`, `preferred_payment` -> `payment`). Kept out of FIXED so the prompt is unchanged.
+STANDING_CHOICES = {"payment": "preference", "preferred_language": "preference"}
 # Slot families `<prefix>:<object>` -> the category they fix.
 PREFIXED = {"favourite": "preference", "favorite": "preference", "opinion": "preference", "decision": "decision"}
 
@@ -77,7 +82,8 @@ def category_of(attribute: str | None, quote: str = "") -> str | None:
     prefix, colon, _ = slot.partition(":")
     if colon:  # a listed slot with a kind of the model's own ("contact_channel:mobile") is still that slot
         return PREFIXED.get(prefix) or FIXED.get(prefix) or FIXED.get(slot_of(prefix))
-    return FIXED.get(slot_of(slot))  # another name of a listed slot (`occupation` is the job: domain.owners)
+    # another name of a listed slot (`occupation` is the job: domain.owners), or a standing choice
+    return FIXED.get(slot_of(slot)) or STANDING_CHOICES.get(slot_of(slot))
 
 
 def prompt_list() -> str:

@@ -40,3 +40,10 @@ def test_a_number_or_address_filed_as_a_contact_channel_is_the_users_phone_or_em
 
 def test_opening_hours_filed_as_a_contact_channel_are_no_phone_number():
     assert contact_detail("contact_channel:phone", "09.00-17.30") is None
+
+
+def test_how_the_user_pays_or_wants_to_be_written_to_is_a_preference():
+    # "Please keep cash on delivery for me, ..." filed as client info under `payment_method` (holdout set 11)
+    assert category_of("payment_method") == category_of("preferred_payment") == "preference"
+    assert category_of("communication_language") == "preference"
+    assert category_of("spoken_language") == "client_info"  # the languages the user speaks stay client info
