@@ -85,7 +85,7 @@ from collections.abc import Sequence
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
 from memory_pipeline.domain.naming import (
-    addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
+    QUESTIONS, addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
@@ -393,6 +393,10 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             # to be decided ("zdecydowałem się na pakiet Premium": decision:premium = purchase)
         if evidence and _ASSENT.match(quote):
             evidence += list(answered)
+            if colon and slot == "decision" and any(supported(thing.replace("_", " "), q)
+                                                    for a in answered for q in QUESTIONS.findall(a)):
+                evidence = []  # an assent accepts the offer the assistant's question names ("Passt, nehm ich"
+                # after "Soll ich Ihnen den Tarif umstellen?"): the offer is decided, whatever verb the model gave it
         if evidence and not any(supported(value, e) for e in evidence):
             return "value_not_in_quote"
         if moved_away(value, message, backing, codes):

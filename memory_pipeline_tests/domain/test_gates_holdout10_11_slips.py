@@ -156,3 +156,11 @@ def test_thanks_in_roman_urdu_is_a_pleasantry_in_an_urdu_chat():
     # "shukriya 🌸" read in its Urdu chat's language (holdout set 10): thanks, no liking of "shukriya"
     chat = "میں ایک سکول میں ریاضی پڑھاتی ہوں۔ English mein, lekin instructions Urdu mein hon to behtar hai. shukriya 🌸"
     assert gate("shukriya 🌸", "shukriya 🌸", "opinion:shukriya", "likes", False, chat=chat) == "quote_is_pleasantry"
+
+
+def test_an_assent_accepts_the_offer_the_assistants_question_names_whatever_verb_the_model_gave_it():
+    offer = ["Ich kann Ihren Tarif auf Premium umstellen. Soll ich den Premium-Tarif aktivieren?"]
+    assert gate("Passt, nehm ich", "Passt, nehm ich", "decision:premium", "switch", False, answered=offer) is None
+    told = ["Ich habe Ihnen den Premium-Tarif per E-Mail erklärt."]  # no question: nothing offered
+    assert gate("Passt, nehm ich", "Passt, nehm ich", "decision:premium", "switch", False,
+                answered=told) == "value_not_in_quote"
