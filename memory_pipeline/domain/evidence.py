@@ -5,8 +5,8 @@ logo se vê." for the decision to transfer the contract, or "I'll check and tell
 me, ..." for the payment preference. The fact then carries a hypothetical or a put-off question beside what was
 said, and a prompt weeks later shows both. `narrowed` keeps the sentences that hold the value (or the object of a
 `<kind>:<object>` slot: `value_support.backs_value`), in their order, when some but not all do; a value no sentence
-holds alone (a stance word), or a yes or no that an assent says with its whole line, keeps the quote as cited. Every backend; the gates have already read
-the whole quote.
+holds alone (a stance word), or a yes or no that an assent says with its whole line, keeps the quote as cited.
+Every backend; the gates have already read the whole quote.
 """
 
 from __future__ import annotations

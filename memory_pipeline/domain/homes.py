@@ -47,8 +47,8 @@ def located(clause: str, value: str, codes: lexicon.Codes) -> bool:
 
 def names_a_date(value: str, sentence: str, told: str | None) -> bool:
     """True when `value` is a weekday or month name of the language `told` or English (CLDR,
-    `calendar_names.starts_with_calendar_name`) that `sentence` does not write capitalised as a place's name: the model's
-    "Heinäkuus" for "mökkireissu siirty heinäkuulle" (the cabin trip moved to July, holdout set 10); not "Junín"
+    `calendar_names.starts_with_calendar_name`) that `sentence` does not write capitalised as a place's name: the
+    model's "Heinäkuus" for "mökkireissu siirty heinäkuulle" (the cabin trip moved to July, holdout set 10); not "Junín"
     said "vivo en Junín" (a town, though Spanish "junio" is June)."""
     if not calendar_names.starts_with_calendar_name(value, {told} - {None}):
         return False

@@ -106,8 +106,8 @@ def speaks_of_self(clause: str, codes: Codes = None) -> bool:
 # An eye roll or an unamused face says a sentence means the opposite, in every language ("fantastisk, pakken er
 # forsinket for tredje gang, akkurat det jeg drømte om 🙄": great, the parcel is late for the third time).
 _EYE_ROLL = re.compile("[\U0001F644\U0001F612]")  # 🙄 😒
-# An upside-down face is irony at a liking (`stance`) taken in the clause it ends ("love it when it logs me out every 5 min
-# 🙃🙃", holdout set 10), and only there: "moving to Leeds next week 🙃" is a mood, not a denial.
+# An upside-down face is irony at a liking (`stance`) taken in the clause it ends ("love it when it logs me out
+# every 5 min 🙃🙃", holdout set 10), and only there: "moving to Leeds next week 🙃" is a mood, not a denial.
 _IRONIC = re.compile("\U0001F643")  # 🙃
 
 

@@ -23,7 +23,8 @@ LEXICON = {
     "living": r"\b(?:bor|boet|boede|flyttede|flyttet|flytter|hjemme|hjem)\b",
     "interrogative": r"^\W*(?:hvad|hvor|hvornår|hvorfor|hvem|hvilken|hvilket|hvilke|hvordan|kan|kommer|findes|er|"
                      r"har|vil|skal)\b",
-    "pleasantry_words": "tak skønt dejligt mange så meget for hjælpen hej hejsa farvel god morgen aften dag skal du have",
+    "pleasantry_words": "tak skønt dejligt mange så meget for hjælpen hej hejsa farvel god morgen aften dag skal du "
+                        "have",
     "clause_joiner": r"\s+(?:og|men|mens)\s+",
     "decided": r"\b(?:besluttet|bestemt mig)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

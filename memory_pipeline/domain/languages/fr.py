@@ -66,7 +66,8 @@ LEXICON = {
     "cessation": r"\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+)?(?:aime|adore|apprécie)\w*\s+plus\b",
     # "je suis sur Lyon": where one is based, in French as it is spoken
     "located": r"\b(?:je suis|on est|nous sommes)\s+(?:maintenant\s+)?(?:à|a|sur)",
-    "passing": r"\b(?:jusqu|pour (?:le|la|les|quelques|deux|trois)|cette semaine|aujourd'hui|quand|pendant|hôtel|hotel|gare)\b",
+    "passing": r"\b(?:jusqu|pour (?:le|la|les|quelques|deux|trois)|cette semaine|aujourd'hui|quand|pendant|hôtel|"
+               r"hotel|gare)\b",
     "travel": r"\b(?:voyage|voyager|vacances|visite|visiter|excursion|road\s*trip|escapade)\b",
     "origin": r"\b(?:j'ai grandi|grandi|née?|originaire)\b",
     "channel_names": {

@@ -11,6 +11,7 @@ LEXICON = {
     "pleasantry_words": f"{_GREETINGS} {_PLAIN}",
     # My (or our) friend, husband, wife, mother, father, sibling, child, boss, colleague: someone else ("ọ̀rẹ́ mi,
     # Adébáyọ̀" is a friend's name, holdout set 11); with tone marks and without.
-    "other_person": r"(?:ọ̀rẹ́|ọrẹ|ore|ọkọ|oko|ìyàwó|iyawo|ìyá|iya|màmá|mama|bàbá|baba|ẹ̀gbọ́n|egbon|àbúrò|aburo|ọmọ|omo|"
+    "other_person": r"(?:ọ̀rẹ́|ọrẹ|ore|ọkọ|oko|ìyàwó|iyawo|ìyá|iya|màmá|mama|bàbá|baba|ẹ̀gbọ́n|egbon|àbúrò|aburo|"
+                    r"ọmọ|omo|"
                     r"ọ̀gá|oga|alábàáṣiṣẹ́|alabaasise)\s+(?:mi|wa)(?!\w)",
 }
