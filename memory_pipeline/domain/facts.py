@@ -17,7 +17,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.evidence import narrowed
+from memory_pipeline.domain.evidence import narrowed, with_value
 from memory_pipeline.domain.gates import GATE_REASONS, gate, reads
 from memory_pipeline.domain.homes import is_home_slot
 from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS, backs_value, names_a_thing, supported
@@ -353,20 +353,6 @@ def _assistant_lines(turns) -> list[str]:
         if turn.role == "ai":
             lines.append(turn.text)
     return lines
-
-
-# A value said exactly, which no paraphrase carries: a number (phone, amount, order) or an address.
-_EXACT_VALUE = re.compile(r"[\d@]")
-
-
-def with_value(fact: str, value: str | None) -> str:
-    """`fact` with its value in brackets at its end when the value is exact (`_EXACT_VALUE`) and the fact's text
-    does not hold it (`value_support.supported`; resolved dates are exempt there): "The user has a new phone number."
-    for +7 900 111-22-33 was a 1.5B model's (issue 26), of no use in a prompt weeks later."""
-    said = " ".join((value or "").split())
-    if not said or not _EXACT_VALUE.search(said) or supported(said, fact):
-        return fact
-    return f"{fact.rstrip(' .。')} ({said})."
 
 
 def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[ExtractedFact, object]:

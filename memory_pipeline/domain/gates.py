@@ -98,6 +98,7 @@ from memory_pipeline.domain.value_support import (
     words,
 )
 from memory_pipeline.domain.retractions import is_forget_request
+from memory_pipeline.domain.statements import polarity
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
@@ -149,7 +150,6 @@ _WORK_SLOT = re.compile(r"^(?:job|job_title|occupation|profession|role|position|
 _SENTENCE_END = re.compile(rf"[{speech.SENTENCE_ENDS};\n；]")  # and a semicolon or a line break
 # A stance is a value no quote spells out ("I love X, it's my favourite" as favourite:x = likes).
 _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer prefers enjoy enjoys".split())
-_LIKINGS = _STANCES - frozenset("dislike dislikes hate hates".split())
 # ... but a stance needs a word that takes one: "emoji and RTL: 🙂 مرحبا reversed" is no dislike of "reversed" (a
 # 0.5B model's answer).
 _STANCE_WORD = lexicon.pattern("stance")
@@ -351,7 +351,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_is_question"
     takes_stance = fold((value or "").strip()) in _STANCES or bool(colon) and slot in _STANCE_KINDS
     holds = partial(supported, value) if value and names_a_thing(value) else None
-    liking = takes_stance and fold((value or "").strip()) in _LIKINGS
+    liking = takes_stance and polarity(value) is True
     if speech.is_sarcasm(sentence, codes, (start - first, end - first), takes_stance, holds, liking):
         return "quote_is_sarcasm"
     parts = _parts_of_span(sentence, start - first, end - first, codes)

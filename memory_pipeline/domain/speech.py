@@ -222,15 +222,20 @@ def _asks_alone(sentence: str, codes: Codes) -> bool:
 def is_question(quote: str, codes: Codes = None) -> bool:
     """True when every sentence of `quote` but greetings and thanks (`is_filler`) asks (`_asks_alone`) and is not
     a standing request (`_standing_request`)."""
-    found = [s for s in sentences(quote) if not is_filler(s, codes)]  # "oi! dá pra baixar filme?" asks
+    found = _said(quote, codes)  # "oi! dá pra baixar filme?" asks
     return bool(found) and all(_asks_alone(s, codes) and not _standing_request(s, codes) for s in found)
+
+
+def _said(quote: str, codes: Codes) -> list[str]:
+    """The sentences of `quote` but greetings and thanks (`is_filler`)."""
+    return [s for s in sentences(quote) if not is_filler(s, codes)]
 
 
 def is_request(quote: str, codes: Codes = None) -> bool:
     """True when every sentence of `quote` but greetings and thanks opens as a request to the one addressed
     (`request`: "Can you ...", "Could you ...", "¿Pueden ...?"): "Hey! Can you stop sending me SMS?" asks for
     something done, not to be told something."""
-    found = [s for s in sentences(quote) if not is_filler(s, codes)]
+    found = _said(quote, codes)
     return bool(found) and all(_p("request", codes).match(s) is not None for s in found)
 
 

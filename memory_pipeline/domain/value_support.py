@@ -381,7 +381,7 @@ def names_what_quote_says(fact: str, quote: str) -> bool:
 
 
 # A decision's value that needs no word of the quote once its object is there: the choice as yes or no.
-_YES_NO = frozenset("yes no true false".split())
+YES_NO = frozenset("yes no true false".split())  # a decision's value that says only whether
 _STEM = 4  # letters: "anulować" for "Anuluj", "zrušit" for "Zrušte" (a model writes the infinitive)
 
 
@@ -389,7 +389,7 @@ def decides(value: str, backing: str) -> bool:
     """True when a decision's `value` is said in `backing` in some form: yes or no, or each content word
     starting with the same `_STEM` letters as a word of it ("anulować" ~ "Anuluj moje zamówienie")."""
     content = content_words(value)
-    if fold(value.strip()) in _YES_NO or not content:
+    if fold(value.strip()) in YES_NO or not content:
         return True
     said = words(backing)
     return all(any(w[:_STEM] == q[:_STEM] for q in said) for w in content if len(w) >= _STEM)

@@ -10,7 +10,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import build_conversations
-from memory_pipeline.domain.facts import ExtractedFact, validate_candidate, with_value
+from memory_pipeline.domain.evidence import with_value
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
 from memory_pipeline.domain.gates import gate
 from memory_pipeline.domain.messages import SourceRow
 
