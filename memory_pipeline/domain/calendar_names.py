@@ -135,6 +135,26 @@ def starts_with_calendar_name(value: str, codes: Iterable[str] | None = None) ->
         for code in _read(codes) for name in _wide_names(code))  # English whole: "Aprilia" is no April
 
 
+@cache
+def _capitalised_names(code: str) -> frozenset[str]:
+    """The wide weekday and month names (folded) that language `code` writes with a capital, as CLDR does
+    (English "August", German "Juli"; not French "juillet"): a capital tells no place's name from them."""
+    try:
+        locale = Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        return frozenset()
+    names = [*locale.days["format"]["wide"].values(), *locale.months["format"]["wide"].values()]
+    return frozenset(fold(n) for n in names if n[:1].isupper() and len(n) >= _SHORTEST)
+
+
+def is_capitalised_name(value: str, codes: Iterable[str] | None = None) -> bool:
+    """True when `value` is, whole, a weekday or month name that one of the languages `codes` (or English) always
+    writes capitalised ("August", "Sunday", "Juli"): "I'm moving in August" names a month, though "August" is
+    written as a place is (a break-it review). Whole only: "Augusta" and "Jülich" are places."""
+    said = fold(" ".join(value.split()))
+    return any(said in _capitalised_names(code) for code in _read(codes))
+
+
 def months_named(folded: str, codes: Iterable[str] | None = None) -> set[int]:
     """The months (1-12) the folded text `folded` names in one of the languages `codes` (as `weekday_named`)."""
     return {number for code in _read(codes) for number, pattern in enumerate(_names(code)[1], 1)

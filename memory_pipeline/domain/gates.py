@@ -89,6 +89,7 @@ from memory_pipeline.domain.naming import (
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
+    YES_NO,
     channel_said,
     decides,
     fold,
@@ -156,6 +157,38 @@ _STANCE_WORD = lexicon.pattern("stance")
 # Slot kinds whose fact takes a stance on their object (`opinion:coffee`, `favourite:pizza`; domain/owners.py).
 _STANCE_KINDS = frozenset({"opinion", "favourite", "favorite", "fav"})
 _ASSENT = lexicon.pattern("assent")
+
+
+def answers_offer(quote: str, value: str | None, answered: Sequence[str]) -> str | None:
+    """The first sentence of `quote` when it is an assent (`assent` words: "Yes!", "Sí, claro.") that asks nothing,
+    every sentence after it asks (`speech.is_question`), `value` says only whether (`YES_NO`) and the assistant's
+    line before it asks: "Yes! Can I pay by card?" accepts the offer, then asks something else (a break-it review's
+    probes in five languages). None otherwise."""
+    found = speech.sentences(quote)
+    if (len(found) < 2 or fold((value or "").strip()) not in YES_NO or _ASSENT.match(found[0]) is None
+            or found[0].rstrip().endswith(speech.QUESTION_MARKS)
+            or not any(QUESTIONS.search(line) for line in answered)):
+        return None
+    return found[0] if speech.is_question(quote[quote.find(found[0]) + len(found[0]):]) else None
+
+
+def stated_beside_question(quote: str, value: str | None, codes: lexicon.Codes) -> bool:
+    """True when a clause of `quote` that is not the last of its sentence holds `value` and asks nothing (no
+    interrogative word, no question particle: `speech.asks`, `question_particle`), and a later clause of that
+    sentence asks: "我住在上海，附近有瑜伽课吗？" (I live in Shanghai, any yoga classes nearby?) and "東京に住んで
+    いますが、近くにヨガ教室はありますか？" state a home before they ask, though a question particle makes the whole
+    sentence a question (a break-it review). The clauses are judged one by one after (`_backing`)."""
+    if not value or not names_a_thing(value):
+        return False
+    particle = lexicon.pattern("question_particle", codes)
+    for sentence in speech.sentences(quote):
+        parts = speech.clauses(sentence, codes, phrases=False)
+        for at, part in enumerate(parts[:-1]):
+            if (supported(value, part) and not particle.search(part) and not speech.asks(part, sentence, codes)
+                    and any(speech.asks(later, sentence, codes) or particle.search(later)
+                            for later in parts[at + 1:])):
+                return True
+    return False
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -334,6 +367,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "value_not_in_quote"  # an email without "@", a phone number without its digits
     if speech.is_instruction(message):
         return "quote_is_instruction"
+    quote = answers_offer(quote, value, answered) or quote  # the assent is judged, not the question after it
     start = message.replace("\n", " ").find(quote)
     if start < 0:  # a quote read on its own (the pipeline always passes the message it was found in)
         message, start = quote, 0
@@ -347,7 +381,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if speech.is_pleasantry(quote, codes) or thanks_someone(quote, thing, codes):
         return "quote_is_pleasantry"
     if speech.is_question(quote, codes) and not (retraction and (
-            is_forget_request(quote) or speech.is_request(quote, codes))):  # "Can you forget / stop sending ...?"
+            is_forget_request(quote) or speech.is_request(quote, codes))) and not stated_beside_question(
+            quote, value, codes):  # "Can you forget / stop sending ...?"
         return "quote_is_question"
     takes_stance = fold((value or "").strip()) in _STANCES or bool(colon) and slot in _STANCE_KINDS
     holds = partial(supported, value) if value and names_a_thing(value) else None
@@ -373,7 +408,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
-        if supported(value, standing) and not supported(value, backing):
+        answer = fold(value.strip()) in YES_NO and (_ASSENT.match(quote) is not None or fold(
+            (speech.WORD.findall(quote) or [""])[0]) == fold(value.strip()))  # "Yes, please add it.", "No thanks"
+        if supported(value, standing) and not supported(value, backing) and not answer:
             return next((why for part, why in others if supported(value, part)),
                         others[0][1] if others else "value_not_in_quote")
         if fold(value.strip()) in _STANCES and not _STANCE_WORD.search(backing) and _knows("stance", told):
@@ -391,7 +428,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
                 decides(value, backing) or _DECIDED.search(backing)):
             evidence = []  # the object is in the quote, the choice said in another form of its word, or said
             # to be decided ("zdecydowałem się na pakiet Premium": decision:premium = purchase)
-        if evidence and _ASSENT.match(quote):
+        if evidence and (answer or _ASSENT.match(quote)):
             evidence += list(answered)
             if colon and slot == "decision" and any(supported(thing.replace("_", " "), q)
                                                     for a in answered for q in QUESTIONS.findall(a)):

@@ -49,7 +49,10 @@ def names_a_date(value: str, sentence: str, told: str | None) -> bool:
     """True when `value` is a weekday or month name of the language `told` or English (CLDR,
     `calendar_names.starts_with_calendar_name`) that `sentence` does not write capitalised as a place's name: the
     model's "Heinäkuus" for "mökkireissu siirty heinäkuulle" (the cabin trip moved to July, holdout set 10); not "Junín"
-    said "vivo en Junín" (a town, though Spanish "junio" is June)."""
+    said "vivo en Junín" (a town, though Spanish "junio" is June); a name its language always capitalises is a date
+    whatever its case ("I'm moving in August")."""
+    if calendar_names.is_capitalised_name(value, {told} - {None}):
+        return True
     if not calendar_names.starts_with_calendar_name(value, {told} - {None}):
         return False
     head = fold(value)[:4]

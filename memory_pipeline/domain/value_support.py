@@ -247,7 +247,9 @@ def _address(value: str) -> re.Pattern[str]:
     local, _, domain = re.sub(r"\s", "", fold(value)).partition("@")
     said = _SAID_DOT.join(map(re.escape, local.split("."))) + _SAID_AT + _SAID_DOT.join(
         map(re.escape, domain.split(".")))
-    return re.compile(rf"(?<![\w.+-]){said}(?![\w-]|\.\w)")
+    # Bounded by the characters an address is made of, not by any letter: a script without spaces writes it
+    # between its own words ("メールはmori.kenta@docomo.ne.jpで登録しています。", holdout set 12).
+    return re.compile(rf"(?<![a-z0-9_.+%-]){said}(?![a-z0-9_-]|\.[a-z0-9])")
 
 
 def _as_predicate(value: str) -> str:

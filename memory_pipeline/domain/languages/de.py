@@ -28,7 +28,9 @@ LEXICON = {
     "away_from": r"\b(?:statt|anstatt|anstelle von)\s+",
     "wanted": r"\b(?:wir brauchen|ich brauche|ich möchte|wir möchten|ich will|wir wollen|ab jetzt|künftig|"
               r"in zukunft)\b",
-    "interrogative": r"^\W*(?:wo|wann|warum|wieso|wie|wer|welche[rsmn]?|kann|kannst|können|ist|sind|hast|haben)\b",
+    # A question opens with its verb too ("..., könnt ihr mir einen Yoga-Kurs empfehlen?": a break-it review).
+    "interrogative": r"^\W*(?:wo|wann|warum|wieso|wie|wer|welche[rsmn]?|kann|kannst|können|könnt|könnten|könntet|"
+                     r"ist|sind|seid|hast|haben|habt|gibt|würden|würdet|würdest|weißt|wisst|wissen)\b",
     "request": r"^\W*(?:kannst|können|könnten)\s+(?:du|sie)\b",
     "standing": r"\b(?:ab jetzt|künftig|immer)\b",
     "pleasantry_words": "danke vielen dank schön hallo tschüss",

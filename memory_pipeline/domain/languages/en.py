@@ -73,7 +73,9 @@ LEXICON = {
               r"going forward|instead|in future)\b",
     "interrogative":
         r"^\W*(?:what|what's|where|where's|when|why|who|whom|whose|which|how|do|does|did|can|could|would|will|is|"
-        r"are|was|were|should|shall|have|has|may|am)\b",
+        r"are|was|were|should|shall|have|has|may|am|"
+        # "..., any idea where I can find kdrama events?" asks, though it holds "I" (a break-it review).
+        r"any|anything|anyone|anybody|anywhere)\b",
     "request": r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\b",
     "standing": r"\b(?:from now on|going forward|in (?:the )?future|always|every time|call me|address me)\b",
     "pleasantry_words": "thanks thank you so very much a lot ok okay great cool nice hi hello hey bye goodbye "
