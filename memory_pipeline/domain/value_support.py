@@ -174,6 +174,19 @@ def skeleton(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouyjwvh'`\W]", "", fold(anyascii(word))))
 
 
+def _said_as_skeletons(content: list[str], text: str) -> bool:
+    """True when the words `content` (two or more, in Latin letters) are words of `text` in a row, as their
+    consonants joined (`skeleton`), `MIN_CONSONANTS` + 1 or more: "Rahul Varma" for "मेरा नाम राहुल वर्मा है"
+    ("rl" + "rm"; "Varma" alone is two consonants, too few to be matched by), "Tanbir Hossain" for "তানভীর হাসান"
+    (holdout sets 9 and 10)."""
+    if len(content) < 2:
+        return False
+    wanted = "".join(map(skeleton, content))
+    said = [skeleton(w) for w in text.split()]
+    return len(wanted) > MIN_CONSONANTS and any(
+        "".join(said[i:i + len(content)]) == wanted for i in range(len(said) - len(content) + 1))
+
+
 # A value in a script written without spaces is found in runs of at least this many letters (a word or two), close
 # together (within `_RUN_SPREAD` times its length), all but a quarter of its letters ("และ", and, where the user
 # said "กับ") and every digit among them: the same words in another order or joined otherwise.
@@ -300,6 +313,8 @@ def supported(value: str, text: str) -> bool:
         skeletons = {k for k in map(skeleton, text.split()) if len(k) >= MIN_CONSONANTS}
     digits = re.sub(r"\D", "", text)
     content = [w for w in content_words(value) if w not in _DATE_WORDS]
+    if value.isascii() and not text.isascii() and _said_as_skeletons(content, text):
+        return True
     suffixing = content and language.identify(text) in SUFFIXING_LANGUAGES
     said_as_predicate = _as_predicate(value) in folded
     missing = 0

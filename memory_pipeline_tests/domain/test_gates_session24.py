@@ -115,3 +115,13 @@ ANSWERS = [
 @pytest.mark.parametrize(("quote", "value", "reason"), ANSWERS)
 def test_a_yes_or_no_said_first_answers_the_offer(quote, value, reason):
     assert gate(quote, quote, "decision:insurance", value, False, answered=INSURANCE, fact="x") == reason
+
+
+@pytest.mark.parametrize(("quote", "value"), [
+    ("मेरा नाम राहुल वर्मा है। मैं सरकारी स्कूल में क्लर्क हूँ", "Rahul Varma"),
+    ("আমি চট্টগ্রামে থাকি, আগ্রাবাদে। নাম তানভীর হাসান", "Tanbir Hossain"),
+])
+def test_a_name_in_latin_letters_is_found_by_the_consonants_of_its_words_together(quote, value):
+    # "Varma" alone is two consonants ("rm"), too few to be matched by; with "Rahul" before it, four in a row.
+    assert gate(quote, quote, "name", value, False, fact="x") is None
+    assert gate(quote, quote, "name", "Rahul Sharma", False, fact="x") == "value_not_in_quote"
