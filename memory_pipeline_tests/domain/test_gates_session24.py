@@ -125,3 +125,13 @@ def test_a_name_in_latin_letters_is_found_by_the_consonants_of_its_words_togethe
     # "Varma" alone is two consonants ("rm"), too few to be matched by; with "Rahul" before it, four in a row.
     assert gate(quote, quote, "name", value, False, fact="x") is None
     assert gate(quote, quote, "name", "Rahul Sharma", False, fact="x") == "value_not_in_quote"
+
+
+def test_a_choice_kept_to_is_a_stance():
+    # "i only rock nike" says a liking without "like" (holdout set 12); a plain statement still says none.
+    quote = "ngl i only rock nike n new balance, adidas runs narrow on me every time"
+    assert gate(quote, quote, "favourite:sneaker_brands", "likes", False,
+                fact="The user only wears Nike and New Balance.") is None
+    quote = "i got nike n new balance last week"
+    assert gate(quote, quote, "favourite:sneaker_brands", "likes", False,
+                fact="The user likes Nike and New Balance.") == "value_not_in_quote"
