@@ -12,7 +12,7 @@ import pytest
 
 from memory_pipeline.evaluation.gold import eval_data, keyword_found, parse_behaviour_cases
 
-SETS = ["multilingual_cases.jsonl", *(f"holdout{n}_cases.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))]
+SETS = ["multilingual_cases.jsonl", *(f"holdout{n}_cases.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))]
 # Thai, kana and CJK ideographs: scripts written without spaces between words.
 NO_SPACES = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff]")
 
