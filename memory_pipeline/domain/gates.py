@@ -83,13 +83,14 @@ from functools import partial
 from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
+from memory_pipeline.domain.answers import (
+    answers_offer, answers_whether, is_assent, offer_named, stated_beside_question)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
 from memory_pipeline.domain.naming import (
-    QUESTIONS, addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
+    addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
     STOPWORDS,
-    YES_NO,
     channel_said,
     decides,
     fold,
@@ -156,39 +157,6 @@ _STANCES = frozenset("like likes love loves dislike dislikes hate hates prefer p
 _STANCE_WORD = lexicon.pattern("stance")
 # Slot kinds whose fact takes a stance on their object (`opinion:coffee`, `favourite:pizza`; domain/owners.py).
 _STANCE_KINDS = frozenset({"opinion", "favourite", "favorite", "fav"})
-_ASSENT = lexicon.pattern("assent")
-
-
-def answers_offer(quote: str, value: str | None, answered: Sequence[str]) -> str | None:
-    """The first sentence of `quote` when it is an assent (`assent` words: "Yes!", "Sí, claro.") that asks nothing,
-    every sentence after it asks (`speech.is_question`), `value` says only whether (`YES_NO`) and the assistant's
-    line before it asks: "Yes! Can I pay by card?" accepts the offer, then asks something else (a break-it review's
-    probes in five languages). None otherwise."""
-    found = speech.sentences(quote)
-    if (len(found) < 2 or fold((value or "").strip()) not in YES_NO or _ASSENT.match(found[0]) is None
-            or found[0].rstrip().endswith(speech.QUESTION_MARKS)
-            or not any(QUESTIONS.search(line) for line in answered)):
-        return None
-    return found[0] if speech.is_question(quote[quote.find(found[0]) + len(found[0]):]) else None
-
-
-def stated_beside_question(quote: str, value: str | None, codes: lexicon.Codes) -> bool:
-    """True when a clause of `quote` that is not the last of its sentence holds `value` and asks nothing (no
-    interrogative word, no question particle: `speech.asks`, `question_particle`), and a later clause of that
-    sentence asks: "我住在上海，附近有瑜伽课吗？" (I live in Shanghai, any yoga classes nearby?) and "東京に住んで
-    いますが、近くにヨガ教室はありますか？" state a home before they ask, though a question particle makes the whole
-    sentence a question (a break-it review). The clauses are judged one by one after (`_backing`)."""
-    if not value or not names_a_thing(value):
-        return False
-    particle = lexicon.pattern("question_particle", codes)
-    for sentence in speech.sentences(quote):
-        parts = speech.clauses(sentence, codes, phrases=False)
-        for at, part in enumerate(parts[:-1]):
-            if (supported(value, part) and not particle.search(part) and not speech.asks(part, sentence, codes)
-                    and any(speech.asks(later, sentence, codes) or particle.search(later)
-                            for later in parts[at + 1:])):
-                return True
-    return False
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -408,8 +376,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
-        answer = fold(value.strip()) in YES_NO and (_ASSENT.match(quote) is not None or fold(
-            (speech.WORD.findall(quote) or [""])[0]) == fold(value.strip()))  # "Yes, please add it.", "No thanks"
+        answer = answers_whether(quote, value)  # "Yes, please add it.", "No thanks, I don't need it."
         if supported(value, standing) and not supported(value, backing) and not answer:
             return next((why for part, why in others if supported(value, part)),
                         others[0][1] if others else "value_not_in_quote")
@@ -428,10 +395,9 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
                 decides(value, backing) or _DECIDED.search(backing)):
             evidence = []  # the object is in the quote, the choice said in another form of its word, or said
             # to be decided ("zdecydowałem się na pakiet Premium": decision:premium = purchase)
-        if evidence and (answer or _ASSENT.match(quote)):
+        if evidence and (answer or is_assent(quote)):
             evidence += list(answered)
-            if colon and slot == "decision" and any(supported(thing.replace("_", " "), q)
-                                                    for a in answered for q in QUESTIONS.findall(a)):
+            if colon and slot == "decision" and offer_named(thing.replace("_", " "), answered):
                 evidence = []  # an assent accepts the offer the assistant's question names ("Passt, nehm ich"
                 # after "Soll ich Ihnen den Tarif umstellen?"): the offer is decided, whatever verb the model gave it
         if evidence and not any(supported(value, e) for e in evidence):

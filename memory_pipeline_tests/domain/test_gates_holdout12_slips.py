@@ -1,5 +1,7 @@
-"""Rules of session 24 (issues 25, 26), each beside the case it must not let through: an assent that accepts the
-assistant's offer and then asks something else."""
+"""Right answers lost on the twelfth unseen set (holdout12) and a break-it review's findings (issues 25, 26), each
+rule beside the case it must not let through: an assent or a yes/no said first answers the offer, a statement said
+before a question stands, months are no homes, Greek relatives are someone else, a lower-case name beside a code,
+an email address inside text without spaces, a name by the consonants of its words, a choice kept to."""
 
 import pytest
 
