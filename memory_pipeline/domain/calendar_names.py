@@ -137,20 +137,22 @@ def starts_with_calendar_name(value: str, codes: Iterable[str] | None = None) ->
 
 @cache
 def _capitalised_names(code: str) -> frozenset[str]:
-    """The wide weekday and month names (folded) that language `code` writes with a capital, as CLDR does
-    (English "August", German "Juli"; not French "juillet"): a capital tells no place's name from them."""
+    """The wide month names (folded) that language `code` writes with a capital, as CLDR does (English "August",
+    German "Juli"; not French "juillet"): a capital tells no place's name from them. Not weekdays: towns are
+    named so ("Çarşamba", "Pazar" in Turkey; a break-it review)."""
     try:
         locale = Locale.parse(code)
     except (UnknownLocaleError, ValueError):
         return frozenset()
-    names = [*locale.days["format"]["wide"].values(), *locale.months["format"]["wide"].values()]
-    return frozenset(fold(n) for n in names if n[:1].isupper() and len(n) >= _SHORTEST)
+    return frozenset(fold(n) for n in locale.months["format"]["wide"].values()
+                     if n[:1].isupper() and len(n) >= _SHORTEST)
 
 
 def is_capitalised_name(value: str, codes: Iterable[str] | None = None) -> bool:
-    """True when `value` is, whole, a weekday or month name that one of the languages `codes` (or English) always
-    writes capitalised ("August", "Sunday", "Juli"): "I'm moving in August" names a month, though "August" is
-    written as a place is (a break-it review). Whole only: "Augusta" and "Jülich" are places."""
+    """True when `value` is, whole, a month name that one of the languages `codes` (or English) always writes
+    capitalised ("August", "Juli"): "I'm moving in August" names a month, though "August" is written as a place
+    is (a break-it review). Whole only: "Augusta" and "Jülich" are places. A town named as a month ("March",
+    Cambridgeshire) is lost to it."""
     said = fold(" ".join(value.split()))
     return any(said in _capitalised_names(code) for code in _read(codes))
 

@@ -20,7 +20,8 @@ from memory_pipeline.domain.conversations import Conversation
 from memory_pipeline.domain.evidence import narrowed, with_value
 from memory_pipeline.domain.gates import GATE_REASONS, gate, reads
 from memory_pipeline.domain.homes import is_home_slot
-from memory_pipeline.domain.value_support import JOINING_CHARS, SPACELESS_CHARS, backs_value, names_a_thing, supported
+from memory_pipeline.domain.value_support import (
+    JOINING_CHARS, SPACELESS_CHARS, backs_value, gives_contact_detail, names_a_channel, names_a_thing, supported)
 from memory_pipeline.domain.speech import sentences
 from memory_pipeline.domain.relative_time import resolve_fact
 from memory_pipeline.domain.retractions import requested_slot
@@ -362,8 +363,9 @@ def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[Ex
     model cited a greeting for a home said two lines later ("こんにちは。..." for 大阪, issue 25): the value is
     the user's words, only the citation is wrong. `turn` None: the quote is no user's words (the assistant's
     question "بأي مدينة ساكنة؟" cited for the home said in the reply); (fact, None) when no one sentence holds the
-    value. Client info only: a name, place, job or address is a named
-    thing; a liking or a decision read from another sentence would be a new fact, not a citation fixed. Not a
+    value. Client info, and a contact channel (holdout set 7's "Solo WhatsApp", cited as a line about a repair
+    visit): a name, place, job, address or channel is a named thing; a liking or a decision read from another
+    sentence would be a new fact, not a citation fixed. Not a
     home in a language without living words (`gates.reads`): a place visited would pass as one."""
     value = extracted.value or ""
     if not names_a_thing(value) or (turn is not None and supported(value, normalize_for_quote(extracted.quote))):
@@ -372,6 +374,8 @@ def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[Ex
     if len(found) != 1:
         return extracted, turn
     new_turn, said = found[0]
+    if extracted.category == "preference" and gives_contact_detail(said):
+        return extracted, turn  # "la mia email è giulia.rossi@posta.it" gives an address, not a channel chosen
     if is_home_slot(extracted.attribute) and not reads("living", said):
         return extracted, turn  # no living words to tell a home from a place visited ("Nilitembelea Paris")
     return extracted.model_copy(update={"quote": said, "quote_message_id": new_turn.message_id}), new_turn
@@ -416,7 +420,8 @@ def validate_candidate(
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
                                     partial(backs_value, extracted.value, extracted.attribute))
-    if category == "client_info" and (turn is not None or reason in ("quote_not_from_user", "quote_not_found")):
+    if (category == "client_info" or category == "preference" and names_a_channel(extracted.value or "")) and (
+            turn is not None or reason in ("quote_not_from_user", "quote_not_found")):
         # A value cited from the wrong line, from the assistant's line that asked for it, or from words no line
         # holds: quoted from the one user sentence holding it (`_requoted`).
         extracted, turn = _requoted(extracted, sources or QuoteSources(conversation), turn)

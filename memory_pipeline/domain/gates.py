@@ -84,12 +84,13 @@ from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.answers import (
-    answers_offer, answers_whether, is_assent, offer_named, stated_beside_question)
+    accepts_offer, is_assent, offer_named, stated_beside_question)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
 from memory_pipeline.domain.naming import (
     addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
+    SPACELESS_CHARS,
     STOPWORDS,
     channel_said,
     decides,
@@ -104,7 +105,7 @@ from memory_pipeline.domain.statements import polarity
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
+                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away", "value_negated",
                 "name_not_stated", "home_not_stated", "value_is_greeting",
                 "fact_hangs_on_pronoun", "fact_is_a_wish", "not_confirmed")
 
@@ -143,6 +144,7 @@ _PHRASE_BREAK = re.compile(rf"(?<=[{speech.ABUGIDA_CHARS}])\s+(?=[{speech.ABUGID
 _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = lexicon.pattern("user_subject")
+_SPACELESS_SCRIPT = re.compile(f"[{SPACELESS_CHARS}]")
 _FACT_OTHER = lexicon.pattern("fact_other_person")
 _FACT_WISH = lexicon.pattern("fact_wish")
 # Slots of a state the user is in (work, an order placed): with the home slots, what no wish can be (a name can:
@@ -260,6 +262,34 @@ def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple
     return "; ".join(own), others  # the clauses kept apart (a channel negated in one is not said in another)
 
 
+# How near the value a negation must be to negate it: words either side, or characters in a script without spaces
+# (a negation further on is about something else: "im in auckland so anything before 9am my time i wont see").
+_NEGATION_WORDS = 4
+_NEGATION_CHARS = 10
+
+
+def negated(value: str, backing: str, told: str | None) -> bool:
+    """True when every clause of `backing` (joined by "; ") that holds `value` as written negates it: a negation
+    word of the language `told` (when it is told and its words are known: `negation`) within `_NEGATION_WORDS`
+    words (`_NEGATION_CHARS` characters in a script without spaces) of it, the value's own words left out ("不来梅"
+    is Bremen). "I don't live in Leeds", "Ich wohne nicht in Köln", "我不住在上海", "東京には住んでいません" state no
+    home (a break-it review: every language let them through)."""
+    if told is None or not _knows("negation", told):
+        return False
+    negation = lexicon.pattern("negation", frozenset({told}))  # its own words only: Portuguese "no" is "in the"
+    windows = []
+    for part in backing.split("; "):
+        found = re.search(re.escape(value.strip()), part, re.IGNORECASE)
+        if found is None:
+            continue
+        before, after = part[:found.start()], part[found.end():]
+        if _SPACELESS_SCRIPT.search(value) or _SPACELESS_SCRIPT.search(part):
+            windows.append(before[-_NEGATION_CHARS:] + " " + after[:_NEGATION_CHARS])
+        else:
+            windows.append(" ".join(before.split()[-_NEGATION_WORDS:] + ["|"] + after.split()[:_NEGATION_WORDS]))
+    return bool(windows) and all(negation.search(window) for window in windows)
+
+
 # The words a value left is said in, right after "instead of", "rather than", "switching from" (`away_from`): one
 # or two words, or a run of a script without spaces.
 _LEFT_VALUE = r"(?:(?:(?:[^\W\d_][\w'’-]*)(?:\s+|(?=\W)|$)){1,2}|[\u3400-\u9fff]{1,6})"
@@ -335,7 +365,6 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "value_not_in_quote"  # an email without "@", a phone number without its digits
     if speech.is_instruction(message):
         return "quote_is_instruction"
-    quote = answers_offer(quote, value, answered) or quote  # the assent is judged, not the question after it
     start = message.replace("\n", " ").find(quote)
     if start < 0:  # a quote read on its own (the pipeline always passes the message it was found in)
         message, start = quote, 0
@@ -376,7 +405,7 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
     if value and value.strip():
         if supported(value, quote) and not supported(value, standing):
             return "quote_taken_back"
-        answer = answers_whether(quote, value)  # "Yes, please add it.", "No thanks, I don't need it."
+        answer = accepts_offer(quote, value)  # "Yes, please add it.": the yes is the assent, not the words after
         if supported(value, standing) and not supported(value, backing) and not answer:
             return next((why for part, why in others if supported(value, part)),
                         others[0][1] if others else "value_not_in_quote")
@@ -424,6 +453,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             return "name_not_stated"
     if is_home_slot(slot) and not home_stated(value or "", backing, sentence, answered, told, codes):
         return "home_not_stated"
+    if value and (is_home_slot(slot) or _WORK_SLOT.match(slot)) and negated(value, backing, told):
+        return "value_negated"
     # Asked: a question mark in the assistant's line (Armenian "՞" stands on the word asked), or a request for the
     # name ("Palun öelge oma nimi ...": a bare "kadri tamm, 5123 4567" answers it).
     if value and not addressed and opens_with(value, message) and not any(

@@ -182,9 +182,19 @@ def _said_as_skeletons(content: list[str], text: str) -> bool:
     if len(content) < 2:
         return False
     wanted = "".join(map(skeleton, content))
+    spoken = [fold(anyascii(w)) for w in text.split()]
     said = [skeleton(w) for w in text.split()]
     return len(wanted) > MIN_CONSONANTS and any(
-        "".join(said[i:i + len(content)]) == wanted for i in range(len(said) - len(content) + 1))
+        "".join(said[i:i + len(content)]) == wanted and all(
+            _starts_alike(word, spoken[i + k]) for k, word in enumerate(content))
+        for i in range(len(said) - len(content) + 1))
+
+
+def _starts_alike(word: str, spoken: str) -> bool:
+    """True when `spoken` (a word transliterated) starts with the letter `word` does, or with no letter (Arabic's
+    ayin, "`mr"): "Anil" is not "नील" ("nil"; a break-it review)."""
+    first = spoken[:1]
+    return not first.isalpha() or first == word[:1]
 
 
 # A value in a script written without spaces is found in runs of at least this many letters (a word or two), close
@@ -232,6 +242,13 @@ def _channels(codes: lexicon.Codes) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((key, re.compile(source, re.IGNORECASE)) for key, source in lexicon.table("channel_names", codes))
 
 
+def names_a_channel(value: str) -> bool:
+    """True when `value` is a contact channel: one of its names in any language, or its key ("e-mail", "WhatsApp",
+    "SMS")."""
+    said = " ".join(value.split())
+    return any(key == said.casefold() or pattern.fullmatch(said) for key, pattern in _channels(None))
+
+
 def channel_said(value: str, text: str) -> bool:
     """True when `value` is a contact channel (one of its names in any language, or its key: "e-mail", "WhatsApp")
     and a clause of `text` names that channel in its own language or English (`lexicon.codes_for`) without a word
@@ -253,6 +270,14 @@ def channel_said(value: str, text: str) -> bool:
 _SAID_AT = r"\s*(?:@|\[at\]|\(at\)|\s+at\s+)\s*"
 _SAID_DOT = r"\s*(?:\.|\[dot\]|\(dot\)|\s+dot\s+)\s*"
 _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\w")
+_PHONE = re.compile(r"\+?\d(?:[\s().-]?\d){6,}")  # seven digits or more, spaced as people write them
+
+
+def gives_contact_detail(text: str) -> bool:
+    """True when `text` holds an email address or a phone number (seven digits or more)."""
+    return bool(_EMAIL.search(text) or _PHONE.search(text))
+
+
 
 
 def _address(value: str) -> re.Pattern[str]:

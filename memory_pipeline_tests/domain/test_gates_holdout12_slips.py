@@ -1,36 +1,11 @@
-"""Right answers lost on the twelfth unseen set (holdout12) and a break-it review's findings (issues 25, 26), each
-rule beside the case it must not let through: an assent or a yes/no said first answers the offer, a statement said
-before a question stands, months are no homes, Greek relatives are someone else, a lower-case name beside a code,
-an email address inside text without spaces, a name by the consonants of its words, a choice kept to."""
+"""Right answers lost on the twelfth unseen set (holdout12) and two break-it reviews' findings (issues 25, 26), each
+rule beside the case it must not let through: an assent said first accepts the offer, a statement said before a
+question stands, months are no homes, relatives are someone else, a lower-case name beside a code, an email
+address inside text without spaces, a name by the consonants of its words, a negated home or job."""
 
 import pytest
 
 from memory_pipeline.domain.gates import gate
-
-OFFER_EN = ["Shall I upgrade you to the Premium plan for 5 EUR more a month?"]
-OFFER_ES = ["¿Quiere pasar al plan Premium por 5 EUR más al mes?"]
-OFFER_DE = ["Möchten Sie auf Premium upgraden?"]
-
-# (quote, attribute, value, answered, reason): reason None for a fact that stands.
-ASSENTS = [
-    ("Yes! Can I pay by card?", "decision:premium_plan", "yes", OFFER_EN, None),
-    ("Sí, claro. ¿Cuándo me lo cobran?", "decision:plan_premium", "yes", OFFER_ES, None),
-    ("Ja, gerne! Wann wird abgebucht?", "decision:premium", "yes", OFFER_DE, None),
-    # The question alone decides nothing, nor does an assent to no question.
-    ("Can I pay by card?", "decision:premium_plan", "yes", OFFER_EN, "quote_is_question"),
-    ("Yes. Is the price final?", "decision:insurance", "yes", ["I can add insurance for you."], "quote_is_question"),
-    # The assent's own sentence is still judged: someone else's wish is not the user's decision.
-    ("Yes, my sister wants it. Can she pay by card?", "decision:premium_plan", "yes", OFFER_EN,
-     "quote_about_other_person"),
-    # A value that is not a yes or no is judged on the whole quote.
-    ("Yes! Can I pay by card?", "payment_method", "card", OFFER_EN, "quote_is_question"),
-]
-
-
-@pytest.mark.parametrize(("quote", "attribute", "value", "answered", "reason"), ASSENTS)
-def test_an_assent_accepts_the_offer_before_asking_something_else(quote, attribute, value, answered, reason):
-    assert gate(quote, quote, attribute, value, False, answered=answered, fact="x") == reason
-
 
 # (quote, attribute, value, reason)
 STATEMENTS_AND_QUESTIONS = [
@@ -45,6 +20,12 @@ STATEMENTS_AND_QUESTIONS = [
     ("有素食吗，还是只有肉？", "diet", "素食", "quote_is_question"),
     ("Livrați și în Cluj?", "home_location", "Cluj", "quote_is_question"),
     ("Is the annual plan cheaper, or the monthly one?", "decision:annual_plan", "annual plan", "quote_is_question"),
+    # The other half of an either/or, or a tag asking to confirm, asks about the clause before it.
+    ("我应该住在上海，还是北京呢？", "home_location", "上海", "quote_is_question"),
+    ("東京に住むべきか、大阪に住むべきか、どう思いますか？", "home_location", "東京", "quote_is_question"),
+    ("서울 살아, 아니면 부산 살아?", "home_location", "서울", "quote_is_question"),
+    ("你住在上海，对吗？", "home_location", "上海", "quote_is_question"),
+    ("Bạn sống ở Hà Nội, phải không?", "home_location", "Hà Nội", "quote_is_question"),
     # A clause that asks without a question word of its own: English "any", a German or Russian verb first.
     ("I'm in Leeds, any idea where I can find kdrama events?", "hobby", "kdrama", "quote_is_question"),
     ("I'm in Leeds, any idea where I can find kdrama events?", "home_location", "Leeds", None),
@@ -69,16 +50,24 @@ DATES_PEOPLE_NAMES = [
     ("I live in Augusta", "home_location", "Augusta", None),
     ("Ich wohne in Jülich", "home_location", "Jülich", None),
     ("I'm moving to Leeds in August", "home_location", "Leeds", None),
+    ("Samsun'un Çarşamba ilçesinde yaşıyorum.", "home_location", "Çarşamba", None),  # a weekday, and a town
     # Greek relatives and people close by, with the second accent before "μου".
     ("ο προϊστάμενός μου είναι χορτοφάγος", "diet", "χορτοφάγος", "quote_about_other_person"),
     ("η κοπέλα μου είναι χορτοφάγος", "diet", "χορτοφάγος", "quote_about_other_person"),
     ("ο θείος μου είναι δικηγόρος", "job", "δικηγόρος", "quote_about_other_person"),
     ("είμαι χορτοφάγος", "diet", "χορτοφάγος", None),
+    ("Μένω στην Πάτρα κοντά στον θείο μου", "home_location", "Πάτρα", None),  # near my uncle: he is the object
+    # Chinese leaves "的" out before a relative; Japanese names someone's contact detail with "の".
+    ("我朋友住在上海", "home_location", "上海", "quote_about_other_person"),
+    ("我老婆是素食者", "diet", "素食者", "quote_about_other_person"),
+    ("我是素食者", "diet", "素食者", None),
+    ("妻のメールはhanako@gmail.comです。", "email", "hanako@gmail.com", "quote_about_other_person"),
+    ("メールはhanako@gmail.comです。", "email", "hanako@gmail.com", None),
 ]
 
 
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), DATES_PEOPLE_NAMES)
-def test_months_are_no_homes_and_relatives_no_user(quote, attribute, value, reason):
+def test_months_are_no_homes_and_relatives_are_someone_else(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact="x") == reason
 
 
@@ -104,18 +93,19 @@ def test_an_email_address_is_found_between_the_words_of_a_script_without_spaces(
 
 INSURANCE = ["Would you like to add travel insurance for 19 EUR?"]
 
-# (quote, value, reason): a yes or a no, said first, answers the offer; what follows it is still judged.
+# (quote, value, reason): an assent said first accepts the offer its value says yes to; a no said first decides
+# nothing by itself (it is often taken back or put off: "No, I need to ask my wife first").
 ANSWERS = [
     ("Yes, please add it.", "yes", None),
-    ("No thanks, I don't need the insurance.", "no", None),
-    ("No grazie, niente assicurazione.", "no", None),
-    ("No, my wife decides that.", "no", "quote_about_other_person"),
     ("Yes, I'll think about it.", "yes", "quote_is_undecided"),
+    ("Yes! Can I pay by card?", "yes", "quote_is_question"),
+    ("No, wait, actually yes, add it.", "no", "value_not_in_quote"),
+    ("No, I need to ask my wife first.", "no", "value_not_in_quote"),
 ]
 
 
 @pytest.mark.parametrize(("quote", "value", "reason"), ANSWERS)
-def test_a_yes_or_no_said_first_answers_the_offer(quote, value, reason):
+def test_an_assent_said_first_accepts_the_offer(quote, value, reason):
     assert gate(quote, quote, "decision:insurance", value, False, answered=INSURANCE, fact="x") == reason
 
 
@@ -129,11 +119,20 @@ def test_a_name_in_latin_letters_is_found_by_the_consonants_of_its_words_togethe
     assert gate(quote, quote, "name", "Rahul Sharma", False, fact="x") == "value_not_in_quote"
 
 
-def test_a_choice_kept_to_is_a_stance():
-    # "i only rock nike" says a liking without "like" (holdout set 12); a plain statement still says none.
-    quote = "ngl i only rock nike n new balance, adidas runs narrow on me every time"
-    assert gate(quote, quote, "favourite:sneaker_brands", "likes", False,
-                fact="The user only wears Nike and New Balance.") is None
-    quote = "i got nike n new balance last week"
-    assert gate(quote, quote, "favourite:sneaker_brands", "likes", False,
-                fact="The user likes Nike and New Balance.") == "value_not_in_quote"
+# (quote, attribute, value, reason): a home or job the clause holding it negates, in the language's own words.
+NEGATED = [
+    ("I don't live in Leeds", "home_location", "Leeds", "value_negated"),
+    ("Ich wohne nicht in Köln", "home_location", "Köln", "value_negated"),
+    ("我不住在上海", "home_location", "上海", "value_negated"),
+    ("東京には住んでいません", "home_location", "東京", "value_negated"),
+    ("I don't work as a nurse", "job", "nurse", "value_negated"),
+    ("No, I live in Leeds", "home_location", "Leeds", None),
+    ("I live in Leeds, not London", "home_location", "Leeds", None),
+    ("我住在不来梅", "home_location", "不来梅", None),  # Bremen: the negation word is the value's own
+    ("Moro no Porto com a minha família", "home_location", "Porto", None),  # Portuguese "no" is "in the"
+]
+
+
+@pytest.mark.parametrize(("quote", "attribute", "value", "reason"), NEGATED)
+def test_a_home_or_job_said_negated_is_no_fact(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False, fact="x") == reason

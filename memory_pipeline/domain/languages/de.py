@@ -35,6 +35,7 @@ LEXICON = {
     "standing": r"\b(?:ab jetzt|künftig|immer)\b",
     "pleasantry_words": "danke vielen dank schön hallo tschüss",
     "filler_words": "also naja gut",
+    "question_tail": r"^\W*(?:oder|nicht wahr|stimmt's|gell)\b",
     "clause_joiner": r"\s+(?:und|aber)\s+",
     "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
     "weak_naming": r"ich bin",

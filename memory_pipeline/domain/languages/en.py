@@ -83,6 +83,7 @@ LEXICON = {
                         "that s all thx ty tks tnx tq for the info information help explanation",
     "filler_words": "hmm hm um uh er well oh so yes yeah yep no nah lol haha wait actually btw anyway alright "
                     "right sure",
+    "question_tail": r"^\W*(?:or|right|correct|isn't it|aren't you|don't you|yes or no)\b",
     "clause_joiner": r"\s+(?:and|but|while|whereas)\s+",
     # gates (domain/gates.py)
     "naming":
@@ -94,9 +95,7 @@ LEXICON = {
               r"settling in|(?:which|what)\s+(?:city|town)\s+(?:are\s+you|r\s+u)\s+(?:in|based)|based|home|reside|resides|resident|"
               r"house|flat|apartment|hometown|settled|staying|upped sticks)\b|\b(?:our|my)\s+place\b",
     "stance": r"\b(?:lov|lik|enjoy|ador|hat|dislik|prefer|favou?rit|fan\b|into\b|can't stand|cannot stand|"
-              r"best\b|worst\b|swear by\b|obsessed\b|go-to\b|"
-              # A choice kept to: "i only rock nike n new balance" (holdout set 12), "I only drink oat milk".
-              r"only\s+(?:rock|wear|buy|use|drink|eat|order|shop)\b)",
+              r"best\b|worst\b)",
     # A casual one after a filler or two ("eh go for it", "aight bet, run it"; casual US English): the filler alone
     # is no assent ("alright, I'll pass for now", "aight nah im good"), nor is a hesitant "hmm okay".
     "assent": r"^\s*(?:yes|yeah|yep|ok|okay|sure|please do|go ahead|do it|do that|sounds good)\b|"

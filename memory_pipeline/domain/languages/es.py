@@ -32,6 +32,7 @@ LEXICON = {
     "standing": r"\b(?:de ahora en adelante|siempre|llámame|llamarme)\b",
     "pleasantry_words": "gracias muchas hola adiós",
     "filler_words": "bueno pues vale",
+    "question_tail": r"^\W*(?:o|u|verdad|cierto)\b",
     "clause_joiner": r"\s+(?:y|pero)\s+",
     # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
     "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",

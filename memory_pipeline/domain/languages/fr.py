@@ -33,6 +33,7 @@ LEXICON = {
     "standing": r"\b(?:à partir de maintenant|désormais|toujours)\b",
     "pleasantry_words": "merci beaucoup bonjour salut bonsoir au revoir",
     "filler_words": "bon alors ben eh",
+    "question_tail": r"^\W*(?:ou|n'est-ce pas|c'est ça)\b",
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",

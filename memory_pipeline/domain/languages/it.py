@@ -38,6 +38,7 @@ LEXICON = {
     "standing": r"\b(?:d'ora in poi|da ora in poi|sempre|in futuro)\b",
     "pleasantry_words": "grazie mille ciao buongiorno buonasera salve arrivederci prego",
     "filler_words": "beh allora cioè boh",
+    "question_tail": r"^\W*(?:o|oppure|vero|giusto)\b",
     "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
     "decided": r"\b(?:deciso|decisa|decisi)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -14,7 +14,9 @@ LEXICON = {
     # ... or named after it with an honorific ("同僚の田中さんが転職して": my colleague Tanaka changed jobs; not
     # "母の料理が一番好き", I love my mother's cooking).
     "other_person": rf"(?:(?:私|僕|俺|わたし)の|うちの)?{_PERSON}(?:の[^\s、。の]{{1,8}}?(?:さん|くん|ちゃん|様)|さん)?(?:は|が)|"
-                    r"^\W*彼(?:女|ら)?(?:は|が)",
+                    r"^\W*彼(?:女|ら)?(?:は|が)|"
+                    # someone's contact detail ("妻のメールはhanako@gmail.comです。": my wife's email; a break-it review)
+                    rf"{_PERSON}の(?:メール|アドレス|電話|番号|住所|連絡先)",
     "self": r"私(?!の)|わたし(?!の)|僕(?!の)|ぼく(?!の)|俺(?!の)|自分",
     "conditional": r"もし|仮に|万が一|(?:たら|だら|れば)[、,]",
     "hedge": r"かもしれ|たぶん|多分|おそらく|恐らく|確かではない|よくわから",
@@ -30,6 +32,8 @@ LEXICON = {
     "pleasantry_words": "ありがとう ありがとうございます ありがとうございました どうも すみません 助かりました 助かります "
                         "よろしくお願いします",
     # the reading comma and "but" end a clause ("妹は京都に住んでいて、私は大阪に住んでいます")
+    "question_tail": r"^\W*(?:それとも|または|ですよね|よね|でしょう|だよね)",
+    "question_clause_end": r"(?:か|かな|かしら)\W*$",
     "clause_joiner": r"、|けど|けれども?",
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -30,6 +30,8 @@ LEXICON = {
     "question_particle": rf"{_H}\s*[?？]\s*$",  # a Korean sentence ending in a question mark asks
     "pleasantry_words": "감사합니다 감사해요 고맙습니다 고마워요 고마워 정말 진짜 너무 대단히 많이 안녕하세요 안녕히 "
                         "계세요 가세요 수고하세요",
+    "question_tail": r"^\W*(?:아니면|혹은|또는|맞죠|맞지|그렇죠|그렇지|맞나요)",
+    "question_clause_end": r"(?:까|냐|나요)\W*$",
     "clause_joiner": r"\s+(?:그리고|하지만|그런데|근데)\s+|(?<=[가-힣]고)(?<!최고|광고|창고|참고|사고)\s+|(?<=지만)\s+|(?<=는데)\s+",
     "decided": r"(?:결정했|하기로 했)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

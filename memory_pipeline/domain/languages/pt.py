@@ -33,6 +33,7 @@ LEXICON = {
     "standing": r"\b(?:a partir de agora|daqui pra frente|sempre|no futuro)\b",
     "pleasantry_words": "obrigado obrigada muito valeu olá oi tchau bom dia boa tarde noite",
     "filler_words": "bem então tipo né",
+    "question_tail": r"^\W*(?:ou|né|certo|não é)\b",
     "clause_joiner": r"\s+(?:e|mas|enquanto)\s+",
     "decided": r"\b(?:decidi|decidimos|decidido|resolvi|resolvemos)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

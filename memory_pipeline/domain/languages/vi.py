@@ -25,6 +25,8 @@ LEXICON = {
     "question_word_inside": r"\b(?:nào|gì|đâu|ai|bao nhiêu|mấy)\b",
     "question_particle": r"\b(?:gì|đâu|nào|sao|không|chưa|à|hả|nhỉ|bao nhiêu|bao giờ|mấy|chứ)\W*[?？]\s*$",
     "pleasantry_words": "cảm ơn cám ơn bạn nhiều rất xin chào tạm biệt vâng dạ ạ nhé nhá",
+    "question_tail": r"^\W*(?:hay|hoặc|phải không|đúng không|đúng chứ)\b",
+    "question_clause_end": r"\b(?:không|chưa|nhỉ|à|hả)\W*$",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
     "decided": r"\b(?:quyết định)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -9,7 +9,9 @@ LEXICON = {
                        r"[\u4e00-\u9fff]{1,3}说|告诉我|听说|据说",
     "quoted_first_person": r"我",
     "self_report": r"我(?:已经)?说过",
-    "other_person": r"我的(?:朋友|同事|家人|妈妈|爸爸|老板|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|女儿)"
+    # "的" is left out before a relative in speech ("我老婆是素食者", "我朋友住在上海": a break-it review).
+    "other_person": r"我的?(?:朋友|同事|家人|妈妈|媽媽|爸爸|老板|老闆|妻子|丈夫|老婆|老公|哥哥|姐姐|弟弟|妹妹|儿子|兒子|"
+                    r"女儿|女兒|男朋友|女朋友|室友|妈|媽|爸|哥|姐|弟|妹)"
                     r"|(?:他|她|他们)(?:不)?(?:喜欢|是|住)",
     "self": r"我(?!的)",
     "sarcasm": r"^\W*真是太好了\b",
@@ -25,6 +27,8 @@ LEXICON = {
     "standing": r"以后|今后|一直",
     "pleasantry_whole": r"^(?:谢谢|多谢|你好|好的|再见|感谢)+(?:你|您)?$",
     "filler_words": "嗯 哦 好吧",
+    "question_tail": r"^\W*(?:还是|還是|或者|对吗|對嗎|是吗|是嗎|是不是|对不对|對不對|好吗|好嗎)",
+    "question_clause_end": r"(?:吗|嗎|呢)\W*$",
     "clause_joiner": r"而|但",
     "naming": r"叫|名字|姓",
     "weak_naming": r"我是",
