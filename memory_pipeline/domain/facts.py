@@ -356,6 +356,10 @@ def _assistant_lines(turns) -> list[str]:
     return lines
 
 
+# A preference slot for how to reach the user (`contact_channel`, `preferred_contact_method`, `channel` ...).
+_CONTACT_SLOT = re.compile(r"contact|channel|communicat", re.IGNORECASE)
+
+
 def _requoted(extracted: ExtractedFact, sources: QuoteSources, turn) -> tuple[ExtractedFact, object]:
     """(fact, turn) for a client_info fact whose quote does not hold its value: when exactly one user sentence
     of the conversation holds the value (`names_a_thing`: a word or a character of a script without spaces),
@@ -420,7 +424,8 @@ def validate_candidate(
     else:
         reason, turn = locate_quote(extracted.quote, conversation, extracted.quote_message_id, sources,
                                     partial(backs_value, extracted.value, extracted.attribute))
-    if (category == "client_info" or category == "preference" and names_a_channel(extracted.value or "")) and (
+    if (category == "client_info" or category == "preference" and _CONTACT_SLOT.search(extracted.attribute or "")
+            and names_a_channel(extracted.value or "")) and (
             turn is not None or reason in ("quote_not_from_user", "quote_not_found")):
         # A value cited from the wrong line, from the assistant's line that asked for it, or from words no line
         # holds: quoted from the one user sentence holding it (`_requoted`).

@@ -86,11 +86,11 @@ from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.answers import (
     accepts_offer, is_assent, offer_named, stated_beside_question)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
+from memory_pipeline.domain.negation import negated
 from memory_pipeline.domain.naming import (
     addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
 from memory_pipeline.domain.value_support import (
-    SPACELESS_CHARS,
     STOPWORDS,
     channel_said,
     decides,
@@ -105,8 +105,8 @@ from memory_pipeline.domain.statements import polarity
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away", "value_negated",
-                "name_not_stated", "home_not_stated", "value_is_greeting",
+                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
+                "value_negated", "name_not_stated", "home_not_stated", "value_is_greeting",
                 "fact_hangs_on_pronoun", "fact_is_a_wish", "not_confirmed")
 
 # Slot names (the prompt's vocabulary, English in every language) under which a model files a speech act, not a
@@ -144,7 +144,6 @@ _PHRASE_BREAK = re.compile(rf"(?<=[{speech.ABUGIDA_CHARS}])\s+(?=[{speech.ABUGID
 _FACT_PRONOUN = lexicon.pattern("fact_pronoun")
 _ANTECEDENT_ROOM = 3  # content words: a verb and an adverb ("really loves it") name nothing yet
 _USER_SUBJECT = lexicon.pattern("user_subject")
-_SPACELESS_SCRIPT = re.compile(f"[{SPACELESS_CHARS}]")
 _FACT_OTHER = lexicon.pattern("fact_other_person")
 _FACT_WISH = lexicon.pattern("fact_wish")
 # Slots of a state the user is in (work, an order placed): with the home slots, what no wish can be (a name can:
@@ -260,34 +259,6 @@ def _backing(sentence: str, start: int, end: int, codes: lexicon.Codes) -> tuple
             continue
         (others.append((part, reason)) if reason else own.append(part))
     return "; ".join(own), others  # the clauses kept apart (a channel negated in one is not said in another)
-
-
-# How near the value a negation must be to negate it: words either side, or characters in a script without spaces
-# (a negation further on is about something else: "im in auckland so anything before 9am my time i wont see").
-_NEGATION_WORDS = 4
-_NEGATION_CHARS = 10
-
-
-def negated(value: str, backing: str, told: str | None) -> bool:
-    """True when every clause of `backing` (joined by "; ") that holds `value` as written negates it: a negation
-    word of the language `told` (when it is told and its words are known: `negation`) within `_NEGATION_WORDS`
-    words (`_NEGATION_CHARS` characters in a script without spaces) of it, the value's own words left out ("不来梅"
-    is Bremen). "I don't live in Leeds", "Ich wohne nicht in Köln", "我不住在上海", "東京には住んでいません" state no
-    home (a break-it review: every language let them through)."""
-    if told is None or not _knows("negation", told):
-        return False
-    negation = lexicon.pattern("negation", frozenset({told}))  # its own words only: Portuguese "no" is "in the"
-    windows = []
-    for part in backing.split("; "):
-        found = re.search(re.escape(value.strip()), part, re.IGNORECASE)
-        if found is None:
-            continue
-        before, after = part[:found.start()], part[found.end():]
-        if _SPACELESS_SCRIPT.search(value) or _SPACELESS_SCRIPT.search(part):
-            windows.append(before[-_NEGATION_CHARS:] + " " + after[:_NEGATION_CHARS])
-        else:
-            windows.append(" ".join(before.split()[-_NEGATION_WORDS:] + ["|"] + after.split()[:_NEGATION_WORDS]))
-    return bool(windows) and all(negation.search(window) for window in windows)
 
 
 # The words a value left is said in, right after "instead of", "rather than", "switching from" (`away_from`): one

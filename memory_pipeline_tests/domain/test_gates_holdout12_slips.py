@@ -3,9 +3,23 @@ rule beside the case it must not let through: an assent said first accepts the o
 question stands, months are no homes, relatives are someone else, a lower-case name beside a code, an email
 address inside text without spaces, a name by the consonants of its words, a negated home or job."""
 
+from datetime import date, datetime, timedelta, timezone
+
 import pytest
 
+from memory_pipeline.domain.conversations import build_conversations
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
 from memory_pipeline.domain.gates import gate
+from memory_pipeline.domain.messages import SourceRow
+
+T0 = datetime(2026, 5, 3, 9, 0, tzinfo=timezone.utc)
+
+
+def conversation(*texts_by_role):
+    rows = [SourceRow(i + 1, "s", {"type": role, "content": text}, T0 + timedelta(seconds=i))
+            for i, (role, text) in enumerate(texts_by_role)]
+    return build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC", backlog_date=date(2026, 1, 1),
+                               user_key=lambda k: k)[0]
 
 # (quote, attribute, value, reason)
 STATEMENTS_AND_QUESTIONS = [
@@ -136,3 +150,31 @@ NEGATED = [
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), NEGATED)
 def test_a_home_or_job_said_negated_is_no_fact(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact="x") == reason
+
+
+@pytest.mark.parametrize(("quote", "value"), [
+    ("ir prašau, visus pranešimus siųskit el. paštu", "email"),  # Lithuanian, its full stop parting "el. paštu"
+    ("svp texte-moi au lieu d'appeler", "text"),  # Quebec French
+    ("WA aja ke nomor yg terdaftar", "WhatsApp"),  # Indonesian
+    ("pošljite mi račun po e-pošti", "email"),  # Slovenian
+])
+def test_a_contact_channel_is_named_in_the_users_language(quote, value):
+    assert gate(quote, quote, "contact_channel", value, False, fact="x") is None
+
+
+CHAT = conversation(
+    ("human", "Vada per quello tra 3 giorni, pago il supplemento."), ("ai", "Come preferisce essere contattata?"),
+    ("human", "Solo WhatsApp"), ("human", "La mia email è giulia.rossi@posta.it, ma non la leggo mai."))
+
+
+def test_a_contact_channel_cited_from_the_wrong_line_is_quoted_from_the_one_that_names_it():
+    # holdout set 7: the 1.5B model cited a line about the repair visit for "Solo WhatsApp".
+    fact = ExtractedFact(category="preference", fact="The user prefers WhatsApp for contact.",
+                         attribute="contact_channel", value="WhatsApp", quote=CHAT.turns[0].text, quote_message_id=1)
+    candidate = validate_candidate(fact, CHAT, 0)
+    assert candidate.status == "accepted" and candidate.quote == "Solo WhatsApp"
+    # A line that gives an address names no channel chosen; a liking is never re-quoted.
+    email = fact.model_copy(update={"value": "email", "fact": "The user prefers email."})
+    assert validate_candidate(email, CHAT, 0).status == "rejected"
+    liking = fact.model_copy(update={"attribute": "hobby", "fact": "The user likes WhatsApp."})
+    assert validate_candidate(liking, CHAT, 0).status == "rejected"

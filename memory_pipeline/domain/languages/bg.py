@@ -127,4 +127,10 @@ LEXICON = {
     "travel": _B + r"(?:пътуван\w*|пътешеств\w*|екскурзи\w*|почивк\w*|ваканци\w*|отпуск\w*)",
     "origin": _B + r"(?:роден|родена|родени|израснах|израсла|израснал|отраснах|отраснал|отрасла|"
                    r"по\s+произход)" + _E,
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"(?<!\w)(?:имейл\w*|мейл\w*|e-?mail\w*|поща\w*)",
+        "phone": r"(?<!\w)(?:телефон\w*|обад\w*)",
+        "sms": r"(?<!\w)(?:смс\w*|sms\w*|съобщени\w*)",
+    },
 }

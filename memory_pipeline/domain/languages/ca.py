@@ -30,4 +30,10 @@ LEXICON = {
     "travel": r"\b(?:viatge\w*|viatjar|vacances|visita\w*|visitar|excursió|escapada)\b",
     "origin": r"\b(?:vaig créixer|vaig néixer|sóc de|originari|originària)\b",
     "negation": r"\b(?:no|mai|gens)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\bcorreu\w*|\be-?mail\w*",
+        "phone": r"\btel[eè]fon\w*|\btruca\w*|\bmòbil\w*",
+        "sms": r"\bsms\w*|\bmissatge\w*",
+    },
 }

@@ -30,4 +30,10 @@ LEXICON = {
     "cessation": r"(?:už|uz|již) (?:nemám|nemam) (?:rád|rad|ráda|rada)|(?:už|uz) se mi nelíbí",
     "travel": r"\b(?:výlet\w*|cestova\w*|dovolen\w*|navštív\w*|prázdnin\w*)",
     "origin": r"\b(?:vyrůstal\w*|vyrostl\w*|narodil\w*|pocházím)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bmail\w*",
+        "phone": r"\btelefon\w*|\bvolej\w*|\bzavolej\w*",
+        "sms": r"\bsms\w*|\besemes\w*",
+    },
 }

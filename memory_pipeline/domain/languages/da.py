@@ -31,4 +31,10 @@ LEXICON = {
     "cessation": r"\bkan\b[^.!?]{0,20}\bikke (?:længere|mere) lide\b|\bkan ikke lide\b[^.!?]{0,30}\b(?:længere|mere)\b",
     "travel": r"\b(?:rejse\w*|ferie\w*|besøg\w*|udflugt\w*)\b",
     "origin": r"\b(?:voksede op|opvokset|født)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bmail\w*",
+        "phone": r"\btelefon\w*|\bring\b|\bringe\w*",
+        "sms": r"\bsms\w*",
+    },
 }

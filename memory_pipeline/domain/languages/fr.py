@@ -74,7 +74,7 @@ LEXICON = {
     "channel_names": {
         "email": r"\bcourriel\b|\b(?:e-?)?mail\b",
         "phone": r"\bt[ée]l[ée]phone\b|\bt[ée]l\b|\bportable\b(?!\s+(?:de|du)\b)|\bgsm\b",  # the phone, not a laptop's "ordinateur portable de"
-        "sms": r"\bsms\b|\btexto\b",
+        "sms": r"\bsms\b|\btexto\b|\btexte[rz]?(?:-moi)?\b",  # Quebec "texte-moi" (text me)
     },
     "negation": r"\b(?:ne|n'|pas|jamais)\b",
 }

@@ -61,4 +61,10 @@ LEXICON = {
     "cessation": r"\bviše ne volim\b|\bvise ne volim\b|\bviše mi se ne sviđa\b",
     "travel": r"\b(?:putovanj\w*|putujem\w*|izlet\w*|odmor\w*|posjet\w*)",
     "origin": r"\b(?:odrastao|odrasla|rođen|rodjen|rođena)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bmejl\w*",
+        "phone": r"\btelefon\w*|\bmobitel\w*|\bnazov\w*|\bzov\w*",
+        "sms": r"\bsms\w*|\bporuk\w*",
+    },
 }

@@ -34,4 +34,10 @@ LEXICON = {
     "cessation": r"\bm[áa]r nem szeret\w*",
     "travel": r"\b(?:utaz\w*|kirándul\w*|nyaral\w*|látogat\w*)",
     "origin": r"\b(?:nőttem fel|születtem|származom|szarmazom)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bimél\w*",
+        "phone": r"\btelefon\w*|\bhívj\w*|\bhívjon\w*",
+        "sms": r"\bsms\w*",
+    },
 }

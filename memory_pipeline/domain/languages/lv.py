@@ -48,4 +48,10 @@ LEXICON = {
     "assent": r"^\s*(?:jā|ja(?=\s*[,.!]|\s*$))(?!\w)|" + either(
         r"^\s*(?:labi|protams|noteikti|okej|ok|lai\s+notiek|piekrītu|dariet\s+to|dari\s+to)\b"),
     "decided": either(r"\b(?:nolēmu|nolēmām|izlēmu|izlēmām|izlēmis|izlēmusi|izlēmuši|nolemts|nolemta)\b"),
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?past\w*|\be-?mail\w*",
+        "phone": r"\bt[āa]lru\w*|\btelefon\w*|\bzvan\w*|\bpiezvan\w*",
+        "sms": r"\bsms\w*|\b[īi]sz[iņ]\w*",
+    },
 }

@@ -37,4 +37,10 @@ LEXICON = {
     "cessation": r"\bliker\b[^.!?]{0,30}\bikke (?:lenger|mer)\b",
     "travel": r"\b(?:reise\w*|ferie\w*|besøk\w*|utflukt\w*)\b",
     "origin": r"\b(?:vokste opp|oppvokst|født)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?post\w*|\bepost\w*|\be-?mail\w*|\bmail\w*",
+        "phone": r"\btelefon\w*|\bring\b|\bringe\w*",
+        "sms": r"\bsms\w*|\btekstmelding\w*",
+    },
 }

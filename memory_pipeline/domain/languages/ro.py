@@ -58,4 +58,10 @@ LEXICON = {
     "cessation": r"\bnu[- ]mi mai place\b|\bnu mai (?:iubesc|plac)\b",
     "travel": r"\b(?:călători\w*|calatori\w*|excursi\w*|vacanț\w*|vacant\w*|concediu\w*|vizit\w*)",
     "origin": r"\b(?:am crescut|m-am născut|născut|nascut|originar)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bmail\w*",
+        "phone": r"\btelefon\w*|\bsuna\w*|\bsunați\w*|\bsunati\w*",
+        "sms": r"\bsms\w*|\bmesaj\w*",
+    },
 }

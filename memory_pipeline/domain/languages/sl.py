@@ -49,4 +49,10 @@ LEXICON = {
     "assent": either(r"^\s*(?:(?:ja|da)(?=\s*[,.!]|\s*$)|seveda|v\s+redu|okej|ok|prav|velja|dogovorjeno|"
                      r"vsekakor|kar\s+izvolite|dajte|naredite\s+to|naredi\s+to)\b"),
     "decided": either(r"\b(?:odločil|odločila|odločili|odločile|odločeno|sklenil|sklenila|sklenili)\b"),
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?po[šs]t\w*|\be-?mail\w*",
+        "phone": r"\btelefon\w*|\bpokli[čc]\w*",
+        "sms": r"\bsms\w*",
+    },
 }

@@ -82,4 +82,10 @@ LEXICON = {
     "assent": _both(r"^\s*(?:da(?=\s*[,.!]|\s*$)|može|važi|naravno|svakako|u\s+redu|dogovoreno|okej|ok|"
                     r"slažem\s+se|samo\s+napred)\b"),
     "decided": _both(r"\b(?:odlučio|odlučila|odlučili|odlučile|odlučeno)\b"),
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*|\bmejl\w*|(?<!\w)имејл\w*|(?<!\w)мејл\w*",
+        "phone": r"\btelefon\w*|\bpozov\w*|(?<!\w)телефон\w*",
+        "sms": r"\bsms\w*|\bporuk\w*|(?<!\w)смс\w*|(?<!\w)порук\w*",
+    },
 }

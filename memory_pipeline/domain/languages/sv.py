@@ -32,4 +32,10 @@ LEXICON = {
     "cessation": r"\bgillar\b[^.!?]{0,30}\binte (?:längre|mer)\b|\binte längre (?:gillar|tycker om)\b",
     "travel": r"\b(?:resa|resor|semester\w*|besök\w*|utflykt\w*|roadtrip)\b",
     "origin": r"\b(?:växte upp|uppvuxen|född|kommer ursprungligen)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\bmejl\w*|\be-?post\w*|\be-?mail\w*",
+        "phone": r"\btelefon\w*|\bring\b|\bringa\w*",
+        "sms": r"\bsms\w*|\bsms:a\w*",
+    },
 }

@@ -126,4 +126,10 @@ LEXICON = {
               r"outing|out\s+of\s+town)\b",
     "origin": r"\b(?:lumaki\s+(?:ako|kami)|ipinanganak|pinanganak|isinilang|sinilang|probinsya\s+ko|"
               r"probinsiya\s+ko)\b",
+    # Contact channels by name (domain/value_support.py: a model writes "email" of a quote that says it in its own words).
+    "channel_names": {
+        "email": r"\be-?mail\w*",
+        "phone": r"\btawag\w*|\btumawag\w*|\bphone\b",
+        "sms": r"\btext\w*|\btxt\w*|\bsms\b",
+    },
 }
