@@ -105,8 +105,8 @@ from memory_pipeline.domain.statements import polarity
 
 GATE_REASONS = ("retraction_without_attribute", "quote_is_instruction", "quote_about_other_person",
                 "quote_is_pleasantry", "quote_is_question", "quote_is_sarcasm", "quote_taken_back",
-                "quote_is_hypothetical", "quote_is_undecided", "value_not_in_quote", "value_moved_away",
-                "value_negated", "name_not_stated", "home_not_stated", "value_is_greeting",
+                "quote_is_hypothetical", "quote_is_undecided", "quote_is_one_off", "value_not_in_quote",
+                "value_moved_away", "value_negated", "name_not_stated", "home_not_stated", "value_is_greeting",
                 "fact_hangs_on_pronoun", "fact_is_a_wish", "not_confirmed")
 
 # Slot names (the prompt's vocabulary, English in every language) under which a model files a speech act, not a
@@ -293,6 +293,19 @@ def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
             and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
 
 
+def greeted(value: str, message: str, codes: lexicon.Codes) -> bool:
+    """True when `message` opens with pleasantry words (`speech.is_pleasantry`: a greeting or thanks) and then
+    `value`, before its first comma or "!": "Chào shop, gói cước 5G ... giá bao nhiêu vậy?" greets the seller
+    (holdout set 12: the 1.5B's `job` = shop), "Hi Anna! ..." the assistant."""
+    opening = re.match(r"\s*([^,，،!！?？.。\n]+)[,，،!！]", message)
+    if opening is None:
+        return False
+    said = speech.WORD.findall(opening.group(1).casefold())
+    named = words(value)
+    return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
+            and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
+
+
 def names_a_relative(others: Sequence[tuple[str, str]], slot: str, value: str | None, codes: lexicon.Codes) -> bool:
     """True when every part backing the fact is about someone else (`quote_about_other_person`) and the value is
     the name said right after who they are, for a slot that is not the user's own name, home or work: "min sambo
@@ -366,6 +379,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "quote_taken_back"
     if retraction:
         return "not_confirmed" if verified is False else None
+    if lexicon.pattern("one_off", codes).search(sentence):
+        return "quote_is_one_off"  # "Sí, pero solo esta vez que la dejen en el kiosco": no standing wish
     kept_from = end - len(standing)  # the standing part is the end of the quote's span
     backing, others = _backing(sentence, kept_from - first, end - first, codes)
     if not words(backing) and others:
@@ -432,6 +447,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
             re.search(r"[?？؟\u055e]", text) or asks_for_a_name(text) for text in answered) and (
             not is_proper_noun_phrase(value)):
         return "value_is_greeting"
+    if value and greeted(value, message, codes):
+        return "value_is_greeting"  # "Chào shop, ...": the one greeted (the seller, the assistant), not the user
     if fact and _FACT_OTHER.search(fact):
         return "quote_about_other_person"  # the model's own fact says whose it is, in a chat of any language
     if fact and any(p.match(slot.strip()) for p in (_WORK_SLOT, _HOME_SLOT)) and _FACT_WISH.search(fact):

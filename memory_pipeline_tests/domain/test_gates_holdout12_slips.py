@@ -178,3 +178,29 @@ def test_a_contact_channel_cited_from_the_wrong_line_is_quoted_from_the_one_that
     assert validate_candidate(email, CHAT, 0).status == "rejected"
     liking = fact.model_copy(update={"attribute": "hobby", "fact": "The user likes WhatsApp."})
     assert validate_candidate(liking, CHAT, 0).status == "rejected"
+
+
+# (quote, attribute, value, reason): the 1.5B model's sprung traps on holdout set 12, as rules of every language.
+TRAPS = [
+    # Maghrebi Arabic "my brother lives in Casablanca"; the user's own home stands.
+    ("خويا ساكن فكازا وحتى هو عندو نفس المشكل، واش العطب عام؟", "home_location", "فكازا", "quote_about_other_person"),
+    ("أنا ساكن فكازا", "home_location", "فكازا", None),
+    # For this time only: no standing wish; said always, it stands.
+    ("Sí, pero solo esta vez que la dejen en el kiosco de Corrientes 1340.", "delivery_instruction",
+     "kiosco de Corrientes 1340", "quote_is_one_off"),
+    ("Déjenla siempre en el kiosco de Corrientes 1340.", "delivery_instruction", "kiosco de Corrientes 1340", None),
+    ("今回だけ玄関前に置いてください", "delivery_instruction", "玄関前", "quote_is_one_off"),
+    # The one the message opens by greeting is not the user's job or name.
+    ("Chào shop, gói cước 5G 150GB một tháng giá bao nhiêu vậy?", "job", "shop", "value_is_greeting"),
+    ("Hi Anna! I live in Leeds.", "name", "Anna", "name_not_stated"),
+    ("Hello Leeds, I live here", "home_location", "Leeds", "value_is_greeting"),
+    # An upside-down face ending a clause that takes a stance: the clause's plain fact is ironic too.
+    ("Adoro proprio passare le serate in stazione a Bologna 🙃", "home_location", "Bologna", "quote_is_sarcasm"),
+    ("I live in Leeds now 🙃", "home_location", "Leeds", None),
+    ("I hate Mondays 🙃", "opinion:mondays", "dislikes", None),
+]
+
+
+@pytest.mark.parametrize(("quote", "attribute", "value", "reason"), TRAPS)
+def test_someone_else_a_one_off_the_one_greeted_and_irony_are_no_fact(quote, attribute, value, reason):
+    assert gate(quote, quote, attribute, value, False, fact="x") == reason

@@ -34,6 +34,7 @@ LEXICON = {
     # the reading comma and "but" end a clause ("妹は京都に住んでいて、私は大阪に住んでいます")
     "question_tail": r"^\W*(?:それとも|または|ですよね|よね|でしょう|だよね)",
     "question_clause_end": r"(?:か|かな|かしら)\W*$",
+    "one_off": r"今回だけ|今回のみ|今日だけ",
     "clause_joiner": r"、|けど|けれども?",
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
