@@ -134,7 +134,7 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
     """True when a sentence of `text` is mock enthusiasm (`sarcasm`: "Oh great, ...", "Yeah right", loving an
     ordeal, "Awesome, another outage", "/s"; an opener alone is not: "Great, my email is ..."), or carries an eye
     roll (`_EYE_ROLL`), whatever its language; an upside-down face (`_IRONIC`) only for a fact that likes (`liking`:
-    "I hate Mondays 🙃" is a dislike all the same) or a plain fact whose value is in the ironic clause. `quoted`: (start, end) of the quote in `text`, one sentence; an
+    "I hate Mondays 🙃" is a dislike all the same). `quoted`: (start, end) of the quote in `text`, one sentence; an
     eye roll then counts for a fact that takes a stance (`stance`: a liking, an opinion; "Amo essa operadora, sem
     sinal há três dias, maravilha 🙄") or a quote that says a stance word, and for any other when the quote
     reaches the clause it ends (`_rolled_at`) and that clause holds the fact's value (`holds`, when given): not
@@ -152,12 +152,9 @@ def is_sarcasm(text: str, codes: Codes = None, quoted: tuple[int, int] | None = 
             return True
         return end > at and (holds is None or holds(text[at:roll.start()]))
 
-    if any(end > (at := _ironic_at(text, face.start())) and _p("stance", codes).search(text[at:face.start()])
-           and (liking or not stance and holds is not None and holds(text[at:face.start()]))
-           for face in _IRONIC.finditer(text)):
-        # The clause it ends holds the quote and a stance: not "I love sushi, but work is insane 🙃". A liking, or
-        # a plain fact said in that clause ("Adoro proprio passare le serate in stazione a Bologna 🙃": no home).
-        return True
+    if liking and any(end > (at := _ironic_at(text, face.start())) and _p("stance", codes).search(
+            text[at:face.start()]) for face in _IRONIC.finditer(text)):
+        return True  # the clause it ends holds the quote and a stance: not "I love sushi, but work is insane 🙃"
     return sarcasm.search(text) is not None or any(rolled(roll) for roll in _EYE_ROLL.finditer(text))
 
 

@@ -194,13 +194,20 @@ TRAPS = [
     ("Chào shop, gói cước 5G 150GB một tháng giá bao nhiêu vậy?", "job", "shop", "value_is_greeting"),
     ("Hi Anna! I live in Leeds.", "name", "Anna", "name_not_stated"),
     ("Hello Leeds, I live here", "home_location", "Leeds", "value_is_greeting"),
-    # An upside-down face ending a clause that takes a stance: the clause's plain fact is ironic too.
-    ("Adoro proprio passare le serate in stazione a Bologna 🙃", "home_location", "Bologna", "quote_is_sarcasm"),
-    ("I live in Leeds now 🙃", "home_location", "Leeds", None),
-    ("I hate Mondays 🙃", "opinion:mondays", "dislikes", None),
+    # A one-off said of another clause, or negated, leaves a standing fact standing; an answer is no greeting.
+    ("I always want SMS, but just this once call me", "contact_channel", "SMS", None),
+    ("not just this once, always leave it at the door", "delivery_instruction", "door", None),
+    ("Ich wohne in Köln und bin nur heute in Bonn", "home_location", "Köln", None),
+    ("Moro em Campinas, só hoje estou em São Paulo", "home_location", "Campinas", None),
+    ("Sí, pero solo esta vez que la dejen en el local de enfrente, el kiosco de Corrientes 1340.",
+     "delivery_instruction", "kiosco de Corrientes 1340", "quote_is_one_off"),  # the kiosk is said of that clause
+    ("이번만 아니라 앞으로도 계속 문 앞에 놔주세요", "delivery_instruction", "문 앞", None),  # not only this time
+    ("Ok SMS, thanks", "contact_channel", "SMS", None),
+    # At a relative's place, the user's own home; "my sister" called ("يا ختي") is no subject.
+    ("ساكنة عند ختي ف الرباط", "home_location", "الرباط", None),
 ]
 
 
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), TRAPS)
-def test_someone_else_a_one_off_the_one_greeted_and_irony_are_no_fact(quote, attribute, value, reason):
+def test_someone_else_a_one_off_and_the_one_greeted_are_no_fact(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact="x") == reason

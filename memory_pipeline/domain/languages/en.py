@@ -84,7 +84,7 @@ LEXICON = {
     "filler_words": "hmm hm um uh er well oh so yes yeah yep no nah lol haha wait actually btw anyway alright "
                     "right sure",
     "question_tail": r"^\W*(?:or|right|correct|isn't it|aren't you|don't you|yes or no)\b",
-    "one_off": r"\b(?:just|only)\s+(?:this|for\s+this)\s+(?:once|time|one\s+time|order)\b|\bjust\s+this\s+once\b|\bthis\s+time\s+only\b|\bjust\s+for\s+today\b",
+    "one_off": r"\b(?:just|only)\s+(?:this|for\s+this)\s+(?:once|time|one\s+time|order)\b(?!\s+of\b)|\bjust\s+this\s+once\b|\bthis\s+time\s+only\b|\bjust\s+for\s+today\b",
     "clause_joiner": r"\s+(?:and|but|while|whereas)\s+",
     # gates (domain/gates.py)
     "naming":

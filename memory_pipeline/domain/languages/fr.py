@@ -34,7 +34,7 @@ LEXICON = {
     "pleasantry_words": "merci beaucoup bonjour salut bonsoir au revoir",
     "filler_words": "bon alors ben eh",
     "question_tail": r"^\W*(?:ou|n'est-ce pas|c'est ça)\b",
-    "one_off": r"\b(?:juste|seulement|uniquement)\s+(?:pour\s+)?cette\s+fois\b|\bpour\s+cette\s+fois\b|\bexceptionnellement\b",
+    "one_off": r"\b(?:juste|seulement|uniquement)\s+(?:pour\s+)?cette\s+fois\b|\bpour\s+cette\s+fois\b",
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",

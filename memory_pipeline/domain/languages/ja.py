@@ -42,5 +42,5 @@ LEXICON = {
     "travel": r"旅行|観光|遊びに行",
     "origin": r"育ち|育った|生まれ|出身|地元",
     "channel_names": {"email": r"メール", "phone": r"電話", "line": r"(?<!オン)ライン", "sms": r"ショートメール|ショートメッセージ"},
-    "negation": r"ない|ません|しないで|やめて",
+    "negation": r"ない|なく|ません|しないで|やめて",
 }

@@ -40,5 +40,5 @@ LEXICON = {
     "travel": r"여행|놀러|관광|출장|휴가",
     "origin": r"자랐|태어났|출신|고향",
     "channel_names": {"email": r"이메일|메일", "phone": r"전화", "sms": r"문자", "kakaotalk": r"카톡|카카오톡", "line": r"(?<!온)라인"},
-    "negation": r"안\s|않|없|말고|마세요",
+    "negation": r"안\s|않|없|말고|마세요|아니",
 }

@@ -27,7 +27,7 @@ LEXICON = {
     "stance": r"\b(?:hou van|houd van|dol op|gek op|fan van|lekker|leuk|haat|hekel|lust(?:en)?\b|favoriet|liever|kan niet tegen|vies)",
     "interrogative": r"^\W*(?:wat|waar|wanneer|waarom|wie|welke|welk|hoe|hoeveel|kan|kunt|kunnen|is|zijn|heeft)\b",
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
-    "one_off": r"\b(?:alleen|enkel)\s+(?:deze|dit)\s+keer\b|\bvoor\s+deze\s+keer\b|\buitzonderlijk\b",
+    "one_off": r"\b(?:alleen|enkel)\s+(?:deze|dit)\s+keer\b|\bvoor\s+deze\s+keer\b",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",
     "decided": r"\b(?:besloten|besluit genomen)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
