@@ -3,23 +3,11 @@ rule beside the case it must not let through: an assent said first accepts the o
 question stands, months are no homes, relatives are someone else, a lower-case name beside a code, an email
 address inside text without spaces, a name by the consonants of its words, a negated home or job."""
 
-from datetime import date, datetime, timedelta, timezone
-
 import pytest
 
-from memory_pipeline.domain.conversations import build_conversations
 from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
 from memory_pipeline.domain.gates import gate
-from memory_pipeline.domain.messages import SourceRow
-
-T0 = datetime(2026, 5, 3, 9, 0, tzinfo=timezone.utc)
-
-
-def conversation(*texts_by_role):
-    rows = [SourceRow(i + 1, "s", {"type": role, "content": text}, T0 + timedelta(seconds=i))
-            for i, (role, text) in enumerate(texts_by_role)]
-    return build_conversations(rows, idle_gap=timedelta(hours=3), timezone="UTC", backlog_date=date(2026, 1, 1),
-                               user_key=lambda k: k)[0]
+from memory_pipeline_tests.domain.test_gates_small_model_slips import conversation
 
 # (quote, attribute, value, reason)
 STATEMENTS_AND_QUESTIONS = [
