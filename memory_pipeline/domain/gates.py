@@ -84,7 +84,7 @@ from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.answers import (
-    accepts_offer, is_assent, offer_named, stated_beside_question)
+    accepts_offer, greeted, is_assent, offer_named, one_off, stated_beside_question)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
 from memory_pipeline.domain.negation import negated
 from memory_pipeline.domain.naming import (
@@ -291,48 +291,6 @@ def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
     named = words(thing.replace("_", " "))
     return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
             and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
-
-
-def greeted(value: str, message: str, codes: lexicon.Codes) -> bool:
-    """True when `message` opens with pleasantry words (`speech.is_pleasantry`: a greeting or thanks) and then
-    `value`, before its first comma or "!": "Chào shop, gói cước 5G ... giá bao nhiêu vậy?" greets the seller
-    (holdout set 12: the 1.5B's `job` = shop), "Hi Anna! ..." the assistant."""
-    opening = re.match(r"\s*([^,，،!！?？.。\n]+)[,，،!！]", message)
-    if opening is None or is_assent(opening.group(1)):  # "Ok SMS, thanks", "Tamam WhatsApp": an answer
-        return False
-    said = speech.WORD.findall(opening.group(1).casefold())
-    named = words(value)
-    return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
-            and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
-
-
-# A clause that is the value and at most this many words more is said of the clause before it ("..., el kiosco de
-# Corrientes 1340": an apposition).
-_APPOSITION_WORDS = 2
-
-
-def one_off(value: str, sentence: str, told: str | None, codes: lexicon.Codes) -> bool:
-    """True when the clause of `sentence` that holds `value`, or the clause before it when that one is only the
-    value said again (`_APPOSITION_WORDS`: "solo esta vez que la dejen en el local de enfrente, el kiosco de
-    Corrientes 1340"), asks for this time only (`one_off`: "just this once", "solo esta vez", "今回だけ") and does
-    not negate it ("not just this once" is always; the negation words of the language `told`). A one-off said of
-    another clause leaves the fact standing ("Moro em Campinas, só hoje estou em São Paulo")."""
-    once = lexicon.pattern("one_off", codes)
-    negation = lexicon.pattern("negation", frozenset({told})) if told else None
-
-    def asks_once(part: str) -> bool:  # not negated before it, or right after ("이번만 아니라")
-        found = once.search(part)
-        return found is not None and not (negation is not None and negation.search(
-            part[:found.start()] + " " + part[found.end():][:6]))
-
-    parts = speech.clauses(sentence, codes)
-    for at, part in enumerate(parts):
-        if not supported(value, part):
-            continue
-        rest = re.sub(re.escape(value.strip()), " ", part, flags=re.IGNORECASE)
-        if asks_once(part) or at and len(speech.WORD.findall(rest)) <= _APPOSITION_WORDS and asks_once(parts[at - 1]):
-            return True
-    return False
 
 
 def names_a_relative(others: Sequence[tuple[str, str]], slot: str, value: str | None, codes: lexicon.Codes) -> bool:
