@@ -36,8 +36,12 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `quote_is_undecided`: the clauses backing the fact leave a choice open or put a question off ("OK, I'll think
   about it." after a price; "I'm hesitating between the Team plan and the Business plan"): a 1.5B model made
   decisions of both (issue 25);
+- `quote_is_one_off`: the value's clause asks for this time only ("solo esta vez que la dejen en el kiosco":
+  `answers.one_off`), no standing wish;
 - `value_moved_away`: the value is one the user is leaving (`moved_away`: "Our invoices keep coming in dollars.
   We need them in euros, always." backs euros, never dollars);
+- `value_negated`: a home or job its clause negates near it ("I don't live in Leeds", "我不住在上海":
+  `negation.negated`);
 - `value_not_in_quote`: the slot's value is not supported by the quote ("I live in Lyon" for an email), or it has
   no letter or digit at all (a placeholder: `email` = "..." was a 1.5B model's), or it lacks the shape of its slot
   in any language (an email without "@", a phone number without five digits: `_SHAPED_SLOTS`). Each
@@ -66,7 +70,8 @@ sister lives in Rome and I live in Lyon" backs Lyon, never Rome. A gate that rej
 - `value_is_greeting`: the value is all the message says before its first "!" or comma, said unasked (no
   question in the assistant line before), and no name of two or more capitalised words: an opening greeting or
   interjection ("labdien, atkal es ...": good
-  day; "हुन्छ, शुभ दिन!": OK, good day), in every language (`opens_with`);
+  day; "हुन्छ, शुभ दिन!": OK, good day), in every language (`opens_with`); or the one the message opens by
+  greeting or thanking, unasked ("Chào shop, ...": `answers.greeted`);
 - `fact_hangs_on_pronoun`: the fact's own text leans on something said elsewhere ("The user loves it.", "User
   prefers this approach"): it cannot be read alone in a prompt weeks later (issue 17: 6 of 20 LoCoMo facts read
   this way). Said of the fact's text, not the quote: a model may resolve the quote's pronoun;
