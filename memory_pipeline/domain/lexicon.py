@@ -11,7 +11,8 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   question), `request`, `standing`, `clause_joiner`, `question_tail` (a clause that only goes on asking about the one before:
   the other half of an either/or, "还是北京呢？", or a tag, "对吗？", "right?"), `question_clause_end` (a clause that
   ends with a question particle asks without its mark: "東京に住むべきか、..."), `one_off` (a request for this time
-  only: "just this once", "solo esta vez", "今回だけ"),
+  only: "just this once", "solo esta vez", "今回だけ"), `former` (a state said to be over: "used to", "früher",
+  "以前"),
   `pleasantry_whole`, and the word lists `pleasantry_words`, `filler_words`;
 - moving away from a value (domain/gates.py): `moving_away` (the value as it is and should not be: "keep coming
   in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");

@@ -132,11 +132,18 @@ NEGATED = [
     ("I live in Leeds, not London", "home_location", "Leeds", None),
     ("我住在不来梅", "home_location", "不来梅", None),  # Bremen: the negation word is the value's own
     ("Moro no Porto com a minha família", "home_location", "Porto", None),  # Portuguese "no" is "in the"
+    # A state said to be over, before the value: a former home or job.
+    ("I used to live in Paris", "home_location", "Paris", "value_negated"),
+    ("我以前住在上海，现在那边怎么样？", "home_location", "上海", "value_negated"),
+    ("Vivo a Roma, prima vivevo a Milano", "home_location", "Milano", "value_negated"),
+    ("Vivo a Roma, prima vivevo a Milano", "home_location", "Roma", None),
+    ("Vivo en Madrid desde antes de la pandemia", "home_location", "Madrid", None),
+    ("I used to be a nurse, now I teach", "job", "nurse", "value_negated"),
 ]
 
 
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), NEGATED)
-def test_a_home_or_job_said_negated_is_no_fact(quote, attribute, value, reason):
+def test_a_home_or_job_said_negated_or_over_is_no_fact(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact="x") == reason
 
 

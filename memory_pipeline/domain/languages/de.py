@@ -37,6 +37,7 @@ LEXICON = {
     "filler_words": "also naja gut",
     "question_tail": r"^\W*(?:oder|nicht wahr|stimmt's|gell)\b",
     "one_off": r"\b(?:nur|ausnahmsweise)\s+(?:dieses\s+mal|diesmal|heute)\b|\bausnahmsweise\b",
+    "former": r"\bfrüher\b|\bvorher\b|\behemals\b",
     "clause_joiner": r"\s+(?:und|aber)\s+",
     "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
     "weak_naming": r"ich bin",

@@ -34,6 +34,7 @@ LEXICON = {
     "filler_words": "bueno pues vale",
     "question_tail": r"^\W*(?:o|u|verdad|cierto)\b",
     "one_off": r"\b(?:solo|sólo|solamente|nada\s+más)\s+(?:por\s+)?esta\s+vez\b|\bpor\s+esta\s+vez\b|\bsolo\s+por\s+hoy\b",
+    "former": r"\bsolía\b|\bsolia\b|\bantes\b|\banteriormente\b",
     "clause_joiner": r"\s+(?:y|pero)\s+",
     # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
     "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",

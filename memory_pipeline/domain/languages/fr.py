@@ -35,6 +35,7 @@ LEXICON = {
     "filler_words": "bon alors ben eh",
     "question_tail": r"^\W*(?:ou|n'est-ce pas|c'est ça)\b",
     "one_off": r"\b(?:juste|seulement|uniquement)\s+(?:pour\s+)?cette\s+fois\b|\bpour\s+cette\s+fois\b",
+    "former": r"\bautrefois\b|\bauparavant\b|\bavant\b|\bprécédemment\b",
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",

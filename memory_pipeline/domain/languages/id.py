@@ -30,6 +30,7 @@ LEXICON = {
     "pleasantry_words": "terima kasih makasih makasi mksh trims banyak halo hai selamat pagi siang sore malam "
                         "sampai jumpa",
     "one_off": r"\b(?:cuma|hanya|khusus)\s+(?:kali\s+ini|hari\s+ini)\b|\bkali\s+ini\s+aja\b",
+    "former": r"\bdulu\b|\bdahulu\b|\bsebelumnya\b",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
     "decided": r"\b(?:memutuskan|diputuskan|putuskan)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -40,6 +40,7 @@ LEXICON = {
     "filler_words": "beh allora cioè boh",
     "question_tail": r"^\W*(?:o|oppure|vero|giusto)\b",
     "one_off": r"\b(?:solo|soltanto)\s+(?:per\s+)?questa\s+volta\b|\bper\s+questa\s+volta\b",
+    "former": r"\bprima\b|\buna volta\b|\bin passato\b",
     "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
     "decided": r"\b(?:deciso|decisa|decisi)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

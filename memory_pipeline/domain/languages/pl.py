@@ -23,6 +23,7 @@ LEXICON = {
     "interrogative": r"^\W*(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|jak|ile|czy)\b",
     "pleasantry_words": "dziękuję dzięki bardzo świetnie spoko cześć dzień dobry do widzenia",
     "one_off": r"\b(?:tylko|wyjątkowo)\s+(?:tym\s+razem|dzisiaj|dziś)\b",
+    "former": r"\bkiedyś\b|\bwcześniej\b|\bdawniej\b",
     "clause_joiner": r"\s+(?:i|a|ale)\s+",
     "decided": r"\b(?:zdecydowa\w*|postanowi\w*)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -35,6 +35,7 @@ LEXICON = {
     "filler_words": "bem então tipo né",
     "question_tail": r"^\W*(?:ou|né|certo|não é)\b",
     "one_off": r"\b(?:só|somente|apenas)\s+(?:desta|dessa|esta|essa)\s+vez\b|\bsó\s+(?:por\s+)?hoje\b",
+    "former": r"\bcostumava\b|\bantes\b|\banteriormente\b",
     "clause_joiner": r"\s+(?:e|mas|enquanto)\s+",
     "decided": r"\b(?:decidi|decidimos|decidido|resolvi|resolvemos)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -26,6 +26,7 @@ LEXICON = {
     "pleasantry_words": "спасибо большое привет здравствуйте пока до свидания",
     "question_tail": r"^\W*(?:или|верно|правда|так ведь)\b",
     "one_off": r"(?<!\w)(?:только|лишь)\s+(?:в\s+этот\s+раз|на\s+этот\s+раз|сегодня)(?!\w)|(?<!\w)в\s+виде\s+исключения(?!\w)",
+    "former": r"(?<!\w)(?:раньше|прежде|когда-то)(?!\w)",
     "clause_joiner": r"\s+(?:и|но|а)\s+",
     "decided": r"\b(?:решил|решила|решили|решено)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).
