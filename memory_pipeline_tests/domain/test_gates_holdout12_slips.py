@@ -206,3 +206,15 @@ TRAPS = [
 @pytest.mark.parametrize(("quote", "attribute", "value", "reason"), TRAPS)
 def test_someone_else_a_one_off_and_the_one_greeted_are_no_fact(quote, attribute, value, reason):
     assert gate(quote, quote, attribute, value, False, fact="x") == reason
+
+
+TAGALOG_CHAT = "Hi po, si Maricel Dizon ulit. Nagpa-allergy test ako noong isang linggo. Salamat po sa tulong ninyo."
+
+
+@pytest.mark.parametrize(("quote", "value", "reason"), [
+    ("Hi po, si Maricel Dizon ulit.", "Maricel Dizon", None),  # "si" opening its clause: it's Maricel again
+    ("kasama ko si Maria ngayon.", "Maria", "name_not_stated"),  # I'm with Maria
+    ("si Maria ang kapatid ko", "Maria", "quote_about_other_person"),  # Maria is my sibling
+])
+def test_a_tagalog_name_after_si_opening_its_clause(quote, value, reason):
+    assert gate(quote, quote, "name", value, False, fact="x", chat=TAGALOG_CHAT) == reason

