@@ -91,7 +91,7 @@ from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.answers import (
     accepts_offer, greeted, is_assent, offer_named, one_off, stated_beside_question)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
-from memory_pipeline.domain.negation import negated
+from memory_pipeline.domain.negation import negated, wished
 from memory_pipeline.domain.naming import (
     QUESTIONS, addressed_by, asks_for_a_name, greets_with, has_name_shape, is_proper_noun_phrase, looks_like_name,
     opens_with, states_a_name)
@@ -433,6 +433,8 @@ def gate(quote: str, message: str, attribute: str | None, value: str | None, ret
         return "home_not_stated"
     if value and (is_home_slot(slot) or _WORK_SLOT.match(slot)) and negated(value, backing, told):
         return "value_negated"
+    if value and (is_home_slot(slot) or _WORK_SLOT.match(slot)) and wished(value, backing, told):
+        return "fact_is_a_wish"  # "I want to move to Leeds": no home yet
     # Asked: a question mark in the assistant's line (Armenian "՞" stands on the word asked), or a request for the
     # name ("Palun öelge oma nimi ...": a bare "kadri tamm, 5123 4567" answers it).
     if value and not addressed and opens_with(value, message) and not any(

@@ -12,7 +12,7 @@ Kinds (each optional in a language's `LEXICON`; a regular expression unless said
   the other half of an either/or, "还是北京呢？", or a tag, "对吗？", "right?"), `question_clause_end` (a clause that
   ends with a question particle asks without its mark: "東京に住むべきか、..."), `one_off` (a request for this time
   only: "just this once", "solo esta vez", "今回だけ"), `former` (a state said to be over: "used to", "früher",
-  "以前"),
+  "以前"), `desire` (a state only wished: "I want to", "quisiera", "想"),
   `pleasantry_whole`, and the word lists `pleasantry_words`, `filler_words`;
 - moving away from a value (domain/gates.py): `moving_away` (the value as it is and should not be: "keep coming
   in", "instead of"), `wanted` (the value as it should be: "we need", "from now on");

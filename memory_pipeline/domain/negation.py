@@ -1,7 +1,7 @@
-"""A value the user's own clause negates or says is over: "I don't live in Leeds", "Ich wohne nicht in Köln",
-"我不住在上海", "東京には住んでいません", "I used to live in Paris" state no home, in the words of the quote's own language
-(`negation`, `former`; a break-it review found every language let them through). Read by the gates
-(domain/gates.py) for homes and jobs."""
+"""A value the user's own clause negates, says is over or only wishes: "I don't live in Leeds", "我不住在上海", "I used
+to live in Paris", "I want to move to Leeds" state no home, in the words of the quote's own language (`negation`,
+`former`, `desire`; break-it reviews found every language let them through). Read by the gates (domain/gates.py)
+for homes and jobs."""
 
 from __future__ import annotations
 
@@ -18,30 +18,43 @@ _NEGATION_WORDS = 4
 _NEGATION_CHARS = 10
 
 
-def negated(value: str, backing: str, told: str | None) -> bool:
-    """True when every clause of `backing` (joined by "; ") that holds `value` as written negates it or says it is
-    over: a negation word of the language `told` (when it is told and its words are known: `negation`), or a word
-    of a state that ended (`former`: "I used to live in Paris", "我以前住在上海"), within `_NEGATION_WORDS`
-    words (`_NEGATION_CHARS` characters in a script without spaces) of it, the value's own words left out ("不来梅"
-    is Bremen). "I don't live in Leeds", "Ich wohne nicht in Köln", "我不住在上海", "東京には住んでいません" state no
-    home (a break-it review: every language let them through)."""
-    if told is None:
-        return False
-    # Its own words only: Portuguese "no" is "in the". A state said over is said before the value ("I used to live
-    # in Paris", "以前住在上海"; not "Vivo en Madrid desde antes de la pandemia").
-    negation = lexicon.pattern("negation", frozenset({told})) if told in lexicon.knowing("negation") else None
-    former = lexicon.pattern("former", frozenset({told})) if told in lexicon.knowing("former") else None
-    if negation is None and former is None:
-        return False
-    verdicts = []
+def _windows(value: str, backing: str) -> list[tuple[str, str]]:
+    """(before, after) the value in each clause of `backing` (joined by "; ") that holds it as written:
+    `_NEGATION_WORDS` words each side, or `_NEGATION_CHARS` characters in a script without spaces."""
+    windows = []
     for part in backing.split("; "):
         found = re.search(re.escape(value.strip()), part, re.IGNORECASE)
         if found is None:
             continue
         before, after = part[:found.start()], part[found.end():]
         if _SPACELESS_SCRIPT.search(value) or _SPACELESS_SCRIPT.search(part):
-            before, after = before[-_NEGATION_CHARS:], after[:_NEGATION_CHARS]
+            windows.append((before[-_NEGATION_CHARS:], after[:_NEGATION_CHARS]))
         else:
-            before, after = " ".join(before.split()[-_NEGATION_WORDS:]), " ".join(after.split()[:_NEGATION_WORDS])
-        verdicts.append(bool(negation and negation.search(before + " | " + after) or former and former.search(before)))
+            windows.append((" ".join(before.split()[-_NEGATION_WORDS:]), " ".join(after.split()[:_NEGATION_WORDS])))
+    return windows
+
+
+def _own(kind: str, told: str | None) -> re.Pattern[str] | None:
+    """The words of `kind` of the language `told` only (Portuguese "no" is "in the"), or None when it is not told
+    or has none."""
+    return lexicon.pattern(kind, frozenset({told})) if told in lexicon.knowing(kind) else None
+
+
+def negated(value: str, backing: str, told: str | None) -> bool:
+    """True when every clause of `backing` (joined by "; ") that holds `value` as written negates it or says it is
+    over: a negation word of the language `told` (when it is told and its words are known: `negation`) near it, or
+    a word of a state that ended (`former`: "I used to live in Paris", "我以前住在上海") before it, within
+    `_NEGATION_WORDS` words (`_NEGATION_CHARS` characters in a script without spaces), the value's own words left
+    out ("不来梅" is Bremen; "Vivo en Madrid desde antes de la pandemia" is no former home)."""
+    negation, former = _own("negation", told), _own("former", told)
+    verdicts = [bool(negation and negation.search(before + " | " + after) or former and former.search(before))
+                for before, after in _windows(value, backing)]
+    return bool(verdicts) and all(verdicts)
+
+
+def wished(value: str, backing: str, told: str | None) -> bool:
+    """True when every clause of `backing` that holds `value` only wishes it, a word of wanting (`desire`: "I want
+    to move to Leeds", "我想搬到上海", "Ich möchte nach Berlin ziehen") before it, as near as `negated` reads."""
+    desire = _own("desire", told)
+    verdicts = [bool(desire and desire.search(before)) for before, _ in _windows(value, backing)]
     return bool(verdicts) and all(verdicts)

@@ -218,3 +218,14 @@ TAGALOG_CHAT = "Hi po, si Maricel Dizon ulit. Nagpa-allergy test ako noong isang
 ])
 def test_a_tagalog_name_after_si_opening_its_clause(quote, value, reason):
     assert gate(quote, quote, "name", value, False, fact="x", chat=TAGALOG_CHAT) == reason
+
+
+@pytest.mark.parametrize(("quote", "value", "reason"), [
+    ("I want to move to Leeds next year.", "Leeds", "fact_is_a_wish"),
+    ("我想搬到上海，那里房租贵吗？", "上海", "fact_is_a_wish"),  # a break-it review: only wished
+    ("Ich möchte nach Berlin ziehen.", "Berlin", "fact_is_a_wish"),
+    ("I live in Leeds and want to stay", "Leeds", None),
+    ("Vorrei dirti che vivo a Roma", "Roma", None),  # the wish is to tell it: the home is said
+])
+def test_a_home_only_wished_is_no_home(quote, value, reason):
+    assert gate(quote, quote, "home_location", value, False, fact="x") == reason

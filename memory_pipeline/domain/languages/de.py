@@ -38,6 +38,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:oder|nicht wahr|stimmt's|gell)\b",
     "one_off": r"\b(?:nur|ausnahmsweise)\s+(?:dieses\s+mal|diesmal|heute)\b|\bausnahmsweise\b",
     "former": r"\bfrüher\b|\bvorher\b|\behemals\b",
+    "desire": r"\b(?:möchte|möchten|will|wollen|würde\s+gern\w*|träume\s+davon|überlege)\b",
     "clause_joiner": r"\s+(?:und|aber)\s+",
     "naming": r"\b(?:heiße|heisse|heißt|heisst|nenn(?:t|en)? (?:mich|sie mich)|vorname)\b",
     "weak_naming": r"ich bin",

@@ -86,6 +86,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:or|right|correct|isn't it|aren't you|don't you|yes or no)\b",
     "one_off": r"\b(?:just|only)\s+(?:this|for\s+this)\s+(?:once|time|one\s+time|order)\b(?!\s+of\b)|\bjust\s+this\s+once\b|\bthis\s+time\s+only\b|\bjust\s+for\s+today\b",
     "former": r"\bused\s+to\b|\bformerly\b|\bpreviously\b|\bback then\b|\bonce\s+(?:lived|worked)\b",
+    "desire": r"\b(?:want|wants|wanna|would\s+like|\'d\s+like|wish|hope|hoping|dream\w*|thinking\s+(?:of|about)|considering)\b",
     "clause_joiner": r"\s+(?:and|but|while|whereas)\s+",
     # gates (domain/gates.py)
     "naming":

@@ -35,6 +35,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:o|u|verdad|cierto)\b",
     "one_off": r"\b(?:solo|sólo|solamente|nada\s+más)\s+(?:por\s+)?esta\s+vez\b|\bpor\s+esta\s+vez\b|\bsolo\s+por\s+hoy\b",
     "former": r"\bsolía\b|\bsolia\b|\bantes\b|\banteriormente\b",
+    "desire": r"\b(?:quiero|quisiera|queremos|me\s+gustaría|me\s+gustaria|ojalá|ojala|sueño\s+con|pienso\s+en|estoy\s+pensando\s+en)\b",
     "clause_joiner": r"\s+(?:y|pero)\s+",
     # Casual spellings met in chat: "yamo" (yeísmo), "bivo" (b for v).
     "naming": r"\b(?:llamo|llamas|llámame|llamame|llamarme|nombre|me dicen|yamo)\b",

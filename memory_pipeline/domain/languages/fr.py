@@ -36,6 +36,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:ou|n'est-ce pas|c'est ça)\b",
     "one_off": r"\b(?:juste|seulement|uniquement)\s+(?:pour\s+)?cette\s+fois\b|\bpour\s+cette\s+fois\b",
     "former": r"\bautrefois\b|\bauparavant\b|\bavant\b|\bprécédemment\b",
+    "desire": r"\b(?:veux|voudrais|voudrions|aimerais|aimerions|rêve\s+de|j\'aimerais|je\s+pense\s+à)\b",
     "clause_joiner": r"\s+(?:et|mais)\s+",
     "naming": r"\b(?:nom|prénom|appelle|appelez|appeler)\b",
     "weak_naming": r"je suis|moi,? c'est",

@@ -31,6 +31,7 @@ LEXICON = {
                         "sampai jumpa",
     "one_off": r"\b(?:cuma|hanya|khusus)\s+(?:kali\s+ini|hari\s+ini)\b|\bkali\s+ini\s+aja\b",
     "former": r"\bdulu\b|\bdahulu\b|\bsebelumnya\b",
+    "desire": r"\b(?:ingin|mau|pengen|pingin|berharap)\b",
     "clause_joiner": r"\s+(?:dan|tapi|tetapi|sedangkan)\s+",
     "decided": r"\b(?:memutuskan|diputuskan|putuskan)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -41,6 +41,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:o|oppure|vero|giusto)\b",
     "one_off": r"\b(?:solo|soltanto)\s+(?:per\s+)?questa\s+volta\b|\bper\s+questa\s+volta\b",
     "former": r"\bprima\b|\buna volta\b|\bin passato\b",
+    "desire": r"\b(?:voglio|vorrei|vorremmo|sogno\s+di|penso\s+di|sto\s+pensando\s+di)\b",
     "clause_joiner": r"\s+(?:e|ma|mentre)\s+",
     "decided": r"\b(?:deciso|decisa|decisi)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

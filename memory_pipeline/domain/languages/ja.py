@@ -36,6 +36,7 @@ LEXICON = {
     "question_clause_end": r"(?:か|かな|かしら)\W*$",
     "one_off": r"今回だけ|今回のみ|今日だけ",
     "former": r"以前|昔|前は|かつて",
+    "desire": r"たい|希望|夢",
     "clause_joiner": r"、|けど|けれども?",
     "decided": r"(?:決めました|決めた|決定しました|にしました)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

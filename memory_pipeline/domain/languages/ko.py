@@ -34,6 +34,7 @@ LEXICON = {
     "question_clause_end": r"(?:까|냐|나요)\W*$",
     "one_off": r"이번만|이번\s*한\s*번만|오늘만",
     "former": r"예전에|전에는|옛날에",
+    "desire": r"싶|희망",
     "clause_joiner": r"\s+(?:그리고|하지만|그런데|근데)\s+|(?<=[가-힣]고)(?<!최고|광고|창고|참고|사고)\s+|(?<=지만)\s+|(?<=는데)\s+",
     "decided": r"(?:결정했|하기로 했)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -29,6 +29,7 @@ LEXICON = {
     "pleasantry_words": "bedankt dank je wel hoi hallo doei tot ziens",
     "one_off": r"\b(?:alleen|enkel)\s+(?:deze|dit)\s+keer\b|\bvoor\s+deze\s+keer\b",
     "former": r"\bvroeger\b|\bvoorheen\b|\beerder\b",
+    "desire": r"\b(?:wil|willen|zou\s+graag|droom\s+ervan|overweeg)\b",
     "clause_joiner": r"\s+(?:en|maar|terwijl)\s+",
     "decided": r"\b(?:besloten|besluit genomen)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

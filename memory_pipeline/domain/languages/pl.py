@@ -24,6 +24,7 @@ LEXICON = {
     "pleasantry_words": "dziękuję dzięki bardzo świetnie spoko cześć dzień dobry do widzenia",
     "one_off": r"\b(?:tylko|wyjątkowo)\s+(?:tym\s+razem|dzisiaj|dziś)\b",
     "former": r"\bkiedyś\b|\bwcześniej\b|\bdawniej\b",
+    "desire": r"\b(?:chcę|chce|chcemy|chciałbym|chciałabym|marzę|myślę\s+o)\b",
     "clause_joiner": r"\s+(?:i|a|ale)\s+",
     "decided": r"\b(?:zdecydowa\w*|postanowi\w*)",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

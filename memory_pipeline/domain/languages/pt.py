@@ -36,6 +36,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:ou|né|certo|não é)\b",
     "one_off": r"\b(?:só|somente|apenas)\s+(?:desta|dessa|esta|essa)\s+vez\b|\bsó\s+(?:por\s+)?hoje\b",
     "former": r"\bcostumava\b|\bantes\b|\banteriormente\b",
+    "desire": r"\b(?:quero|queria|queremos|gostaria|sonho\s+em|penso\s+em|estou\s+pensando\s+em)\b",
     "clause_joiner": r"\s+(?:e|mas|enquanto)\s+",
     "decided": r"\b(?:decidi|decidimos|decidido|resolvi|resolvemos)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -27,6 +27,7 @@ LEXICON = {
     "question_tail": r"^\W*(?:или|верно|правда|так ведь)\b",
     "one_off": r"(?<!\w)(?:только|лишь)\s+(?:в\s+этот\s+раз|на\s+этот\s+раз|сегодня)(?!\w)|(?<!\w)в\s+виде\s+исключения(?!\w)",
     "former": r"(?<!\w)(?:раньше|прежде|когда-то)(?!\w)",
+    "desire": r"(?<!\w)(?:хочу|хотим|хотел\w*\s+бы|мечтаю|думаю\s+о)(?!\w)",
     "clause_joiner": r"\s+(?:и|но|а)\s+",
     "decided": r"\b(?:решил|решила|решили|решено)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

@@ -28,6 +28,7 @@ LEXICON = {
                         "tesekkurler sagol saol sağol eyvallah eyv süper super harika tamam",
     "one_off": r"\bsadece\s+bu\s+(?:sefer|seferlik|kez|kerelik)\b|\bbu\s+seferlik\b|\bbir\s+kerelik\b",
     "former": r"\beskiden\b|\bönceden\b",
+    "desire": r"(?:istiyorum|istiyoruz|isterim|hayal\w*)",
     "clause_joiner": r"\s+(?:ve|ama|fakat|ancak)\s+",
     "decided": r"\b(?:karar verdim|karar verdik|karar verdi)\b",
     # A value made a statement by its ending: "yazılımcıyım" (I am a software developer), "öğretmeniz" (we are

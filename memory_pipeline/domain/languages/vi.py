@@ -29,6 +29,7 @@ LEXICON = {
     "question_clause_end": r"\b(?:không|chưa|nhỉ|à|hả)\W*$",
     "one_off": r"\bchỉ\s+lần\s+này\b|\blần\s+này\s+thôi\b",
     "former": r"\btrước đây\b|\bhồi trước\b|\bngày xưa\b",
+    "desire": r"\b(?:muốn|mong|ước)\b",
     "clause_joiner": r"\s+(?:và|nhưng|còn|trong khi)\s+",
     "decided": r"\b(?:quyết định)\b",
     # A liking said to have ended, where the user grew up or was born (domain/slot_repair.py).

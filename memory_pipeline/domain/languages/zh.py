@@ -31,6 +31,7 @@ LEXICON = {
     "question_clause_end": r"(?:吗|嗎|呢)\W*$",
     "one_off": r"就这一次|只这一次|仅此一次|只有这次|就這一次|只這一次|僅此一次",
     "former": r"以前|之前|曾经|曾經|原来|原來|过去|過去",
+    "desire": r"想|希望|梦想|夢想|考虑|考慮",
     "clause_joiner": r"而|但",
     "naming": r"叫|名字|姓",
     "weak_naming": r"我是",
