@@ -428,7 +428,7 @@ def test_a_cut_inside_one_long_sentence_leaves_nothing_quotable():
     from datetime import date, datetime, timedelta, timezone
 
     from memory_pipeline.domain.conversations import build_conversations
-    from memory_pipeline.domain.facts import locate_quote
+    from memory_pipeline.domain.quotes import locate_quote
     from memory_pipeline.domain.messages import SourceRow
 
     text = "I like chess and " + "very " * 50 + "long games but never blitz."
@@ -446,6 +446,6 @@ def test_a_cut_inside_one_long_sentence_leaves_nothing_quotable():
     ("ike chess", False), ("我喜欢", True),
 ])
 def test_a_quote_is_found_only_as_whole_words(quote, found):
-    from memory_pipeline.domain.facts import contains_words
+    from memory_pipeline.domain.quotes import contains_words
 
     assert contains_words("I like chess ZQXMARKERBIG. 我喜欢猫。", quote) is found

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from memory_pipeline.domain.messages import SourceRow, parse_row
-from memory_pipeline.domain.facts import normalize_for_quote
+from memory_pipeline.domain.quotes import normalize_for_quote
 from memory_pipeline_tests.openai_server import Reply, ScriptedOpenAIServer, transcript_responder
 from memory_pipeline_tests.test_pipeline_end_to_end import MB_DAYS, Pipeline, mb_slice, metadata
 

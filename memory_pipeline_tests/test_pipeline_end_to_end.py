@@ -10,7 +10,7 @@ from psycopg import sql
 from memory_pipeline import sample
 from memory_pipeline.db import get_pool
 from memory_pipeline.defs.nightly import JOB_NAME, build_definitions
-from memory_pipeline.domain.facts import normalize_whitespace
+from memory_pipeline.domain.quotes import normalize_whitespace
 from memory_pipeline.domain.messages import SourceRow, parse_row
 from memory_pipeline.extractors.base import ExtractorError
 from memory_pipeline.extractors.offline import OfflineExtractor

@@ -18,7 +18,7 @@ from memory_pipeline.store import Store
 def run(args: argparse.Namespace) -> int:
     """Load MemoryBank as n8n rows, materialize every day through Dagster, print each user's facts."""
     from memory_pipeline import sample
-    from memory_pipeline.domain.facts import normalize_whitespace
+    from memory_pipeline.domain.quotes import normalize_whitespace
     from memory_pipeline.runner import failed_conversations, materialize_days, prepare
 
     data = sample.load_memory_bank()

@@ -1,6 +1,6 @@
 """How a user's line stands to the conversation around it: an assent that accepts the offer asked ("Yes, please add
 it."), a statement said before a question ("我住在上海，附近有瑜伽课吗？": I live in Shanghai, any yoga classes
-nearby?), the one it opens by greeting ("Chào shop, ..."), a request for this time only ("solo esta vez").
+nearby?), the one it greets or thanks ("Chào shop, ...", "makasih min"), a request for this time only ("solo esta vez").
 Read by the gates (domain/gates.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from memory_pipeline.domain import lexicon, speech
 from memory_pipeline.domain.folding import fold
 from memory_pipeline.domain.naming import QUESTIONS
-from memory_pipeline.domain.value_support import names_a_thing, supported, words
+from memory_pipeline.domain.value_support import SPACELESS_CHARS, names_a_thing, supported, words
 
 _ASSENT = lexicon.pattern("assent")
 _YES = frozenset({"yes", "true"})
@@ -39,7 +39,7 @@ def offer_named(thing: str, answered: Sequence[str]) -> bool:
 # "right?" only confirm what came before).
 _OWN_QUESTION_WORDS = 3
 _OWN_QUESTION_LETTERS = 4
-_SPACELESS = re.compile("[\u0e00-\u0eff\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff]")
+_SPACELESS = re.compile(f"[{SPACELESS_CHARS}]")
 
 
 def _asks_of_its_own(clause: str, sentence: str, codes: lexicon.Codes) -> bool:
@@ -76,17 +76,22 @@ def stated_beside_question(quote: str, value: str | None, codes: lexicon.Codes) 
     return False
 
 
-def greeted(value: str, message: str, codes: lexicon.Codes) -> bool:
-    """True when `message` opens with pleasantry words (`speech.is_pleasantry`: a greeting or thanks) and then
-    `value`, before its first comma or "!": "Chào shop, gói cước 5G ... giá bao nhiêu vậy?" greets the seller
-    (holdout set 12: the 1.5B's `job` = shop), "Hi Anna! ..." the assistant."""
-    opening = re.match(r"\s*([^,，،!！?？.。\n]+)[,，،!！]", message)
-    if opening is None or is_assent(opening.group(1)):  # "Ok SMS, thanks", "Tamam WhatsApp": an answer
-        return False
-    said = speech.WORD.findall(opening.group(1).casefold())
-    named = words(value)
+def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
+    """True when `quote` is pleasantry words (`speech.is_pleasantry`) followed by `thing`, the slot's object or a
+    name: who is thanked or greeted ("ok cảm ơn shop", "makasih min", "thanks bro", "grazie mille giulia"), not a
+    thing liked nor the user's name."""
+    said = speech.WORD.findall(quote.casefold())
+    named = words(thing.replace("_", " "))
     return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
             and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
+
+
+def greeted(value: str, message: str, codes: lexicon.Codes) -> bool:
+    """True when `message` opens, before its first comma or "!", by greeting or thanking `value`
+    (`thanks_someone`), not with an assent: "Chào shop, gói cước 5G ... giá bao nhiêu vậy?" greets the seller
+    (holdout set 12: the 1.5B's `job` = shop), "Hi Anna! ..." the assistant; "Ok SMS, thanks" answers."""
+    opening = re.match(r"\s*([^,，،!！?？.。\n]+)[,，،!！]", message)
+    return opening is not None and not is_assent(opening.group(1)) and thanks_someone(opening.group(1), value, codes)
 
 
 # A clause that is the value and at most this many words more is said of the clause before it ("..., el kiosco de

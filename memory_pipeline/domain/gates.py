@@ -89,7 +89,7 @@ from collections.abc import Sequence
 
 from memory_pipeline.domain import language, lexicon, speech
 from memory_pipeline.domain.answers import (
-    accepts_offer, greeted, is_assent, offer_named, one_off, stated_beside_question)
+    accepts_offer, greeted, is_assent, offer_named, one_off, stated_beside_question, thanks_someone)
 from memory_pipeline.domain.homes import HOME_SLOT as _HOME_SLOT, home_stated, is_home_slot
 from memory_pipeline.domain.negation import negated, wished
 from memory_pipeline.domain.naming import (
@@ -286,16 +286,6 @@ def moved_away(value: str, message: str, backing: str, codes: lexicon.Codes) -> 
     moving = lexicon.pattern("moving_away", codes)
     return (bool(holding) and all(moving.search(s) for s in holding)
             and any(wanted.search(s) and not supported(value, s) for s in said))
-
-
-def thanks_someone(quote: str, thing: str, codes: lexicon.Codes = None) -> bool:
-    """True when `quote` is pleasantry words (`speech.is_pleasantry`) followed by `thing`, the slot's object or a
-    name: who is thanked or greeted ("ok cảm ơn shop", "makasih min", "thanks bro", "grazie mille giulia"), not a
-    thing liked nor the user's name."""
-    said = speech.WORD.findall(quote.casefold())
-    named = words(thing.replace("_", " "))
-    return (0 < len(named) < len(said) and words(" ".join(said[-len(named):])) == named
-            and speech.is_pleasantry(" ".join(said[:-len(named)]), codes))
 
 
 def names_a_relative(others: Sequence[tuple[str, str]], slot: str, value: str | None, codes: lexicon.Codes) -> bool:

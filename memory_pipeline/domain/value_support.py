@@ -1,6 +1,6 @@
 """Whether a text holds a value, in every script: the words of a fact's value (or its slot's object) found in its
 quote, starting alike, in Latin letters against another script transliterated, by characters in a script written
-without spaces. Read by the gates (domain/gates.py), the quote check (domain/facts.py), summary grounding
+without spaces. Read by the gates (domain/gates.py), the quote check (domain/quotes.py), summary grounding
 (domain/grounding.py) and the LLM output's slot checks; it knows no speech act.
 """
 
@@ -18,7 +18,7 @@ from memory_pipeline.domain.folding import fold
 # left by `fold`), so "राहुल" is one word, not three (speech.WORD).
 _WORD = speech.WORD
 # Scripts written without spaces between words: those written with an alphabet (an abugida: Thai, Lao, Myanmar,
-# Khmer), then kana and Han. SPACELESS_CHARS is the one list of them, read by the quote check (domain.facts) and
+# Khmer), then kana and Han. SPACELESS_CHARS is the one list of them, read by the quote check (domain.quotes) and
 # the gold sets' keywords (evaluation.gold) too.
 _ABUGIDA_CHARS = speech.ABUGIDA_CHARS
 SPACELESS_CHARS = _ABUGIDA_CHARS + "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
@@ -374,7 +374,7 @@ def backs_value(value: str | None, attribute: str | None, quote: str) -> bool:
     for "Adoro pizza"), with some content (`supported`, a content word or a character of a script without
     spaces) and holds another word beside it: what the fact says, said with its verb. A two-word quote that
     does is a clause in a language that drops the subject or joins the verb ("Sou fisioterapeuta", "İzmir'e
-    taşındım", "이름은 박서진이고"); `facts.is_substantial_quote` accepts it (issue 25). So does a one-word quote
+    taşındım", "이름은 박서진이고"); `quotes.is_substantial_quote` accepts it (issue 25). So does a one-word quote
     that is the one-word value with a verb's ending of the language's data joined ("yazılımcıyım" for
     "yazılımcı")."""
     quote_words = words(quote)

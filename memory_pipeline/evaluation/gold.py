@@ -24,7 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from memory_pipeline.domain.facts import Candidate, normalize_for_quote
+from memory_pipeline.domain.facts import Candidate
+from memory_pipeline.domain.quotes import normalize_for_quote
 from memory_pipeline.domain.value_support import SPACELESS_CHARS
 from memory_pipeline.domain.messages import SourceRow
 

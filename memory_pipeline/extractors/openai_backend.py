@@ -23,7 +23,8 @@ import openai
 
 from memory_pipeline.domain.chunking import chunk_messages
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, fact_key, normalize_for_quote
+from memory_pipeline.domain.facts import ExtractedFact, fact_key
+from memory_pipeline.domain.quotes import QuoteSources, normalize_for_quote
 from memory_pipeline.domain.grounding import grounded
 from memory_pipeline.domain.summaries import chat_language, combine, complete, in_language
 from memory_pipeline.extractors import prompts

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from memory_pipeline.domain.conversations import partition_window
 
-from memory_pipeline.domain.facts import QuoteSources, locate_quote
+from memory_pipeline.domain.quotes import QuoteSources, locate_quote
 from memory_pipeline.domain.reconcile import MULTI_VALUED_ATTRIBUTES
 from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import CheckOutcome

@@ -12,7 +12,8 @@ from typing import Any
 import psycopg
 
 from memory_pipeline.domain.conversations import Conversation, partition_window
-from memory_pipeline.domain.facts import ExtractedFact, QuoteSources, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.quotes import QuoteSources
 from memory_pipeline.extractors.base import ExtractionResult, Extractor, ExtractorError
 from memory_pipeline.stages import llm_calls
 from memory_pipeline.stages.common import StageResult

@@ -254,7 +254,7 @@ def transcript_responder(body: dict[str, Any], latency: float = 0.0) -> Reply:
     from datetime import date
 
     from memory_pipeline.domain.conversations import Conversation
-    from memory_pipeline.domain.facts import normalize_for_quote
+    from memory_pipeline.domain.quotes import normalize_for_quote
     from memory_pipeline.domain.messages import ParsedRow
     from memory_pipeline.extractors.offline import OfflineExtractor
     from memory_pipeline.extractors.prompts import SHAPE_PREFIX

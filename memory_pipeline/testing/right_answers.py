@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memory_pipeline.domain.facts import normalize_for_quote
+from memory_pipeline.domain.quotes import normalize_for_quote
 from memory_pipeline.extractors.prompts import SHAPE_PREFIX
 from memory_pipeline.testing.openai_server import TRANSCRIPT_LINE, Reply, relations_answer
 

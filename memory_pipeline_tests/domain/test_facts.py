@@ -5,7 +5,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import build_conversations
-from memory_pipeline.domain.facts import ExtractedFact, fact_key, locate_quote, normalize_whitespace, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, fact_key, validate_candidate
+from memory_pipeline.domain.quotes import locate_quote, normalize_whitespace
 from memory_pipeline.domain.messages import SourceRow
 
 T0 = datetime(2026, 5, 3, 9, 0, tzinfo=timezone.utc)

@@ -8,7 +8,8 @@ from datetime import date, datetime, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import ExtractedFact, contains_words, validate_candidate
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.quotes import contains_words
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.domain.value_support import backs_value
 from memory_pipeline.stages.checks import check_quotes_verbatim

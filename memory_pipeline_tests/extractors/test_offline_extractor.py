@@ -6,7 +6,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from memory_pipeline.domain.conversations import build_conversations
-from memory_pipeline.domain.facts import locate_quote, validate_candidate
+from memory_pipeline.domain.facts import validate_candidate
+from memory_pipeline.domain.quotes import locate_quote
 from memory_pipeline.domain.messages import SourceRow
 from memory_pipeline.domain.summaries import split_sentences
 from memory_pipeline.extractors.offline import OfflineExtractor, sentences

@@ -9,17 +9,8 @@ from datetime import date, datetime, timedelta, timezone
 from hypothesis import given, settings, strategies as st
 
 from memory_pipeline.domain.conversations import Conversation
-from memory_pipeline.domain.facts import (
-    ExtractedFact,
-    QuoteSources,
-    contains_words,
-    is_substantial_quote,
-    locate_quote,
-    normalize_for_quote,
-    quotable_text,
-    validate_candidate,
-    why_not_found,
-)
+from memory_pipeline.domain.facts import ExtractedFact, validate_candidate
+from memory_pipeline.domain.quotes import QuoteSources, contains_words, is_substantial_quote, locate_quote, normalize_for_quote, quotable_text, why_not_found
 from memory_pipeline.domain.messages import ParsedRow
 from memory_pipeline.store import Store
 from memory_pipeline.stages.records import conversation_from_record, turn_from_record
